@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gapset/gapset/encode"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// gapset runs the CLI in-process and returns status, stdout and stderr.
+func gapset(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(append([]string{"gapset"}, args...), strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestSolveJSON(t *testing.T) {
+	code, out, _ := gapset(t, "", "solve", "-q", "--format", "json", "1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15")
+	require.Equal(t, 0, code)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 2)
+	var rec struct {
+		ID        string `json:"id"`
+		Board     string `json:"board"`
+		Length    int    `json:"length"`
+		Moves     []int  `json:"moves"`
+		Nodes     int64  `json:"nodes"`
+		Seconds   float64
+		Heuristic string `json:"heuristic"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(lines[0]), &rec))
+	assert.Equal(t, "1", rec.ID)
+	assert.Equal(t, 2, rec.Length)
+	assert.Equal(t, []int{14, 15}, rec.Moves)
+	assert.Equal(t, "md", rec.Heuristic)
+	assert.Positive(t, rec.Nodes)
+}
+
+func TestSolveFileAndStdin(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "in.txt")
+	require.NoError(t, os.WriteFile(p, []byte("# two 3x3 boards\nA1 1 2 3\n"), 0o644))
+	code, _, errs := gapset(t, "", "solve", "--rows", "3", "--cols", "3", "-i", p)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errs, "in.txt:2:")
+	assert.Equal(t, 1, strings.Count(errs, "\n"), errs)
+
+	code, out, _ := gapset(t, "5 8 6 7 2 5 4 3 0 1\n", "solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "--format", "csv")
+	require.Equal(t, 0, code)
+	rows := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, rows, 2)
+	assert.True(t, strings.HasPrefix(rows[0], "id,board,length"))
+	assert.True(t, strings.HasPrefix(rows[1], "5,8 6 7 2 5 4 3 0 1,31,"), rows[1])
+}
+
+func TestBadInputExitsTwo(t *testing.T) {
+	cases := [][]string{
+		{"solve", "1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0"}, // unsolvable
+		{"solve", "1 2 3"}, // wrong count
+		{"solve", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 14 0"}, // repeated
+		{"solve", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 99 0"}, // out of range
+		{"solve"}, // nothing
+		{"solve", "--format", "xml", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"},
+		{"solve", "--heuristic", "nope", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"},
+		{"solve", "-i", "/nonexistent/file"},
+		{"solve", "--rows", "5", "--cols", "5", "1"},
+		{"solve", "--no-such-flag"},
+		{"gen", "--count", "-1"},
+	}
+	for _, args := range cases {
+		code, _, errs := gapset(t, "", args...)
+		assert.Equal(t, 2, code, "%v: %s", args, errs)
+		assert.Contains(t, errs, "gapset:", "%v", args)
+	}
+}
+
+func TestGenIsReproducibleAndSolvable(t *testing.T) {
+	_, a, _ := gapset(t, "", "gen", "--count", "50", "--seed", "9")
+	_, b, _ := gapset(t, "", "gen", "--count", "50", "--seed", "9")
+	_, c, _ := gapset(t, "", "gen", "--count", "50", "--seed", "10")
+	assert.Equal(t, a, b)
+	assert.NotEqual(t, a, c)
+	insts, err := encode.ReadInstances(strings.NewReader(a), "gen", 4, 4)
+	require.NoError(t, err)
+	assert.Len(t, insts, 50)
+}
+
+func TestDemo(t *testing.T) {
+	code, out, errs := gapset(t, "", "demo", "-q")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "| 55 | 41 |")
+}

@@ -1,0 +1,38 @@
+// Package data embeds the shipped instance files so that the demo and tests
+// run on a fresh machine with no files prepared.
+//
+//   - korf100.txt: Korf's 100 random 15-puzzle instances (1985), rewritten for
+//     the goal with the blank in the last cell; one line per board, id first.
+//   - random300.txt: 300 boards drawn uniformly from the solvable 15-puzzle
+//     configurations by `gapset gen --count 300 --seed 2012` (the workload of
+//     the paper's Table 2).
+package data
+
+import (
+	_ "embed"
+	"strings"
+
+	"github.com/gapset/gapset/encode"
+)
+
+//go:embed korf100.txt
+var korf100 string
+
+//go:embed random300.txt
+var random300 string
+
+// Korf100 returns Korf's 100 instances.
+func Korf100() []encode.Instance { return mustRead(korf100, "korf100.txt") }
+
+// Random300 returns the 300 random instances.
+func Random300() []encode.Instance { return mustRead(random300, "random300.txt") }
+
+// mustRead parses an embedded file; the files are fixed and tested, so a
+// failure is a build defect.
+func mustRead(src, name string) []encode.Instance {
+	insts, err := encode.ReadInstances(strings.NewReader(src), name, 4, 4)
+	if err != nil {
+		panic("embedded " + name + ": " + err.Error())
+	}
+	return insts
+}

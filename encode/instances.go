@@ -1,0 +1,98 @@
+package encode
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Instance is one board of an instance file.
+type Instance struct {
+	ID    string // the leading id of the line, or its ordinal (1-based) when absent
+	Line  int    // 1-based line number in the source
+	Board Board
+}
+
+// LineError names the input line of a parse failure.
+type LineError struct {
+	Source string // file name or "stdin"/"argument"; may be empty
+	Line   int
+	Err    error
+}
+
+func (e *LineError) Error() string {
+	if e.Source != "" {
+		return fmt.Sprintf("%s:%d: %v", e.Source, e.Line, e.Err)
+	}
+	return fmt.Sprintf("line %d: %v", e.Line, e.Err)
+}
+
+func (e *LineError) Unwrap() error { return e.Err }
+
+// ReadInstances reads one board per line. A line holds R*C numbers, or R*C+1
+// with a leading id; '#' starts a comment; blank lines are ignored. The first
+// bad line stops the read with a *LineError naming it.
+func ReadInstances(r io.Reader, source string, rows, cols int) ([]Instance, error) {
+	if err := CheckSize(rows, cols); err != nil {
+		return nil, err
+	}
+	n := rows * cols
+	var out []Instance
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := sc.Text()
+		if i := strings.IndexByte(text, '#'); i >= 0 {
+			text = text[:i]
+		}
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		inst, err := parseLine(text, n, rows, cols, len(out)+1)
+		if err != nil {
+			return nil, &LineError{Source: source, Line: line, Err: err}
+		}
+		inst.Line = line
+		out = append(out, inst)
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, &LineError{Source: source, Line: line + 1, Err: fmt.Errorf("line too long")}
+		}
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	return out, nil
+}
+
+func parseLine(text string, n, rows, cols, ordinal int) (Instance, error) {
+	nums, err := splitNumbers(text)
+	if err != nil {
+		return Instance{}, err
+	}
+	id := strconv.Itoa(ordinal)
+	if len(nums) == n+1 {
+		id = strconv.Itoa(nums[0])
+		nums = nums[1:]
+	}
+	b, err := New(rows, cols, nums)
+	if err != nil {
+		return Instance{}, err
+	}
+	return Instance{ID: id, Board: b}, nil
+}
+
+// WriteInstances writes instances in the format ReadInstances reads.
+func WriteInstances(w io.Writer, insts []Instance) error {
+	bw := bufio.NewWriter(w)
+	for _, in := range insts {
+		if _, err := fmt.Fprintf(bw, "%s %s\n", in.ID, in.Board); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,29 @@
+package encode
+
+import "math/rand/v2"
+
+// Random draws a board uniformly from the solvable R x C configurations:
+// a uniform permutation (Fisher-Yates), with the two first non-blank tiles
+// swapped when it is unsolvable. Swapping two tiles flips the parity and is a
+// bijection between the two halves, so the result stays uniform.
+func Random(rng *rand.Rand, rows, cols int) Board {
+	n := rows * cols
+	b := Board{Rows: rows, Cols: cols, Tiles: make([]uint8, n)}
+	for i := range b.Tiles {
+		b.Tiles[i] = uint8(i)
+	}
+	for i := n - 1; i > 0; i-- {
+		j := rng.IntN(i + 1)
+		b.Tiles[i], b.Tiles[j] = b.Tiles[j], b.Tiles[i]
+	}
+	if !b.Solvable() {
+		i, j := 0, 1
+		if b.Tiles[i] == 0 {
+			i = 2
+		} else if b.Tiles[j] == 0 {
+			j = 2
+		}
+		b.Tiles[i], b.Tiles[j] = b.Tiles[j], b.Tiles[i]
+	}
+	return b
+}

@@ -1,0 +1,269 @@
+package ida
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gapset/gapset/encode"
+)
+
+// ErrNodeLimit is returned when a search exceeds Options.MaxNodes.
+var ErrNodeLimit = errors.New("node limit reached")
+
+// Options tune one solve. The zero value searches to completion.
+type Options struct {
+	// Context cancels a long search; nil means never.
+	Context context.Context
+	// MaxNodes stops the search with ErrNodeLimit after this many nodes
+	// expanded in total; 0 means no limit.
+	MaxNodes int64
+	// OnIteration, when set, is called after each completed iteration.
+	OnIteration func(Iteration)
+}
+
+// Iteration is one depth-first pass with a cost limit.
+type Iteration struct {
+	Limit     int   `json:"limit"`
+	Expanded  int64 `json:"expanded"`  // nodes whose successors were generated
+	Generated int64 `json:"generated"` // successors generated, cut or not
+}
+
+// Result is an optimal solution and the work it took.
+type Result struct {
+	Heuristic  string           `json:"heuristic"`
+	Length     int              `json:"length"`
+	Moves      []int            `json:"moves"` // tiles moved, in order
+	RootBound  int              `json:"root_bound"`
+	Iterations []Iteration      `json:"iterations"`
+	Expanded   int64            `json:"nodes"`
+	Generated  int64            `json:"generated"`
+	Counters   map[string]int64 `json:"counters,omitempty"`
+	Elapsed    time.Duration    `json:"-"`
+}
+
+// checkEvery is how many expansions pass between cancellation checks.
+const checkEvery = 1 << 20
+
+// searcher is the state of one IDA* run. The hot loops own it.
+type searcher struct {
+	tab       *tables
+	pos       Position
+	eval      Evaluator
+	limit     int
+	next      int
+	expanded  int64
+	generated int64
+	path      []uint8
+	found     bool
+	// stop is polled every checkEvery expansions.
+	stop    func() error
+	stopErr error
+}
+
+// Solve finds an optimal solution of b with heuristic h. The solution is
+// replayed on b before it is returned; a replay failure is reported as an
+// error (it would be a solver bug).
+func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
+	if err := encode.CheckSize(b.Rows, b.Cols); err != nil {
+		return Result{}, err
+	}
+	if len(b.Tiles) != b.Rows*b.Cols || !b.Solvable() {
+		return Result{}, fmt.Errorf("%w: %s", encode.ErrUnsolvable, b)
+	}
+	if h == nil {
+		h = Manhattan{}
+	}
+	ev, err := h.NewEvaluator(b.Rows, b.Cols)
+	if err != nil {
+		return Result{}, err
+	}
+	start := time.Now()
+	s := &searcher{tab: newTables(b.Rows, b.Cols), eval: ev}
+	s.pos.Rows, s.pos.Cols = b.Rows, b.Cols
+	copy(s.pos.Tiles[:], b.Tiles)
+	s.pos.Blank = b.Blank()
+	s.pos.MD = b.Manhattan()
+	s.stop = stopFunc(opt, s)
+
+	res := Result{Heuristic: h.Name()}
+	root := s.pos.MD
+	if ev != nil {
+		root = ev.Root(&s.pos)
+	}
+	res.RootBound = root
+	if s.pos.MD == 0 {
+		res.Iterations = []Iteration{{Limit: 0, Expanded: 0, Generated: 0}}
+	}
+	s.limit = root
+	for !s.found && s.pos.MD != 0 {
+		s.next = 1 << 30
+		s.path = s.path[:0]
+		e0, g0 := s.expanded, s.generated
+		if ev == nil {
+			s.searchMD(s.pos.Blank, -1, 0, s.pos.MD)
+		} else {
+			s.searchEval(-1)
+		}
+		it := Iteration{Limit: s.limit, Expanded: s.expanded - e0, Generated: s.generated - g0}
+		res.Iterations = append(res.Iterations, it)
+		if s.stopErr != nil {
+			return res, s.stopErr
+		}
+		if opt.OnIteration != nil {
+			opt.OnIteration(it)
+		}
+		if err := s.stop(); err != nil && !s.found {
+			return res, err
+		}
+		if !s.found {
+			if s.next >= 1<<30 {
+				return res, errors.New("search space exhausted without reaching the goal")
+			}
+			s.limit = s.next
+		}
+	}
+	res.Elapsed = time.Since(start)
+	res.Expanded, res.Generated = s.expanded, s.generated
+	res.Length = len(s.path)
+	res.Moves = make([]int, len(s.path))
+	for i, t := range s.path {
+		res.Moves[i] = int(t)
+	}
+	if cr, ok := ev.(CounterReporter); ok {
+		res.Counters = cr.Counters()
+	}
+	if err := Verify(b, res.Moves); err != nil {
+		return res, fmt.Errorf("internal error: solution failed replay: %w", err)
+	}
+	if res.Length < root || (ev == nil && (res.Length-root)%2 != 0) {
+		return res, fmt.Errorf("internal error: length %d inconsistent with root bound %d", res.Length, root)
+	}
+	return res, nil
+}
+
+// Verify replays moves on b and checks that they end at the goal.
+func Verify(b encode.Board, moves []int) error {
+	end, err := b.Replay(moves)
+	if err != nil {
+		return err
+	}
+	if !end.IsGoal() {
+		return fmt.Errorf("after %d moves the board is %s, not the goal", len(moves), end)
+	}
+	return nil
+}
+
+func stopFunc(opt Options, s *searcher) func() error {
+	return func() error {
+		if opt.Context != nil {
+			if err := opt.Context.Err(); err != nil {
+				return err
+			}
+		}
+		if opt.MaxNodes > 0 && s.expanded > opt.MaxNodes {
+			return fmt.Errorf("%w (%d nodes expanded at cost limit %d)", ErrNodeLimit, s.expanded, s.limit)
+		}
+		return nil
+	}
+}
+
+// poll runs the cancellation check; it returns true when the search must
+// unwind.
+func (s *searcher) poll() bool {
+	if s.stopErr == nil {
+		s.stopErr = s.stop()
+	}
+	return s.stopErr != nil
+}
+
+// searchMD is the Manhattan-only loop: no interface calls, one table lookup
+// per generated node. It returns true when the goal was reached (s.found) or
+// the search must stop.
+func (s *searcher) searchMD(blank, prev, g, h int) bool {
+	s.expanded++
+	if s.expanded&(checkEvery-1) == 0 && s.poll() {
+		return true
+	}
+	tab := s.tab
+	tiles := &s.pos.Tiles
+	n := int(tab.nbrN[blank])
+	for i := 0; i < n; i++ {
+		c := int(tab.nbr[blank][i])
+		if c == prev {
+			continue
+		}
+		t := tiles[c]
+		nh := h + int(tab.delta[t][c][blank])
+		s.generated++
+		if f := g + 1 + nh; f > s.limit {
+			if f < s.next {
+				s.next = f
+			}
+			continue
+		}
+		s.path = append(s.path, t)
+		if nh == 0 {
+			tiles[blank], tiles[c] = t, 0
+			s.found = true
+			return true
+		}
+		tiles[blank], tiles[c] = t, 0
+		if s.searchMD(c, blank, g+1, nh) {
+			return true
+		}
+		tiles[c], tiles[blank] = t, 0
+		s.path = s.path[:len(s.path)-1]
+	}
+	return false
+}
+
+// searchEval is the general loop: the solver keeps Position (with its
+// Manhattan distance) and the evaluator supplies the bound.
+func (s *searcher) searchEval(prev int) bool {
+	s.expanded++
+	if s.expanded&(checkEvery-1) == 0 && s.poll() {
+		return true
+	}
+	tab := s.tab
+	p := &s.pos
+	blank := p.Blank
+	g := p.Depth
+	n := int(tab.nbrN[blank])
+	for i := 0; i < n; i++ {
+		c := int(tab.nbr[blank][i])
+		if c == prev {
+			continue
+		}
+		t := p.Tiles[c]
+		md := p.MD
+		p.Tiles[blank], p.Tiles[c] = t, 0
+		p.Blank = c
+		p.MD = md + int(tab.delta[t][c][blank])
+		p.Depth = g + 1
+		s.generated++
+		h := s.eval.Push(p, t, c, blank, s.limit-g-1)
+		if f := g + 1 + h; f > s.limit {
+			if f < s.next {
+				s.next = f
+			}
+		} else {
+			s.path = append(s.path, t)
+			if p.MD == 0 {
+				s.found = true
+				return true
+			}
+			if s.searchEval(blank) {
+				return true
+			}
+			s.path = s.path[:len(s.path)-1]
+		}
+		p.Tiles[c], p.Tiles[blank] = t, 0
+		p.Blank = blank
+		p.MD = md
+		p.Depth = g
+		s.eval.Pop(p, t, c, blank)
+	}
+	return false
+}

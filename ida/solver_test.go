@@ -1,0 +1,159 @@
+package ida
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gapset/gapset/encode"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// bfsDistances returns the exact distance to the goal of every reachable
+// board, by breadth-first search from the goal.
+func bfsDistances(rows, cols int) map[uint64]int {
+	g := encode.Goal(rows, cols)
+	dist := map[uint64]int{g.Key(): 0}
+	queue := []encode.Board{g}
+	for len(queue) > 0 {
+		b := queue[0]
+		queue = queue[1:]
+		d := dist[b.Key()]
+		next, _ := b.Successors()
+		for _, n := range next {
+			if _, ok := dist[n.Key()]; !ok {
+				dist[n.Key()] = d + 1
+				queue = append(queue, n)
+			}
+		}
+	}
+	return dist
+}
+
+// mdEvaluator runs Manhattan distance through the general Evaluator loop,
+// so the two loops can be compared node for node.
+type mdEvaluator struct{}
+
+func (mdEvaluator) Name() string { return "md-eval" }
+func (mdEvaluator) NewEvaluator(int, int) (Evaluator, error) {
+	return &mdEval{}, nil
+}
+
+type mdEval struct{ pushes int64 }
+
+func (e *mdEval) Root(p *Position) int { return p.MD }
+func (e *mdEval) Push(p *Position, _ uint8, _, _ int, _ int) int {
+	e.pushes++
+	return p.MD
+}
+func (e *mdEval) Pop(*Position, uint8, int, int) {}
+func (e *mdEval) Counters() map[string]int64     { return map[string]int64{"pushes": e.pushes} }
+
+func TestOptimalOnEvery2x3And3x3Board(t *testing.T) {
+	for _, sz := range [][2]int{{2, 3}, {3, 3}} {
+		rows, cols := sz[0], sz[1]
+		dist := bfsDistances(rows, cols)
+		require.Equal(t, map[[2]int]int{{2, 3}: 360, {3, 3}: 181440}[sz], len(dist))
+		checked := 0
+		for key, d := range dist {
+			b, err := encode.FromKey(key, rows, cols)
+			require.NoError(t, err)
+			res, err := Solve(b, Manhattan{}, Options{})
+			require.NoError(t, err)
+			if res.Length != d {
+				t.Fatalf("%s: IDA* length %d, BFS distance %d", b, res.Length, d)
+			}
+			end, err := b.Replay(res.Moves)
+			require.NoError(t, err)
+			require.True(t, end.IsGoal())
+			checked++
+		}
+		assert.Equal(t, len(dist), checked)
+	}
+}
+
+func TestGeneralLoopMatchesFastLoop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	boards := []encode.Board{}
+	for i := 0; i < 200; i++ {
+		boards = append(boards, encode.Random(rng, 3, 3))
+	}
+	for _, id := range []int{42, 55} {
+		boards = append(boards, korf(t, id))
+	}
+	for _, b := range boards {
+		fast, err := Solve(b, Manhattan{}, Options{})
+		require.NoError(t, err)
+		gen, err := Solve(b, mdEvaluator{}, Options{})
+		require.NoError(t, err)
+		require.Equal(t, fast.Length, gen.Length, "%s", b)
+		require.Equal(t, fast.Moves, gen.Moves, "%s", b)
+		require.Equal(t, fast.Iterations, gen.Iterations, "%s", b)
+		require.Equal(t, fast.Generated, gen.Counters["pushes"], "%s", b)
+	}
+}
+
+// Published optimal lengths of Korf's instances (Korf 1985), for the quick ones.
+var korfOptimal = map[int]int{12: 45, 42: 42, 55: 41, 79: 42, 97: 44, 8: 50, 9: 46}
+
+func korf(t testing.TB, id int) encode.Board {
+	t.Helper()
+	insts := loadKorf(t)
+	for _, in := range insts {
+		if in.ID == itoa(id) {
+			return in.Board
+		}
+	}
+	t.Fatalf("korf %d not found", id)
+	return encode.Board{}
+}
+
+func TestKorfEasyInstances(t *testing.T) {
+	for id, want := range korfOptimal {
+		b := korf(t, id)
+		res, err := Solve(b, Manhattan{}, Options{})
+		require.NoError(t, err)
+		assert.Equal(t, want, res.Length, "korf %d", id)
+		require.NoError(t, Verify(b, res.Moves))
+		var e, g int64
+		for _, it := range res.Iterations {
+			e += it.Expanded
+			g += it.Generated
+		}
+		assert.Equal(t, res.Expanded, e)
+		assert.Equal(t, res.Generated, g)
+		assert.Equal(t, b.Manhattan(), res.Iterations[0].Limit)
+		assert.Equal(t, want, res.Iterations[len(res.Iterations)-1].Limit)
+	}
+}
+
+func TestGoalAndNodeLimit(t *testing.T) {
+	res, err := Solve(encode.Goal(4, 4), Manhattan{}, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, 0, res.Length)
+	assert.Empty(t, res.Moves)
+
+	_, err = Solve(korf(t, 1), Manhattan{}, Options{MaxNodes: 1 << 20})
+	assert.True(t, errors.Is(err, ErrNodeLimit), "%v", err)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = Solve(korf(t, 1), Manhattan{}, Options{Context: ctx})
+	assert.ErrorIs(t, err, context.Canceled)
+
+	bad := encode.Board{Rows: 3, Cols: 3, Tiles: []uint8{1, 2, 3, 4, 5, 6, 8, 7, 0}}
+	_, err = Solve(bad, Manhattan{}, Options{})
+	assert.ErrorIs(t, err, encode.ErrUnsolvable)
+}
+
+func TestVerifyRejectsWrongSolutions(t *testing.T) {
+	b := korf(t, 55)
+	res, err := Solve(b, Manhattan{}, Options{})
+	require.NoError(t, err)
+	assert.Error(t, Verify(b, res.Moves[:len(res.Moves)-1]))
+	moves := append([]int(nil), res.Moves...)
+	moves[3], moves[4] = moves[4], moves[3]
+	assert.Error(t, Verify(b, moves))
+}
