@@ -1,0 +1,110 @@
+package gapset
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func sampleKeys() []uint64 {
+	var keys []uint64
+	for i := uint64(0); i < 1000; i++ {
+		keys = append(keys, i*i*7+3)
+	}
+	return keys
+}
+
+func TestKeySetRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.keys")
+	h := Header{Rows: 4, Cols: 4, Cells: 8, Gap: 2}
+	require.NoError(t, WriteFile(p, h, sampleKeys()))
+	got, keys, err := ReadAll(p)
+	require.NoError(t, err)
+	assert.Equal(t, sampleKeys(), keys)
+	assert.Equal(t, uint64(1000), got.Count)
+	assert.Equal(t, "Gap2_8", got.Name())
+	st, err := os.Stat(p)
+	require.NoError(t, err)
+	assert.Equal(t, int64(32+8*1000+4), st.Size())
+	// No temporary file left behind.
+	entries, _ := os.ReadDir(dir)
+	assert.Len(t, entries, 1)
+}
+
+func TestKeySetRejectsDamage(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.keys")
+	require.NoError(t, WriteFile(p, Header{Rows: 4, Cols: 4, Cells: 16, Gap: 0}, sampleKeys()))
+	good, err := os.ReadFile(p)
+	require.NoError(t, err)
+
+	damage := map[string][]byte{
+		"truncated":    good[:len(good)-9],
+		"empty":        {},
+		"short header": good[:10],
+		"magic":        append([]byte("XAPKEYS\x00"), good[8:]...),
+	}
+	flip := append([]byte(nil), good...)
+	flip[32+8*500+3] ^= 0x40
+	damage["flipped key"] = flip
+	crc := append([]byte(nil), good...)
+	crc[len(crc)-1] ^= 1
+	damage["checksum"] = crc
+	order := append([]byte(nil), good...)
+	copy(order[32:40], good[40:48])
+	damage["order"] = order
+	for name, b := range damage {
+		q := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(q, b, 0o644))
+		_, _, err := ReadAll(q)
+		assert.ErrorIs(t, err, ErrKeySetFormat, name)
+	}
+}
+
+func TestKeySetWriterRefusesDisorder(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.keys")
+	err := WriteFile(p, Header{Rows: 3, Cols: 3, Cells: 9}, []uint64{5, 3})
+	require.Error(t, err)
+	_, err = os.Stat(p)
+	assert.True(t, os.IsNotExist(err), "no file after a failed write")
+	entries, _ := os.ReadDir(dir)
+	assert.Empty(t, entries, "temporary file removed")
+	err = WriteFile(p, Header{Rows: 4, Cols: 4, Cells: 8}, []uint64{1 << 40})
+	require.Error(t, err)
+	_, err = Create(p, Header{Rows: 4, Cols: 4, Cells: 17})
+	require.Error(t, err)
+}
+
+func FuzzKeySetReader(f *testing.F) {
+	dir := f.TempDir()
+	p := filepath.Join(dir, "seed.keys")
+	if err := WriteFile(p, Header{Rows: 3, Cols: 3, Cells: 9}, []uint64{1, 2, 300}); err != nil {
+		f.Fatal(err)
+	}
+	seed, _ := os.ReadFile(p)
+	f.Add(seed)
+	f.Add(seed[:20])
+	f.Fuzz(func(t *testing.T, b []byte) {
+		q := filepath.Join(t.TempDir(), "f.keys")
+		if err := os.WriteFile(q, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		h, keys, err := ReadAll(q)
+		if err != nil {
+			return
+		}
+		if uint64(len(keys)) != h.Count {
+			t.Fatalf("count %d, read %d", h.Count, len(keys))
+		}
+		for i := 1; i < len(keys); i++ {
+			if keys[i] <= keys[i-1] {
+				t.Fatal("accepted unsorted keys")
+			}
+		}
+	})
+}
