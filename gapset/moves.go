@@ -13,10 +13,10 @@ import (
 // one, so each move either raises or lowers it.
 type geometry struct {
 	rows, cols, n int
-	mask          uint64     // the low 4n bits
-	ones          uint64     // 0x1 in every nibble
-	highs         uint64     // 0x8 in every nibble
-	shift         [16]uint8  // bit offset of cell c
+	mask          uint64    // the low 4n bits
+	ones          uint64    // 0x1 in every nibble
+	highs         uint64    // 0x8 in every nibble
+	shift         [16]uint8 // bit offset of cell c
 	nbr           [16][4]int8
 	nnbr          [16]int8
 	// raise[b][i] has bit t set when tile t moving from nbr[b][i] into the
