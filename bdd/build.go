@@ -87,10 +87,13 @@ func (b *incremental[R]) finish() R {
 }
 
 // table is our own unique table: nodes in creation order (children first)
-// and an open-addressing hash index over them.
+// and an open-addressing hash index over them. A slot holds the node id in
+// its low 32 bits and 32 bits of the node's hash above, so probing a
+// crowded neighbourhood rarely touches the node array (the cache misses
+// there dominate the build).
 type table struct {
 	nodes []Node // nodes[0], nodes[1] stand for the terminals
-	slots []uint32
+	slots []uint64
 	shift uint
 	zdd   bool
 }
@@ -98,29 +101,35 @@ type table struct {
 func newTable(zdd bool, hint int) *table {
 	t := &table{zdd: zdd}
 	t.nodes = make([]Node, 2, max(hint, 16))
-	t.resize(1 << 10)
+	size := 1 << 10
+	for size < 2*hint {
+		size *= 2
+	}
+	t.resize(size)
 	return t
 }
 
 func (t *table) resize(n int) {
-	t.slots = make([]uint32, n)
+	t.slots = make([]uint64, n)
 	t.shift = uint(64 - bits.TrailingZeros(uint(n)))
+	mask := uint64(n - 1)
 	for id := 2; id < len(t.nodes); id++ {
 		nd := t.nodes[id]
-		i := t.hash(nd.Level, nd.Lo, nd.Hi)
+		h := hashNode(nd.Level, nd.Lo, nd.Hi)
+		i := h >> t.shift
 		for t.slots[i] != 0 {
-			i = (i + 1) & uint64(len(t.slots)-1)
+			i = (i + 1) & mask
 		}
-		t.slots[i] = uint32(id)
+		t.slots[i] = h<<32 | uint64(id)
 	}
 }
 
-func (t *table) hash(level uint8, lo, hi uint32) uint64 {
+func hashNode(level uint8, lo, hi uint32) uint64 {
 	h := (uint64(lo)<<32 | uint64(hi)) ^ uint64(level)<<56 ^ uint64(level)
 	h *= 0x9E3779B97F4A7C15
 	h ^= h >> 29
 	h *= 0xBF58476D1CE4E5B9
-	return h >> t.shift
+	return h ^ h>>32
 }
 
 func (t *table) mk(level int, lo, hi uint32) uint32 {
@@ -133,14 +142,19 @@ func (t *table) mk(level int, lo, hi uint32) uint32 {
 	}
 	lv := uint8(level)
 	mask := uint64(len(t.slots) - 1)
-	i := t.hash(lv, lo, hi)
+	h := hashNode(lv, lo, hi)
+	fp := h << 32 // low hash bits: independent of the slot index (high bits)
+	i := h >> t.shift
 	for {
-		id := t.slots[i]
-		if id == 0 {
+		s := t.slots[i]
+		if s == 0 {
 			break
 		}
-		if nd := &t.nodes[id]; nd.Lo == lo && nd.Hi == hi && nd.Level == lv {
-			return id
+		if s&^0xFFFFFFFF == fp {
+			id := uint32(s)
+			if nd := &t.nodes[id]; nd.Lo == lo && nd.Hi == hi && nd.Level == lv {
+				return id
+			}
 		}
 		i = (i + 1) & mask
 	}
@@ -149,8 +163,8 @@ func (t *table) mk(level int, lo, hi uint32) uint32 {
 		panic("bdd: more than 2^32-2 nodes") // unreachable on this machine's memory
 	}
 	t.nodes = append(t.nodes, Node{Lo: lo, Hi: hi, Level: lv})
-	t.slots[i] = id
-	if 10*(len(t.nodes)-2) > 7*len(t.slots) {
+	t.slots[i] = fp | uint64(id)
+	if 2*(len(t.nodes)-2) > len(t.slots) {
 		t.resize(2 * len(t.slots))
 	}
 	return id

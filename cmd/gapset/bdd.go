@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gapset/gapset/bdd"
+	"github.com/gapset/gapset/encode"
 	keyset "github.com/gapset/gapset/gapset"
 	"github.com/urfave/cli/v2"
 )
@@ -18,8 +19,9 @@ import (
 func buildCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "build",
-		Usage: "build a gap-set BDD from a key-set file and save it",
-		Description: "Reads the sorted keys of a gap set (a key-set file from gapset enumerate), builds the reduced BDD\n" +
+		Usage: "build a gap-set BDD (enumerated, or from a key-set file) and save it",
+		Description: "Enumerates a gap set in memory (--gap, --cells; the 4x4 gap-2 sets need --keys) or reads its\n" +
+			"sorted keys from a key-set file (--keys), builds the reduced BDD\n" +
 			"under the chosen variable order, counts the ZDD nodes of the same set, and writes a .bdd file.\n" +
 			"The natural order streams the keys; other orders sort them in memory (8 bytes per key).\n" +
 			"Orders: " + strings.Join(bdd.OrderNames(), ", ") + ".\n" +
@@ -28,6 +30,8 @@ func buildCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "keys", Usage: "key-set `FILE` to build from"},
 			&cli.IntFlag{Name: "gap", Value: -1, Usage: "gap of the set (0 or 2); checked against the key file"},
 			&cli.IntFlag{Name: "cells", Value: -1, Usage: "cells kept (8, 10, 12, 16); checked against the key file"},
+			&cli.IntFlag{Name: "rows", Value: 4, Usage: "board rows (when enumerating)"},
+			&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns (when enumerating)"},
 			&cli.StringFlag{Name: "order", Value: "natural", Usage: "variable `NAME`"},
 			&cli.StringFlag{Name: "out", Required: true, Usage: "output .bdd `FILE`"},
 			&cli.BoolFlag{Name: "zdd", Value: true, Usage: "also count the ZDD nodes (stored in the file)"},
@@ -40,20 +44,34 @@ func buildCommand(e *env) *cli.Command {
 
 func runBuild(c *cli.Context, e *env) error {
 	path := c.String("keys")
-	if path == "" {
-		return badInputf("--keys is required: enumeration inside build is not available yet (write the keys with gapset enumerate)")
-	}
-	r, err := keyset.Open(path)
-	if err != nil {
-		return badInput(err)
-	}
-	h := r.Header()
-	r.Close()
-	if g := c.Int("gap"); g >= 0 && g != h.Gap {
-		return badInputf("--gap %d but %s holds gap %d", g, path, h.Gap)
-	}
-	if k := c.Int("cells"); k >= 0 && k != h.Cells {
-		return badInputf("--cells %d but %s holds %d cells", k, path, h.Cells)
+	var h keyset.Header
+	if path != "" {
+		r, err := keyset.Open(path)
+		if err != nil {
+			return badInput(err)
+		}
+		h = r.Header()
+		r.Close()
+		if g := c.Int("gap"); g >= 0 && g != h.Gap {
+			return badInputf("--gap %d but %s holds gap %d", g, path, h.Gap)
+		}
+		if k := c.Int("cells"); k >= 0 && k != h.Cells {
+			return badInputf("--cells %d but %s holds %d cells", k, path, h.Cells)
+		}
+	} else {
+		h = keyset.Header{Rows: c.Int("rows"), Cols: c.Int("cols"), Gap: c.Int("gap"), Cells: c.Int("cells")}
+		if h.Gap < 0 || h.Cells < 0 {
+			return badInputf("give --gap and --cells (the set to enumerate), or --keys FILE")
+		}
+		if err := encode.CheckSize(h.Rows, h.Cols); err != nil {
+			return badInput(err)
+		}
+		if h.Gap%2 != 0 || h.Cells < 1 || h.Cells > h.Rows*h.Cols {
+			return badInputf("--gap must be even and --cells in 1..%d", h.Rows*h.Cols)
+		}
+		if h.Gap > 0 && h.Rows*h.Cols == 16 {
+			return badInputf("the 4x4 sets with gap %d are too big to enumerate in memory here: enumerate them to a key-set file and pass --keys", h.Gap)
+		}
 	}
 	o, err := bdd.NamedOrder(c.String("order"), h.Rows, h.Cols, h.Cells)
 	if err != nil {
@@ -67,8 +85,22 @@ func runBuild(c *cli.Context, e *env) error {
 	var d *bdd.Diagram
 	var zddNodes uint64
 	var keys []uint64
-	natural := o.Name == "natural" && !c.Bool("rudd")
-	if natural {
+	natural := o.Name == "natural" && !c.Bool("rudd") && path != ""
+	if path == "" {
+		var sets map[int][]uint64
+		sets, err = keyset.Sets(c.Context, h.Rows, h.Cols, h.Gap, []int{h.Cells}, func(p keyset.Progress) {
+			pr.update(p.Members, 0, false, "enumerating %s: gap %d, Manhattan %d, %d members", h.Name(), p.Gap, p.Manhattan, p.Members)
+		})
+		if err == nil {
+			keys = sets[h.Cells]
+			h.Count = uint64(len(keys))
+			if !c.Bool("quiet") {
+				fmt.Fprintf(e.stderr, "%s: %d keys enumerated in %.1fs\n", h.Name(), len(keys), time.Since(start).Seconds())
+			}
+			start = time.Now()
+			d, err = bdd.BuildInPlace(keys, o, false, prog)
+		}
+	} else if natural {
 		// Stream: the keys never sit in memory.
 		d, err = streamBuild(path, o, false, prog)
 	} else {
@@ -84,6 +116,9 @@ func runBuild(c *cli.Context, e *env) error {
 		return err
 	}
 	took := time.Since(start)
+	if h.Count == 0 {
+		h.Count = d.Count
+	}
 	if d.Count != h.Count {
 		return fmt.Errorf("built %d members from a file of %d keys", d.Count, h.Count)
 	}
@@ -91,6 +126,9 @@ func runBuild(c *cli.Context, e *env) error {
 		return fmt.Errorf("BDD holds %d members, the file %d keys (%v)", n, h.Count, err)
 	}
 	if c.Bool("rudd") {
+		if path == "" {
+			return badInputf("--rudd needs --keys")
+		}
 		if err := checkRudd(path, o, d); err != nil {
 			return err
 		}

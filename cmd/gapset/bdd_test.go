@@ -127,3 +127,36 @@ func TestBuildReportBadInput(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "checksum")
 }
+
+// Enumerating inside build gives the same diagram as building from keys
+// found by BFS.
+func TestBuildEnumerates3x3(t *testing.T) {
+	dir := t.TempDir()
+	keys := gapKeys3x3(t, 2)
+	proj := make([]uint64, len(keys))
+	for i, k := range keys {
+		proj[i] = encode.Project(k, 6)
+	}
+	slices.Sort(proj)
+	proj = slices.Compact(proj)
+	kpath := filepath.Join(dir, "g2_6.keys")
+	require.NoError(t, keyset.WriteFile(kpath, keyset.Header{Rows: 3, Cols: 3, Cells: 6, Gap: 2}, proj))
+	a, b := filepath.Join(dir, "a.bdd"), filepath.Join(dir, "b.bdd")
+	code, _, stderr := gapset(t, "", "build", "-q", "--rows", "3", "--cols", "3", "--gap", "2", "--cells", "6", "--order", "lsb", "--out", a)
+	require.Equal(t, 0, code, stderr)
+	code, _, stderr = gapset(t, "", "build", "-q", "--keys", kpath, "--order", "lsb", "--out", b)
+	require.Equal(t, 0, code, stderr)
+	ia, err := bdd.ReadInfo(a)
+	require.NoError(t, err)
+	ib, err := bdd.ReadInfo(b)
+	require.NoError(t, err)
+	assert.Equal(t, uint64(len(proj)), ia.Count)
+	assert.Equal(t, ib.Nodes, ia.Nodes)
+	assert.Equal(t, ib.ZDDNodes, ia.ZDDNodes)
+	assert.Equal(t, ib.FileSize, ia.FileSize)
+	assert.Equal(t, "Gap2_6", ia.Name())
+
+	code, _, stderr = gapset(t, "", "build", "--gap", "2", "--cells", "8", "--out", a)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "--keys")
+}
