@@ -16,7 +16,7 @@ import (
 	"github.com/gapset/gapset/gapset"
 )
 
-// File format, version 1 (integers little-endian):
+// File format, version 2 (integers little-endian):
 //
 //	offset size
 //	0      8    magic "GAPBDD\x00\x00"
@@ -40,17 +40,19 @@ import (
 //
 // Payload: a bit stream (most significant bit of each byte first), nodes
 // children-first, grouped by level from the deepest (L-1) to the root's (0).
-// For each level: gamma(c+1) with c the node count of the level; if c > 0, a
-// 6-bit width w, then c nodes. A node at a level whose first id is S codes
-// each child reference r < S as 0/1 for the terminals or 2+(S-1-r) for a
-// node, so the children on the next level get the small codes. Nodes within
-// a level are sorted by (low code, high code); a node is written as
-// gamma(low code - previous low code + 1) followed by the high code in w bits.
-// gamma(x) is the Elias gamma code of x >= 1. The ids follow the file order:
-// the first node is 2.
+// Within the level whose first id is S, a child reference r < S is coded as
+// 0/1 for the terminals False/True and as 2+(S-1-r) for a node, so children
+// on the next level down get the small codes; nodes are sorted by (low
+// code, high code). For each level: gamma(c+1) with c its node count; if
+// c > 0, a coder for the low-code differences and one for the high codes
+// (6-bit selector: 0..61 Rice code with that many low bits, 62 Elias gamma
+// of x+1, 63 fixed width given in the next 6 bits), then per node the
+// difference of its low code from the previous node's (the first from 0)
+// and its high code. gamma(x) is the Elias gamma code of x >= 1. Node ids
+// follow the file order: the first node is 2.
 const (
 	bddMagic   = "GAPBDD\x00\x00"
-	bddVersion = 1
+	bddVersion = 2
 	fixedSize  = 96
 	nameSize   = 32
 	flagExact  = 1
@@ -236,6 +238,7 @@ func encodePayload(c *Diagram) []byte {
 	L := c.Order.Vars()
 	var bw bitWriter
 	i := 2
+	var los, his []uint64
 	for lv := L - 1; lv >= 0; lv-- {
 		j := i
 		for j < len(c.Nodes) && int(c.Nodes[j].Level) == lv {
@@ -244,23 +247,117 @@ func encodePayload(c *Diagram) []byte {
 		bw.gamma(uint64(j-i) + 1)
 		if j > i {
 			S := uint32(i)
-			var maxHi uint64
-			for _, nd := range c.Nodes[i:j] {
-				maxHi = max(maxHi, code(nd.Hi, S))
-			}
-			w := uint(bits.Len64(maxHi))
-			bw.write(uint64(w), 6)
+			los, his = los[:0], his[:0]
 			var prev uint64
 			for _, nd := range c.Nodes[i:j] {
 				lo := code(nd.Lo, S)
-				bw.gamma(lo - prev + 1)
+				los = append(los, lo-prev)
 				prev = lo
-				bw.write(code(nd.Hi, S), w)
+				his = append(his, code(nd.Hi, S))
+			}
+			loc, hic := bestCoder(los), bestCoder(his)
+			loc.header(&bw)
+			hic.header(&bw)
+			for k := range los {
+				loc.put(&bw, los[k])
+				hic.put(&bw, his[k])
 			}
 		}
 		i = j
 	}
 	return bw.bytes()
+}
+
+// coder is the per-level choice of code for a sequence of numbers: Rice
+// codes (selector k = 0..61: the quotient x>>k in unary, then k low bits),
+// Elias gamma of x+1 (selector 62) or fixed width (63, then the width in 6
+// bits). The encoder picks the cheapest for each level and field.
+type coder struct {
+	sel uint
+	w   uint
+}
+
+const (
+	selGamma = 62
+	selFixed = 63
+)
+
+func bestCoder(xs []uint64) coder {
+	var maxv uint64
+	var gammaCost uint64
+	for _, x := range xs {
+		maxv = max(maxv, x)
+		gammaCost += uint64(2*bits.Len64(x+1) - 1)
+	}
+	w := uint(bits.Len64(maxv))
+	best := coder{sel: selFixed, w: w}
+	bestCost := uint64(len(xs))*uint64(w) + 6
+	if gammaCost < bestCost {
+		best, bestCost = coder{sel: selGamma}, gammaCost
+	}
+	for k := uint(0); k <= w && k < selGamma; k++ {
+		cost := uint64(len(xs)) * uint64(k+1)
+		for _, x := range xs {
+			cost += x >> k
+			if cost >= bestCost {
+				break
+			}
+		}
+		if cost < bestCost {
+			best, bestCost = coder{sel: k}, cost
+		}
+	}
+	return best
+}
+
+func (c coder) header(bw *bitWriter) {
+	bw.write(uint64(c.sel), 6)
+	if c.sel == selFixed {
+		bw.write(uint64(c.w), 6)
+	}
+}
+
+func (c coder) put(bw *bitWriter, x uint64) {
+	switch c.sel {
+	case selGamma:
+		bw.gamma(x + 1)
+	case selFixed:
+		bw.write(x, c.w)
+	default:
+		q := x >> c.sel
+		for ; q >= 32; q -= 32 {
+			bw.write(0, 32)
+		}
+		bw.write(1, uint(q)+1)
+		bw.write(x, c.sel)
+	}
+}
+
+func readCoder(br *bitReader) coder {
+	c := coder{sel: uint(br.read(6))}
+	if c.sel == selFixed {
+		c.w = uint(br.read(6))
+	}
+	return c
+}
+
+func (c coder) get(br *bitReader) uint64 {
+	switch c.sel {
+	case selGamma:
+		return br.gamma() - 1
+	case selFixed:
+		return br.read(c.w)
+	default:
+		var q uint64
+		for br.read(1) == 0 {
+			if br.err != nil || q >= 1<<32 {
+				br.err = errors.New("bad Rice code")
+				return 0
+			}
+			q++
+		}
+		return q<<c.sel | br.read(c.sel)
+	}
 }
 
 // ReadInfo reads and checks a file's header only (no checksum check).
@@ -320,15 +417,12 @@ func Decode(data []byte) (*Diagram, Info, error) {
 		if c == 0 {
 			continue
 		}
-		w := uint(br.read(6))
-		if w > 32 {
-			return nil, Info{}, fmt.Errorf("%w: level %d: width %d", ErrFormat, lv, w)
-		}
+		loc, hic := readCoder(&br), readCoder(&br)
 		S := uint32(len(d.Nodes))
 		var lo uint64
 		for k := uint64(0); k < c; k++ {
-			lo += br.gamma() - 1
-			hi := br.read(w)
+			lo += loc.get(&br)
+			hi := hic.get(&br)
 			if br.err != nil {
 				return nil, Info{}, fmt.Errorf("%w: payload ends inside level %d", ErrFormat, lv)
 			}
