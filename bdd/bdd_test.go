@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/gapset/gapset/encode"
@@ -225,6 +226,7 @@ func TestCursorFollowsWalk(t *testing.T) {
 			next, _ := b.Successors()
 			b = next[rng.IntN(len(next))]
 			require.Equal(t, member(g2, b.Key()), c.Contains(b.Key()))
+			require.Equal(t, member(g2, b.Key()), s.Contains(b.Key()))
 			if i%100 == 0 {
 				require.Equal(t, member(g2, b.Key()), c.Contains(b.Key()), "repeat")
 			}
@@ -294,4 +296,45 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("accepted a file whose count is wrong")
 		}
 	})
+}
+
+// Sets where whole cells are "don't care" make the BDD skip cell
+// boundaries; the cell-wise layout must still answer right.
+func TestCellLayoutWithSkippedCells(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for trial := 0; trial < 30; trial++ {
+		// keys over 4 nibbles: nibbles 1 and 3 free for some prefixes.
+		seen := map[uint64]bool{}
+		for i := 0; i < 40; i++ {
+			a, c := rng.Uint64N(16), rng.Uint64N(16)
+			free := rng.IntN(3)
+			for b := uint64(0); b < 16; b++ {
+				for d := uint64(0); d < 16; d++ {
+					if (free == 0 && d != c) || (free == 1 && b != a) {
+						continue
+					}
+					seen[a<<12|b<<8|c<<4|d] = true
+				}
+			}
+		}
+		var keys []uint64
+		for k := range seen {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, name := range []string{"natural", "reverse-lsb", "planes"} {
+			o, _ := NamedOrder(name, 2, 2, 4)
+			d, err := Build(keys, o, false)
+			require.NoError(t, err)
+			s, err := NewSet(d, Info{})
+			require.NoError(t, err)
+			assert.Equal(t, name != "planes", s.cells != nil)
+			c := s.NewCursor()
+			for k := uint64(0); k < 1<<16; k++ {
+				if seen[k] != s.Contains(k) || seen[k] != c.Contains(k) {
+					t.Fatalf("%s: key %#x: member %v, Contains %v", name, k, seen[k], s.Contains(k))
+				}
+			}
+		}
+	}
 }

@@ -96,7 +96,15 @@ type table struct {
 	slots []uint64
 	shift uint
 	zdd   bool
+	// recent is a small direct-mapped cache per level in front of the
+	// table: the deep levels, where a sorted build asks most often, have
+	// few distinct nodes, and the cache answers them from L1/L2.
+	recent [64][recentSize]recentEntry
 }
+
+const recentSize = 256
+
+type recentEntry struct{ lo, hi, id uint32 }
 
 func newTable(zdd bool, hint int) *table {
 	t := &table{zdd: zdd}
@@ -141,6 +149,16 @@ func (t *table) mk(level int, lo, hi uint32) uint32 {
 		return lo
 	}
 	lv := uint8(level)
+	r := &t.recent[lv][(lo*0x9E3779B1^hi*0x85EBCA77)>>24%recentSize]
+	if r.id != 0 && r.lo == lo && r.hi == hi {
+		return r.id
+	}
+	id := t.lookup(lv, lo, hi)
+	*r = recentEntry{lo, hi, id}
+	return id
+}
+
+func (t *table) lookup(lv uint8, lo, hi uint32) uint32 {
 	mask := uint64(len(t.slots) - 1)
 	h := hashNode(lv, lo, hi)
 	fp := h << 32 // low hash bits: independent of the slot index (high bits)

@@ -14,6 +14,10 @@ type Set struct {
 	info  Info
 	nodes []qnode // [0], [1]: terminals
 	root  uint32
+	// The cell-wise layout (see cells.go), used instead of nodes when the
+	// order keeps each cell's bits together.
+	cells  []cnode
+	shifts []uint8 // nibble shift per cell step
 }
 
 type qnode struct {
@@ -32,6 +36,12 @@ func NewSet(d *Diagram, info Info) (*Set, error) {
 	s := &Set{info: info, nodes: make([]qnode, len(d.Nodes))}
 	if s.info.Order.Bits == nil {
 		s.info.Order = d.Order
+	}
+	if sh := cellShifts(d.Order); sh != nil {
+		s.shifts = sh
+		s.cells, s.root = buildCells(d, sh)
+		s.nodes = nil
+		return s, nil
 	}
 	pos := make([]uint32, len(d.Nodes)) // old id -> new id (0: not placed)
 	pos[True] = True
@@ -77,6 +87,16 @@ func (s *Set) Info() Info { return s.info }
 // cells. The projection is implicit: the diagram only tests the low bits.
 func (s *Set) Contains(key uint64) bool {
 	n := s.root
+	if s.cells != nil {
+		cells := s.cells
+		for _, sh := range s.shifts {
+			if n < 2 {
+				break
+			}
+			n = cells[n][key>>sh&15]
+		}
+		return n == True
+	}
 	nodes := s.nodes
 	for n > 1 {
 		q := &nodes[n]
@@ -112,6 +132,11 @@ func (s *Set) NewCursor() *Cursor {
 	if L < 64 {
 		c.mask = 1<<uint(L) - 1
 	}
+	for j, sh := range s.shifts {
+		for b := sh; b < sh+4; b++ {
+			c.level[b] = uint8(j) // cell layout: the step instead of the level
+		}
+	}
 	return c
 }
 
@@ -140,6 +165,19 @@ func (c *Cursor) Contains(key uint64) bool {
 		c.started = true
 	}
 	c.last = key
+	if c.s.cells != nil {
+		cells, shifts := c.s.cells, c.s.shifts
+		n := c.path[i]
+		for n > 1 {
+			c.plevel[i] = uint8(i)
+			n = cells[n][key>>shifts[i]&15]
+			i++
+			c.path[i] = n
+		}
+		c.plevel[i] = 64
+		c.depth = i
+		return n == True
+	}
 	nodes := c.s.nodes
 	n := c.path[i]
 	for n > 1 {
