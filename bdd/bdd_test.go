@@ -123,7 +123,7 @@ func TestRuddAgreesWithOwnBuilder(t *testing.T) {
 		k          int
 	}{
 		{project(g0, 9), 3, 3, 9}, {project(g2, 6), 3, 3, 6},
-		{randomKeys(rng, 4, 4, 16, 3000), 4, 4, 16}, {randomKeys(rng, 4, 4, 8, 3000), 4, 4, 8},
+		{randomKeys(rng, 4, 4, 16, 800), 4, 4, 16}, {randomKeys(rng, 4, 4, 8, 800), 4, 4, 8},
 	}
 	for _, c := range cases {
 		for _, name := range []string{"natural", "reverse", "planes"} {

@@ -3,15 +3,27 @@ package bdd
 import (
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/gapset/gapset/encode"
 )
 
 // sets3x3 computes, by breadth-first search from the goal, the 3x3 gap
-// sets: G0 (distance == Manhattan) and gap at most 2, as full keys.
+// sets: G0 (distance == Manhattan) and gap at most 2, as full keys. The
+// search runs once per test binary; callers must not modify the slices.
 func sets3x3(t testing.TB) (g0, g2 []uint64) {
 	t.Helper()
+	cached3x3.once.Do(func() { cached3x3.g0, cached3x3.g2 = bfs3x3(t) })
+	return cached3x3.g0, cached3x3.g2
+}
+
+var cached3x3 struct {
+	once   sync.Once
+	g0, g2 []uint64
+}
+
+func bfs3x3(t testing.TB) (g0, g2 []uint64) {
 	goal := encode.Goal(3, 3)
 	dist := map[uint64]int{goal.Key(): 0}
 	queue := []encode.Board{goal}
