@@ -279,12 +279,12 @@ func writeReport(e *env, format string, rows []reportRow) error {
 	fmt.Fprintln(e.stdout, "| set | order | file size | nodes | bytes/node | ZDD nodes | patterns | build s | paper file size | paper nodes | paper patterns |")
 	fmt.Fprintln(e.stdout, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
 	for _, r := range rows {
-		pp := opt(r.PaperPatterns)
+		pp := optg(r.PaperPatterns)
 		if r.PaperPatterns != 0 && uint64(r.PaperPatterns) == r.Patterns {
 			pp += " (same)"
 		}
 		fmt.Fprintf(e.stdout, "| %s | %s | %s | %s | %.2f | %s | %s | %.1f | %s | %s | %s |\n", r.Set, r.Order,
-			group(uint64(r.FileSize)), group(r.Nodes), r.BytesPerNode, group(r.ZDDNodes), group(r.Patterns), r.BuildSeconds,
+			group(uint64(r.FileSize)), group(r.Nodes), r.BytesPerNode, optg(int64(r.ZDDNodes)), group(r.Patterns), r.BuildSeconds,
 			optg(r.PaperFileSize), optg(r.PaperNodes), pp)
 	}
 	return nil
