@@ -110,7 +110,7 @@ func newTable(zdd bool, hint int) *table {
 	t := &table{zdd: zdd}
 	t.nodes = make([]Node, 2, max(hint, 16))
 	size := 1 << 10
-	for size < 2*hint {
+	for 3*size < 4*hint {
 		size *= 2
 	}
 	t.resize(size)
@@ -182,7 +182,8 @@ func (t *table) lookup(lv uint8, lo, hi uint32) uint32 {
 	}
 	t.nodes = append(t.nodes, Node{Lo: lo, Hi: hi, Level: lv})
 	t.slots[i] = fp | uint64(id)
-	if 2*(len(t.nodes)-2) > len(t.slots) {
+	// Load up to 3/4: the fingerprints keep long probe runs cheap.
+	if 4*(len(t.nodes)-2) > 3*len(t.slots) {
 		t.resize(2 * len(t.slots))
 	}
 	return id
@@ -237,7 +238,7 @@ func (b *Builder) Finish() *Diagram {
 // Build builds the BDD (or ZDD) of a set of keys (any order of the keys;
 // duplicates are an error). Keys are projected onto the order's bits first.
 func Build(keys []uint64, o Order, zdd bool) (*Diagram, error) {
-	b, err := NewBuilder(o, zdd, len(keys)/2)
+	b, err := NewBuilder(o, zdd, min(len(keys)/8, 1<<24))
 	if err != nil {
 		return nil, err
 	}

@@ -13,7 +13,7 @@ type Progress func(stage string, done, total uint64)
 // the keys' memory: on return keys holds the sorted permuted bit strings,
 // which BuildPermuted can take again (for the ZDD of the same set).
 func BuildInPlace(keys []uint64, o Order, zdd bool, progress Progress) (*Diagram, error) {
-	b, err := NewBuilder(o, zdd, len(keys)/2)
+	b, err := NewBuilder(o, zdd, min(len(keys)/8, 1<<24))
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +37,7 @@ func BuildInPlace(keys []uint64, o Order, zdd bool, progress Progress) (*Diagram
 // BuildPermuted builds from bit strings already permuted and sorted (as
 // BuildInPlace leaves them).
 func BuildPermuted(sorted []uint64, o Order, zdd bool, progress Progress) (*Diagram, error) {
-	b, err := NewBuilder(o, zdd, len(sorted)/2)
+	b, err := NewBuilder(o, zdd, min(len(sorted)/8, 1<<24))
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,9 @@ func feed(b *Builder, s []uint64, progress Progress, stage string) (*Diagram, er
 // file) without holding the keys: the natural order only, since other
 // orders need the keys re-sorted. next returns false at the end.
 func BuildStream(next func() (uint64, bool), total uint64, o Order, zdd bool, progress Progress) (*Diagram, error) {
-	b, err := NewBuilder(o, zdd, int(min(total/2, 1<<30)))
+	// Nodes run at 0.2-0.4 per key on the gap sets; start small and grow
+	// rather than reserve gigabytes on a guess.
+	b, err := NewBuilder(o, zdd, int(min(total/8, 1<<24)))
 	if err != nil {
 		return nil, err
 	}
