@@ -84,14 +84,12 @@ func (in Info) Name() string {
 }
 
 func (in Info) validate() error {
-	h := gapset.Header{Rows: in.Rows, Cols: in.Cols, Cells: in.Cells, Gap: in.Gap, Exact: in.Exact}
 	if in.Rows < 2 || in.Cols < 2 || in.Rows*in.Cols > 16 || in.Cells < 1 || in.Cells > in.Rows*in.Cols {
 		return fmt.Errorf("board %dx%d with %d cells is not supported", in.Rows, in.Cols, in.Cells)
 	}
 	if in.Gap < 0 || in.Gap%2 != 0 {
 		return fmt.Errorf("gap %d must be even and non-negative", in.Gap)
 	}
-	_ = h
 	if in.Order.Vars() != 4*in.Cells {
 		return fmt.Errorf("order has %d variables, %d cells need %d", in.Order.Vars(), in.Cells, 4*in.Cells)
 	}
