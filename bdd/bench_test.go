@@ -140,3 +140,33 @@ func BenchmarkCursorWalk(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "queries/s")
 }
+
+// TestFileAgreesWithKeys checks a big .bdd file against its key file when
+// both are named (GAPSET_BDD, GAPSET_KEYS): every member is found, and
+// random boards agree with a binary search of the keys. Skipped otherwise.
+func TestFileAgreesWithKeys(t *testing.T) {
+	bddPath, keyPath := os.Getenv("GAPSET_BDD"), os.Getenv("GAPSET_KEYS")
+	if bddPath == "" || keyPath == "" {
+		t.Skip("set GAPSET_BDD and GAPSET_KEYS")
+	}
+	s, err := Open(bddPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, keys, err := keyset.ReadAll(keyPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		if !s.Contains(k) {
+			t.Fatalf("member %#x missing", k)
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 2000000; i++ {
+		b := encode.Random(rng, h.Rows, h.Cols).Key()
+		if member(keys, encode.Project(b, h.Cells)) != s.Contains(b) {
+			t.Fatalf("board %#x disagrees", b)
+		}
+	}
+}
