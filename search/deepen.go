@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -35,6 +36,7 @@ type deepener[S comparable] struct {
 	lb        Bound[S]
 	opt       DeepenOptions
 	limit     int
+	next      int         // smallest depth + bound beyond the limit seen in this pass
 	bufs      [][]Step[S] // one successor buffer per depth: no allocation per node
 	path      []S
 	moves     []int
@@ -44,9 +46,13 @@ type deepener[S comparable] struct {
 }
 
 // IterativeDeepening finds a shortest path from start to a goal state by
-// depth-first passes with a growing depth limit, testing the goal at the
-// limit. With a lower bound lb (nil for none) a node whose depth plus bound
-// exceeds the limit is cut, and the first limit is the start's bound.
+// depth-first passes with a growing depth limit. With a lower bound lb (nil
+// for none) a node whose depth plus bound exceeds the limit is cut, the first
+// limit is the start's bound, and each next limit is the smallest depth plus
+// bound that the pass cut (so a bound that only changes by 2, as on sliding
+// boards, skips the passes that cannot succeed). Without a bound the limit
+// grows by one. The goal is tested at every node; a pass only finds goals
+// beyond the previous limit, so the first one found is a shortest.
 func IterativeDeepening[S comparable](p Problem[S], start S, goal func(S) bool, lb Bound[S], opt DeepenOptions) (Result[S], error) {
 	t0 := time.Now()
 	d := &deepener[S]{p: p, goal: goal, lb: lb, opt: opt}
@@ -57,11 +63,12 @@ func IterativeDeepening[S comparable](p Problem[S], start S, goal func(S) bool, 
 	}
 	d.path = append(d.path, start)
 	var err error
-	for d.limit = h; ; d.limit++ {
+	for d.limit = h; ; d.limit = d.next {
 		if d.limit > opt.MaxDepth {
 			err = fmt.Errorf("%w within %d moves", ErrNotFound, opt.MaxDepth)
 			break
 		}
+		d.next = math.MaxInt
 		e0, g0 := d.expanded, d.generated
 		found := d.dfs(start, h, 0)
 		res.Iterations = append(res.Iterations, Iteration{Limit: d.limit, Expanded: d.expanded - e0, Generated: d.generated - g0})
@@ -74,6 +81,10 @@ func IterativeDeepening[S comparable](p Problem[S], start S, goal func(S) bool, 
 			err = fmt.Errorf("%w: %d nodes expanded at depth limit %d", ErrLimit, d.expanded, d.limit)
 			break
 		}
+		if d.next == math.MaxInt {
+			err = fmt.Errorf("%w: every state reachable was searched", ErrNotFound)
+			break
+		}
 	}
 	res.Expanded, res.Generated = d.expanded, d.generated
 	res.Elapsed = time.Since(t0)
@@ -82,8 +93,12 @@ func IterativeDeepening[S comparable](p Problem[S], start S, goal func(S) bool, 
 
 // dfs searches below s (at depth g with bound h); d.path ends with s.
 func (d *deepener[S]) dfs(s S, h, g int) bool {
+	if d.goal(s) {
+		return true
+	}
 	if g == d.limit {
-		return d.goal(s)
+		d.next = min(d.next, g+1)
+		return false
 	}
 	if d.opt.MaxNodes > 0 && d.expanded >= d.opt.MaxNodes {
 		d.stopped = true
@@ -103,7 +118,8 @@ func (d *deepener[S]) dfs(s S, h, g int) bool {
 		nh := 0
 		if d.lb != nil {
 			nh = d.lb.Child(s, h, st)
-			if g+1+nh > d.limit {
+			if f := g + 1 + nh; f > d.limit {
+				d.next = min(d.next, f)
 				continue
 			}
 		}

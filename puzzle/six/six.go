@@ -92,8 +92,12 @@ func MustParse(s string) Board {
 	return b
 }
 
+// goal is (1 2 3 4 5 6 0): pieces in nibbles 27..0, the blank (position 6)
+// in the top nibble.
+const goal Board = 0x61234560
+
 // Goal is (1 2 3 4 5 6 0).
-func Goal() Board { return MustParse("1 2 3 4 5 6 0") }
+func Goal() Board { return goal }
 
 func shift(c int) uint { return uint(4 * (Cells - 1 - c)) }
 
