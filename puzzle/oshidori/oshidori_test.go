@@ -117,3 +117,24 @@ func TestUnreachableGoal(t *testing.T) {
 	_, err = search.BFS[Row](Puzzle{}, short, goal, search.Options{})
 	assert.ErrorIs(t, err, search.ErrNotFound)
 }
+
+// FuzzParse: Parse never panics, and what it accepts prints and parses back
+// to the same row with one empty pair.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"B W B W B W _ _", "BBBWWW..", "bw__", "", "B W _", "ÿ__BW"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := Parse(s)
+		if err != nil {
+			return
+		}
+		back, err := Parse(r.String())
+		require.NoError(t, err)
+		require.Equal(t, r, back)
+		require.Equal(t, Empty, int(r.At(r.Gap())))
+		require.Equal(t, Empty, int(r.At(r.Gap()+1)))
+		b, w := r.Count()
+		require.Equal(t, r.Len()-2, b+w)
+	})
+}

@@ -199,3 +199,26 @@ func TestIterativeDeepening(t *testing.T) {
 	_, err = search.IterativeDeepening[Board](Puzzle{}, start, isGoal, nil, search.DeepenOptions{NoUndo: true, MaxDepth: 20, MaxNodes: 1000})
 	assert.ErrorIs(t, err, search.ErrLimit)
 }
+
+// FuzzParse: Parse never panics, and what it accepts prints and parses back
+// to the same board, a permutation of 0..6.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"(1 5 2 6 3 4 0)", "1,2,3,4,5,6,0", "1 2 3", "", "((((", "-1 2 3 4 5 6 0", "9999999999999999999 1 2 3 4 5 0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b, err := Parse(s)
+		if err != nil {
+			return
+		}
+		back, err := Parse(b.String())
+		require.NoError(t, err)
+		require.Equal(t, b, back)
+		seen := map[int]bool{}
+		for _, p := range b.Pieces() {
+			seen[p] = true
+		}
+		require.Len(t, seen, Cells)
+		require.Equal(t, 0, int(b.At(b.Blank())))
+	})
+}

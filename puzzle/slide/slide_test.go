@@ -103,6 +103,13 @@ func TestLengthsAgree(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, want.Length, r.Length(), "id+md %s", b)
 			check(t, p, r)
+			// Manhattan distance changes by one per move, so depth + bound
+			// changes by 0 or 2: the limits skip the hopeless odd passes,
+			// as ida.Solve's do.
+			require.Len(t, r.Iterations, len(want.Iterations), "%s", b)
+			for k, it := range r.Iterations {
+				assert.Equal(t, want.Iterations[k].Limit, it.Limit)
+			}
 			if want.Length <= 16 {
 				r, err := search.IterativeDeepening[uint64](p, b.Key(), isGoal, nil, search.DeepenOptions{NoUndo: true, MaxDepth: 40})
 				require.NoError(t, err)
