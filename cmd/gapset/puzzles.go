@@ -25,7 +25,7 @@ func bfsFlags(noUndo bool) []cli.Flag {
 		formatFlag(),
 		&cli.StringFlag{Name: "dedup", Value: "map", Usage: "duplicate detection: map, open (open addressing, linear probing) or linear (scan; slow, for measuring)"},
 		&cli.BoolFlag{Name: "no-undo", Value: noUndo, Usage: "never generate the move that undoes the last one"},
-		&cli.IntFlag{Name: "max-states", Value: 20_000_000, Usage: "give up after storing `N` states"},
+		&cli.IntFlag{Name: "max-states", Value: 10_000_000, Usage: "give up after storing `N` states (about 100 bytes each)"},
 	}
 }
 

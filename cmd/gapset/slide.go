@@ -11,45 +11,45 @@ import (
 )
 
 func slideCommand(e *env) *cli.Command {
-	setup := func(c *cli.Context) (*slide.Puzzle, puzzleSpec[uint64], error) {
+	setup := func(c *cli.Context) (*slide.Puzzle, puzzleSpec[slide.State], error) {
 		p, err := slide.New(c.Int("rows"), c.Int("cols"))
 		if err != nil {
-			return nil, puzzleSpec[uint64]{}, badInput(err)
+			return nil, puzzleSpec[slide.State]{}, badInput(err)
 		}
 		goal := p.Goal()
-		board := func(k uint64) encode.Board {
+		board := func(k slide.State) encode.Board {
 			b, err := p.Board(k)
 			if err != nil {
-				panic(fmt.Sprintf("slide: key %#x is not a board: %v", k, err)) // the search only makes valid keys
+				panic(fmt.Sprintf("slide: key %#x is not a board: %v", k.Key, err)) // the search only makes valid keys
 			}
 			return b
 		}
-		spec := puzzleSpec[uint64]{
+		spec := puzzleSpec[slide.State]{
 			name:   fmt.Sprintf("slide %dx%d", p.Rows(), p.Cols()),
-			format: func(k uint64) string { return board(k).String() },
-			grid:   func(k uint64) string { return board(k).Grid() },
-			move: func(k uint64, t int) (uint64, error) {
+			format: func(k slide.State) string { return board(k).String() },
+			grid:   func(k slide.State) string { return board(k).Grid() },
+			move: func(k slide.State, t int) (slide.State, error) {
 				b := board(k)
 				err := b.Move(t)
-				return b.Key(), err
+				return p.State(b), err
 			},
-			goal:     func(k uint64) bool { return k == goal },
+			goal:     func(k slide.State) bool { return k == goal },
 			moveName: strconv.Itoa,
 		}
 		return p, spec, nil
 	}
-	readBoard := func(c *cli.Context, p *slide.Puzzle) (uint64, error) {
+	readBoard := func(c *cli.Context, p *slide.Puzzle) (slide.State, error) {
 		s, err := joinArgs(c, fmt.Sprintf("board (%d numbers, blank 0)", p.Rows()*p.Cols()))
 		if err != nil {
-			return 0, err
+			return slide.State{}, err
 		}
 		b, err := encode.Parse(s, p.Rows(), p.Cols())
 		if err != nil {
-			return 0, badInputf("board %q: %v", s, err)
+			return slide.State{}, badInputf("board %q: %v", s, err)
 		}
-		return b.Key(), nil
+		return p.State(b), nil
 	}
-	bfsLike := func(method string, run func(*slide.Puzzle, uint64, search.Options) (search.Result[uint64], error)) cli.ActionFunc {
+	bfsLike := func(method string, run func(*slide.Puzzle, slide.State, search.Options) (search.Result[slide.State], error)) cli.ActionFunc {
 		return func(c *cli.Context) error {
 			if err := checkFormat(c.String("format"), "text", "json"); err != nil {
 				return err
@@ -91,16 +91,16 @@ func slideCommand(e *env) *cli.Command {
 			{
 				Name: "solve", Usage: "breadth-first search with parent links", ArgsUsage: "BOARD",
 				Flags: bfsFlags(false),
-				Action: bfsLike("bfs", func(p *slide.Puzzle, s uint64, opt search.Options) (search.Result[uint64], error) {
+				Action: bfsLike("bfs", func(p *slide.Puzzle, s slide.State, opt search.Options) (search.Result[slide.State], error) {
 					goal := p.Goal()
-					return search.BFS[uint64](p, s, func(k uint64) bool { return k == goal }, opt)
+					return search.BFS[slide.State](p, s, func(k slide.State) bool { return k == goal }, opt)
 				}),
 			},
 			{
 				Name: "bidir", Usage: "bidirectional breadth-first search", ArgsUsage: "BOARD",
 				Flags: bfsFlags(false),
-				Action: bfsLike("bidir", func(p *slide.Puzzle, s uint64, opt search.Options) (search.Result[uint64], error) {
-					return search.Bidirectional[uint64](p, s, p.Goal(), opt)
+				Action: bfsLike("bidir", func(p *slide.Puzzle, s slide.State, opt search.Options) (search.Result[slide.State], error) {
+					return search.Bidirectional[slide.State](p, s, p.Goal(), opt)
 				}),
 			},
 			{
@@ -121,7 +121,7 @@ func slideCommand(e *env) *cli.Command {
 					if err != nil {
 						return err
 					}
-					l, err := search.Farthest[uint64](p, p.Goal(), opt)
+					l, err := search.Farthest[slide.State](p, p.Goal(), opt)
 					if err != nil {
 						return err
 					}
@@ -143,13 +143,13 @@ func slideCommand(e *env) *cli.Command {
 					if err != nil {
 						return err
 					}
-					var lb search.Bound[uint64]
+					var lb search.Bound[slide.State]
 					useLB := c.Bool("lower-bound")
 					if useLB {
 						lb = p.Manhattan()
 					}
 					opt := deepenOptions(c)
-					r, err := search.IterativeDeepening[uint64](p, start, spec.goal, lb, opt)
+					r, err := search.IterativeDeepening[slide.State](p, start, spec.goal, lb, opt)
 					if err != nil {
 						return searchError(err)
 					}

@@ -9,8 +9,15 @@ import (
 	"github.com/gapset/gapset/search"
 )
 
-// Puzzle is an R x C board. States are encode keys (4 bits per cell, cell 0
-// most significant); moves are labelled with the tile moved.
+// State is a board as the search sees it: its encode key (4 bits per cell,
+// cell 0 most significant) and the blank's cell, kept so that a move needs
+// no scan. Equal boards are equal States.
+type State struct {
+	Key   uint64
+	Blank uint8
+}
+
+// Puzzle is an R x C board; moves are labelled with the tile moved.
 type Puzzle struct {
 	rows, cols int
 	nbr        [][]int // nbr[c]: cells next to c, in encode.Neighbors order
@@ -52,55 +59,50 @@ func (p *Puzzle) Rows() int { return p.rows }
 // Cols gives the board's width.
 func (p *Puzzle) Cols() int { return p.cols }
 
-// Goal returns the goal's key.
-func (p *Puzzle) Goal() uint64 { return encode.Goal(p.rows, p.cols).Key() }
+// Goal returns the goal state.
+func (p *Puzzle) Goal() State { return p.State(encode.Goal(p.rows, p.cols)) }
 
-// Board unpacks a key.
-func (p *Puzzle) Board(key uint64) (encode.Board, error) { return encode.FromKey(key, p.rows, p.cols) }
+// State returns the state of board b (of this puzzle's size).
+func (p *Puzzle) State(b encode.Board) State { return State{Key: b.Key(), Blank: uint8(b.Blank())} }
+
+// Board unpacks a state, validating it.
+func (p *Puzzle) Board(s State) (encode.Board, error) { return encode.FromKey(s.Key, p.rows, p.cols) }
 
 func (p *Puzzle) at(key uint64, c int) int { return int(key>>p.shift[c]) & 15 }
 
-func (p *Puzzle) blank(key uint64) int {
-	for c := range p.shift {
-		if p.at(key, c) == 0 {
-			return c
-		}
-	}
-	return -1
-}
-
 // Successors implements search.Problem, in encode.Neighbors order of the
 // blank's neighbours (up, left, right, down).
-func (p *Puzzle) Successors(key uint64, dst []search.Step[uint64]) []search.Step[uint64] {
-	b := p.blank(key)
+func (p *Puzzle) Successors(s State, dst []search.Step[State]) []search.Step[State] {
+	b := int(s.Blank)
 	for _, c := range p.nbr[b] {
-		t := uint64(p.at(key, c))
-		next := key&^(15<<p.shift[c]) | t<<p.shift[b]
-		dst = append(dst, search.Step[uint64]{State: next, Move: int(t)})
+		t := uint64(p.at(s.Key, c))
+		next := s.Key&^(15<<p.shift[c]) | t<<p.shift[b]
+		dst = append(dst, search.Step[State]{State: State{Key: next, Blank: uint8(c)}, Move: int(t)})
 	}
 	return dst
 }
 
-// Hash implements search.Problem.
-func (p *Puzzle) Hash(key uint64) uint64 { return key }
+// Hash implements search.Problem: the key alone decides the board.
+func (p *Puzzle) Hash(s State) uint64 { return s.Key }
 
 // Manhattan returns the Manhattan distance as a search.Bound, updated per
 // move from the tile moved.
-func (p *Puzzle) Manhattan() search.Bound[uint64] { return manhattan{p} }
+func (p *Puzzle) Manhattan() search.Bound[State] { return manhattan{p} }
 
 type manhattan struct{ p *Puzzle }
 
-func (m manhattan) Root(key uint64) int {
+func (m manhattan) Root(s State) int {
 	h := 0
 	for c := range m.p.shift {
-		if t := m.p.at(key, c); t != 0 {
+		if t := m.p.at(s.Key, c); t != 0 {
 			h += m.p.dist[t][c]
 		}
 	}
 	return h
 }
 
-func (m manhattan) Child(parent uint64, h int, st search.Step[uint64]) int {
-	to, from := m.p.blank(parent), m.p.blank(st.State)
-	return h + m.p.dist[st.Move][to] - m.p.dist[st.Move][from]
+// Child: the tile moved from the child's blank cell into the parent's.
+func (m manhattan) Child(parent State, h int, st search.Step[State]) int {
+	d := m.p.dist[st.Move]
+	return h + d[parent.Blank] - d[st.State.Blank]
 }
