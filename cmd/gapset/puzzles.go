@@ -109,6 +109,9 @@ func searchError(err error) error {
 	if errors.Is(err, search.ErrNotFound) {
 		return badInput(err)
 	}
+	if errors.Is(err, search.ErrLimit) {
+		return fmt.Errorf("%w (raise --max-states, --max-nodes or --max-depth)", err)
+	}
 	return err
 }
 
@@ -188,7 +191,11 @@ func (p puzzleSpec[S]) reportFarthest(w io.Writer, format string, from S, l sear
 		return json.NewEncoder(w).Encode(rec)
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s farthest from %s: %d moves, %d positions\n", p.name, rec.From, rec.Depth, rec.Count)
+	plural := "s"
+	if rec.Count == 1 {
+		plural = ""
+	}
+	fmt.Fprintf(&sb, "%s farthest from %s: %d moves, %d position%s\n", p.name, rec.From, rec.Depth, rec.Count, plural)
 	fmt.Fprintf(&sb, "reached %d states; %d generated, %ss, dedup %s\n", rec.Reached, rec.Generated, seconds(rec.Seconds), rec.Dedup)
 	layers := make([]string, len(rec.Layers))
 	for i, n := range rec.Layers {

@@ -156,3 +156,15 @@ func TestPuzzleBadInput(t *testing.T) {
 		assert.Equal(t, 1, strings.Count(errs, "\n"), "%v: one line: %s", args, errs)
 	}
 }
+
+func TestPuzzleLimitsExitOne(t *testing.T) {
+	for _, args := range [][]string{
+		{"slide", "--rows", "3", "--cols", "4", "farthest", "--max-states", "1000"},
+		{"six", "ida", "--max-nodes", "100", "4 6 5 1 3 2 0"},
+	} {
+		code, out, errs := gapset(t, "", args...)
+		assert.Equal(t, 1, code, "%v: %s", args, errs)
+		assert.Empty(t, out)
+		assert.Contains(t, errs, "search limit reached")
+	}
+}

@@ -95,7 +95,7 @@ func sixCommand(e *env) *cli.Command {
 					}
 					l, err := search.Farthest[six.Board](six.Puzzle{}, goal, opt)
 					if err != nil {
-						return err
+						return searchError(err)
 					}
 					return sixSpec().reportFarthest(e.stdout, c.String("format"), goal, l, opt)
 				},

@@ -123,7 +123,7 @@ func slideCommand(e *env) *cli.Command {
 					}
 					l, err := search.Farthest[slide.State](p, p.Goal(), opt)
 					if err != nil {
-						return err
+						return searchError(err)
 					}
 					return spec.reportFarthest(e.stdout, c.String("format"), p.Goal(), l, opt)
 				},
