@@ -39,14 +39,16 @@ func newQueue[S comparable](p Problem[S], opt Options) (*queue[S], error) {
 // number of s and whether s was already known.
 func (q *queue[S]) add(s S, parent int32, move int, back bool) (int32, bool, error) {
 	n := len(q.entries)
-	if n >= math.MaxInt32 || (q.opt.MaxStates > 0 && n >= q.opt.MaxStates) {
+	i, seen := q.idx.findOrAdd(s, int32(n))
+	if seen {
+		return i, true, nil
+	}
+	// The index took s already; the search stops here, so that is harmless.
+	if n >= math.MaxInt32-1 || (q.opt.MaxStates > 0 && n >= q.opt.MaxStates) {
 		return 0, false, fmt.Errorf("%w: %d states stored", ErrLimit, n)
 	}
-	i, seen := q.idx.findOrAdd(s, int32(n))
-	if !seen {
-		q.entries = append(q.entries, entry[S]{state: s, parent: parent, move: int32(move), back: back})
-	}
-	return i, seen, nil
+	q.entries = append(q.entries, entry[S]{state: s, parent: parent, move: int32(move), back: back})
+	return i, false, nil
 }
 
 // expand lists the successors of entry i, dropping the undo move when asked.

@@ -127,6 +127,12 @@ func TestCountsAndLimits(t *testing.T) {
 
 	_, err = BFS[int](g, 0, isGoal, Options{MaxStates: 5})
 	assert.ErrorIs(t, err, ErrLimit)
+	// A limit equal to the number of states is never exceeded.
+	l, err := Farthest[int](g, 0, Options{MaxStates: 20})
+	require.NoError(t, err)
+	assert.Equal(t, 20, l.Reached)
+	_, err = Farthest[int](g, 0, Options{MaxStates: 19})
+	assert.ErrorIs(t, err, ErrLimit)
 	_, err = BFS[int](g, 0, func(int) bool { return false }, Options{})
 	assert.ErrorIs(t, err, ErrNotFound)
 	_, err = IterativeDeepening[int](g, 0, isGoal, nil, DeepenOptions{MaxDepth: 6})
