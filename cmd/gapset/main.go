@@ -75,6 +75,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			solveCommand(env),
 			genCommand(env),
 			demoCommand(env),
+			sixCommand(env),
+			oshidoriCommand(env),
+			slideCommand(env),
 		},
 	}
 	markUsageErrors(app.Commands)
