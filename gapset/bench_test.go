@@ -25,3 +25,28 @@ func TestG0Full4x4(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkSortKeys(b *testing.B) {
+	keys, err := memLayers(context.Background(), 4, 4, 0, 36, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var all []uint64
+	for _, l := range keys {
+		all = append(all, l.keys...)
+	}
+	// scramble the order deterministically
+	for i := range all {
+		j := int(uint64(i) * 0x9E3779B97F4A7C15 >> 40 % uint64(len(all)))
+		all[i], all[j] = all[j], all[i]
+	}
+	buf, scratch := make([]uint64, len(all)), make([]uint64, len(all))
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		copy(buf, all)
+		b.StartTimer()
+		sortKeys(buf, scratch, 64, 2)
+	}
+	b.ReportMetric(float64(len(all)), "keys")
+}
