@@ -18,8 +18,9 @@ type Config struct {
 	MaxGap     int   // even: 0 for G0, 2 for the gap <= 2 set, ...
 	Exact      bool  // write only the members whose gap equals MaxGap
 	Cells      []int // projections to write (k = Rows*Cols: whole boards)
-	Dir        string
-	TempDir    string // scratch runs; default: a fresh directory inside Dir
+	Dir        string         // key-set files go here, named by Header.Name + ".keys"
+	Paths      map[int]string // optional: the file for projection k instead
+	TempDir    string         // scratch runs; default: a fresh directory inside Dir
 	// Memory is the budget in bytes for the two big work buffers (a
 	// generation/sort buffer and its sort scratch); default 4 GiB. Layers
 	// whose candidates do not fit are sorted in pieces and merged from disk.
@@ -45,16 +46,17 @@ type OutputFile struct {
 
 // Result summarises a streaming enumeration.
 type Result struct {
-	Rows, Cols int
-	MaxGap     int
-	Exact      bool
-	Layers     []LayerCount
-	Members    int64 // configurations enumerated (all gaps up to MaxGap)
-	Outputs    []OutputFile
-	Elapsed    time.Duration
-	PeakRSS    uint64 // bytes (VmHWM)
-	PeakDisk   int64  // bytes of scratch runs alive at once, at most
-	Spills     int    // candidate pieces sorted and spilled because a layer did not fit
+	Rows     int           `json:"rows"`
+	Cols     int           `json:"cols"`
+	MaxGap   int           `json:"gap"`
+	Exact    bool          `json:"exact"`
+	Layers   []LayerCount  `json:"layers"`
+	Members  int64         `json:"members"` // configurations enumerated (all gaps up to MaxGap)
+	Outputs  []OutputFile  `json:"outputs"`
+	Elapsed  time.Duration `json:"-"`
+	PeakRSS  uint64        `json:"peak_rss_bytes"`  // VmHWM of the process
+	PeakDisk int64         `json:"peak_disk_bytes"` // scratch runs alive at once, at most
+	Spills   int           `json:"spills"`          // candidate pieces sorted and spilled because a layer did not fit
 }
 
 // Enumerate enumerates the configurations with gap at most cfg.MaxGap layer
@@ -419,6 +421,9 @@ func (e *streamer) finish(res *Result) error {
 			defer func() { <-sem }()
 			h := Header{Rows: e.cfg.Rows, Cols: e.cfg.Cols, Cells: jb.k, Gap: e.cfg.MaxGap, Exact: e.cfg.Exact && e.cfg.MaxGap > 0}
 			path := filepath.Join(e.cfg.Dir, h.Name()+".keys")
+			if p, ok := e.cfg.Paths[jb.k]; ok {
+				path = p
+			}
 			w, err := Create(path, h)
 			if err != nil {
 				errs[i] = err

@@ -75,6 +75,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			solveCommand(env),
 			genCommand(env),
 			demoCommand(env),
+			enumerateCommand(env),
+			countCommand(env),
 		},
 	}
 	markUsageErrors(app.Commands)
