@@ -89,7 +89,7 @@ func unionProjected(layers []memLayer, k, n int) []uint64 {
 			all = append(all, v&mask)
 		}
 	}
-	sortKeys(all, 4*min(k, n), defaultWorkers())
+	sortKeys(all, make([]uint64, len(all)), 4*min(k, n), defaultWorkers())
 	if k < n {
 		all = dedup(all)
 	}
@@ -155,7 +155,7 @@ func memLayers(ctx context.Context, rows, cols, maxGap, maxStep int, progress fu
 			if j > 0 {
 				cand = expandAll(g, hist[j-1][d-1], false, cand, workers)
 			}
-			sortKeys(cand, 4*g.n, workers)
+			sortKeys(cand, make([]uint64, len(cand)), 4*g.n, workers)
 			cand = dedup(cand)
 			for i := 0; i < j; i++ {
 				if s := d - 2*(j-i); s >= 0 {

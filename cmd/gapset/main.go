@@ -78,6 +78,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			sixCommand(env),
 			oshidoriCommand(env),
 			slideCommand(env),
+			enumerateCommand(env),
+			countCommand(env),
 		},
 	}
 	markUsageErrors(app.Commands)
