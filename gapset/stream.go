@@ -101,8 +101,6 @@ func enumerate(ctx context.Context, cfg Config, inChunk int) (Result, error) {
 	e := &streamer{cfg: cfg, g: g, ctx: ctx, tmp: tmp, start: time.Now(), workers: cfg.Workers, inChunk: inChunk}
 	// Two buffers of wn keys; at least enough for one input chunk's successors.
 	e.wn = max(int(cfg.Memory/16), 8*inChunk)
-	e.work = make([]uint64, e.wn)
-	e.scratch = make([]uint64, e.wn)
 	res, err := e.run()
 	e.work, e.scratch = nil, nil
 	return res, err
@@ -131,6 +129,28 @@ type streamer struct {
 func (e *streamer) newRunPath(tag string) string {
 	e.seq++
 	return filepath.Join(e.tmp, fmt.Sprintf("%06d-%s", e.seq, tag))
+}
+
+// need makes the work buffer hold at least n keys (n <= wn), keeping its
+// first keep keys. Buffers grow on demand, so small boards stay small.
+func (e *streamer) need(n, keep int) {
+	if cap(e.work) >= n {
+		e.work = e.work[:cap(e.work)]
+		return
+	}
+	w := make([]uint64, min(e.wn, max(n, 2*cap(e.work))))
+	copy(w, e.work[:keep])
+	e.work = w
+}
+
+// sortWork sorts a (a prefix of the work buffer) with the scratch buffer.
+func (e *streamer) sortWork(a []uint64, width int) {
+	if len(e.scratch) < len(a) && len(a) >= 1<<16 {
+		n := min(e.wn, max(len(a), 2*len(e.scratch)))
+		e.scratch = nil // let the old one go first
+		e.scratch = make([]uint64, n)
+	}
+	sortKeys(a, e.scratch, width, e.workers)
 }
 
 func (e *streamer) track(r run) run {
@@ -239,7 +259,7 @@ func (e *streamer) step(j, d int) (run, []uint64, error) {
 	var pieces []run
 	flush := func() error {
 		a := e.work[:fill]
-		sortKeys(a, e.scratch, 4*g.n, e.workers)
+		e.sortWork(a, 4*g.n)
 		a = dedup(a)
 		r, err := writeRun(e.newRunPath(fmt.Sprintf("c%d-%d", j, d)), a)
 		if err != nil {
@@ -260,6 +280,7 @@ func (e *streamer) step(j, d int) (run, []uint64, error) {
 					return err
 				}
 			}
+			e.need(fill+4*len(keys), fill)
 			fill = len(expandAll(g, keys, raise, e.work[:fill], e.workers))
 			return e.ctx.Err()
 		})
@@ -300,7 +321,7 @@ func (e *streamer) step(j, d int) (run, []uint64, error) {
 	path := e.newRunPath(fmt.Sprintf("L%d-%d", j, d))
 	if len(pieces) == 0 {
 		a := e.work[:fill]
-		sortKeys(a, e.scratch, 4*g.n, e.workers)
+		e.sortWork(a, 4*g.n)
 		a, err := subtractAll(dedup(a))
 		if err != nil {
 			return run{}, nil, err
@@ -352,7 +373,7 @@ func (e *streamer) project(r run, inWork []uint64) error {
 			for i := range a {
 				a[i] &= mask
 			}
-			sortKeys(a, e.scratch, 4*k, e.workers)
+			e.sortWork(a, 4*k)
 			a = dedup(a)
 			pr, err := writeRun(e.newRunPath(fmt.Sprintf("p%d", k)), a)
 			if err != nil {
@@ -373,6 +394,7 @@ func (e *streamer) project(r run, inWork []uint64) error {
 			}
 			fill = 0
 		}
+		e.need(fill+len(keys), fill)
 		fill += copy(e.work[fill:], keys)
 		return nil
 	})
@@ -433,10 +455,8 @@ func (e *streamer) finish(res *Result) error {
 				if err := e.ctx.Err(); err != nil {
 					return err
 				}
-				for _, v := range b {
-					if err := w.Add(v); err != nil {
-						return err
-					}
+				if err := w.AddSorted(b); err != nil {
+					return err
 				}
 				mu.Lock()
 				before := written

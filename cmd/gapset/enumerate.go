@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gapset/gapset/gapset"
+	gs "github.com/gapset/gapset/gapset"
 	"github.com/urfave/cli/v2"
 )
 
@@ -48,7 +48,7 @@ func enumerateCommand(e *env) *cli.Command {
 			if c.Int("memory") < 64 {
 				return badInputf("--memory must be at least 64 (MiB), got %d", c.Int("memory"))
 			}
-			cfg := gapset.Config{Rows: c.Int("rows"), Cols: c.Int("cols"), MaxGap: c.Int("gap"), Exact: c.Bool("exact"),
+			cfg := gs.Config{Rows: c.Int("rows"), Cols: c.Int("cols"), MaxGap: c.Int("gap"), Exact: c.Bool("exact"),
 				Cells: cells, Dir: c.String("out-dir"), TempDir: c.String("tmp"), Memory: int64(c.Int("memory")) << 20}
 			if out := c.String("out"); out != "" {
 				if len(cells) != 1 {
@@ -69,7 +69,7 @@ func enumerateCommand(e *env) *cli.Command {
 				}
 			}
 			prog := newProgress(e.stderr, c.Bool("quiet"))
-			cfg.Progress = func(p gapset.Progress) {
+			cfg.Progress = func(p gs.Progress) {
 				rate := float64(p.Members) / max(p.Elapsed.Seconds(), 1e-9)
 				if p.Phase == "layer" {
 					prog.update(0, 0, false, "%6.1fs gap %d M %2d: %11d; members %13d (%.3g/s); rss %d MiB, peak %d MiB",
@@ -82,10 +82,10 @@ func enumerateCommand(e *env) *cli.Command {
 			if ctx == nil {
 				ctx = context.Background()
 			}
-			res, err := gapset.Enumerate(ctx, cfg)
+			res, err := gs.Enumerate(ctx, cfg)
 			prog.done()
 			if err != nil {
-				if errors.Is(err, gapset.ErrKeySetFormat) {
+				if errors.Is(err, gs.ErrKeySetFormat) {
 					return badInput(err)
 				}
 				if strings.Contains(err.Error(), "out of range") || strings.Contains(err.Error(), "must be even") ||
@@ -118,10 +118,10 @@ func parseCells(s string) ([]int, error) {
 	return out, nil
 }
 
-func writeEnumSummary(e *env, res gapset.Result, format string) error {
+func writeEnumSummary(e *env, res gs.Result, format string) error {
 	if format == "json" {
 		type summary struct {
-			gapset.Result
+			gs.Result
 			Seconds float64 `json:"seconds"`
 		}
 		b, err := json.Marshal(summary{res, res.Elapsed.Seconds()})
@@ -166,7 +166,7 @@ func countCommand(e *env) *cli.Command {
 				return badInputf("--format must be text or json, got %q", format)
 			}
 			for _, path := range c.Args().Slice() {
-				r, err := gapset.Open(path)
+				r, err := gs.Open(path)
 				if err != nil {
 					return badInput(err)
 				}
