@@ -15,9 +15,9 @@ import (
 // Config describes a streaming enumeration (Enumerate).
 type Config struct {
 	Rows, Cols int
-	MaxGap     int   // even: 0 for G0, 2 for the gap <= 2 set, ...
-	Exact      bool  // write only the members whose gap equals MaxGap
-	Cells      []int // projections to write (k = Rows*Cols: whole boards)
+	MaxGap     int            // even: 0 for G0, 2 for the gap <= 2 set, ...
+	Exact      bool           // write only the members whose gap equals MaxGap
+	Cells      []int          // projections to write (k = Rows*Cols: whole boards)
 	Dir        string         // key-set files go here, named by Header.Name + ".keys"
 	Paths      map[int]string // optional: the file for projection k instead
 	TempDir    string         // scratch runs; default: a fresh directory inside Dir
