@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"sync"
 	"time"
 )
 
@@ -122,8 +121,9 @@ type streamer struct {
 	spills        int
 	// layers[j][d]: level j's layer at step d (an empty run when empty).
 	layers [][]run
-	// proj[k]: projected runs waiting for the final merge.
-	proj map[int][]run
+	// proj[k]: projected runs waiting for the final merge, with their
+	// compaction tiers.
+	proj map[int][]tiered
 }
 
 func (e *streamer) newRunPath(tag string) string {
@@ -181,7 +181,7 @@ func (e *streamer) run() (Result, error) {
 	levels := e.cfg.MaxGap/2 + 1
 	res := Result{Rows: e.cfg.Rows, Cols: e.cfg.Cols, MaxGap: e.cfg.MaxGap, Exact: e.cfg.Exact}
 	e.layers = make([][]run, levels)
-	e.proj = map[int][]run{}
+	e.proj = map[int][]tiered{}
 	goal, err := writeRun(e.newRunPath("L0-0"), []uint64{g.goal})
 	if err != nil {
 		return res, err
@@ -379,7 +379,9 @@ func (e *streamer) project(r run, inWork []uint64) error {
 			if err != nil {
 				return err
 			}
-			e.proj[k] = append(e.proj[k], e.track(pr))
+			if err := e.addProjection(k, pr); err != nil {
+				return err
+			}
 		}
 		return nil
 	}
@@ -404,6 +406,51 @@ func (e *streamer) project(r run, inWork []uint64) error {
 	return err
 }
 
+// tiered is a projection run and how many compactions built it.
+type tiered struct {
+	run
+	tier int
+}
+
+// compactFanIn runs of one tier are merged into one run of the next tier.
+// Projections of different layers overlap (a k-cell pattern recurs at many
+// Manhattan distances), so compaction keeps the scratch disk near the size
+// of the final set, at the price of rewriting each key about log8(layers)
+// times.
+const compactFanIn = 8
+
+func (e *streamer) addProjection(k int, r run) error {
+	e.proj[k] = append(e.proj[k], tiered{e.track(r), 0})
+	for {
+		runs := e.proj[k]
+		t := runs[len(runs)-1].tier
+		same := 0
+		for i := len(runs) - 1; i >= 0 && runs[i].tier == t; i-- {
+			same++
+		}
+		if same < compactFanIn {
+			return nil
+		}
+		in := make([]run, 0, same)
+		for _, x := range runs[len(runs)-same:] {
+			in = append(in, x.run)
+		}
+		w, err := createRun(e.newRunPath(fmt.Sprintf("p%d-t%d", k, t+1)))
+		if err != nil {
+			return err
+		}
+		err = mergeRuns(in, 1<<15, w.write)
+		merged, cerr := w.close()
+		if err = errors.Join(err, cerr); err != nil {
+			return err
+		}
+		for _, x := range in {
+			e.drop(x)
+		}
+		e.proj[k] = append(runs[:len(runs)-same], tiered{e.track(merged), t + 1})
+	}
+}
+
 // finish merges the runs of every projection into its key-set file.
 func (e *streamer) finish(res *Result) error {
 	// The work buffers are not needed any more.
@@ -426,67 +473,60 @@ func (e *streamer) finish(res *Result) error {
 			}
 			jobs = append(jobs, job{k, runs})
 		} else {
-			jobs = append(jobs, job{k, e.proj[k]})
+			var runs []run
+			for _, x := range e.proj[k] {
+				runs = append(runs, x.run)
+			}
+			jobs = append(jobs, job{k, runs})
 		}
 	}
-	outs := make([]OutputFile, len(jobs))
-	errs := make([]error, len(jobs))
-	var mu sync.Mutex
+	// One merge at a time, smallest first, each dropping its runs when done:
+	// that bounds the scratch disk (the merge itself is I/O bound).
+	size := func(j job) (n int64) {
+		for _, r := range j.runs {
+			n += r.n
+		}
+		return n
+	}
+	sort.SliceStable(jobs, func(a, b int) bool { return size(jobs[a]) < size(jobs[b]) })
 	var written int64
-	sem := make(chan struct{}, e.workers)
-	var wg sync.WaitGroup
-	for i, jb := range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			h := Header{Rows: e.cfg.Rows, Cols: e.cfg.Cols, Cells: jb.k, Gap: e.cfg.MaxGap, Exact: e.cfg.Exact && e.cfg.MaxGap > 0}
-			path := filepath.Join(e.cfg.Dir, h.Name()+".keys")
-			if p, ok := e.cfg.Paths[jb.k]; ok {
-				path = p
+	for _, jb := range jobs {
+		h := Header{Rows: e.cfg.Rows, Cols: e.cfg.Cols, Cells: jb.k, Gap: e.cfg.MaxGap, Exact: e.cfg.Exact && e.cfg.MaxGap > 0}
+		path := filepath.Join(e.cfg.Dir, h.Name()+".keys")
+		if p, ok := e.cfg.Paths[jb.k]; ok {
+			path = p
+		}
+		w, err := Create(path, h)
+		if err != nil {
+			return err
+		}
+		err = mergeRuns(jb.runs, 1<<15, func(b []uint64) error {
+			if err := e.ctx.Err(); err != nil {
+				return err
 			}
-			w, err := Create(path, h)
-			if err != nil {
-				errs[i] = err
-				return
+			if err := w.AddSorted(b); err != nil {
+				return err
 			}
-			err = mergeRuns(jb.runs, 1<<15, func(b []uint64) error {
-				if err := e.ctx.Err(); err != nil {
-					return err
-				}
-				if err := w.AddSorted(b); err != nil {
-					return err
-				}
-				mu.Lock()
-				before := written
-				written += int64(len(b))
-				if written>>26 != before>>26 {
-					e.report(Progress{Gap: e.cfg.MaxGap, Layer: written, Phase: "merge"})
-				}
-				mu.Unlock()
-				return nil
-			})
-			if err != nil {
-				w.Abort()
-				errs[i] = err
-				return
+			before := written
+			written += int64(len(b))
+			if written>>26 != before>>26 {
+				e.report(Progress{Gap: e.cfg.MaxGap, Layer: written, Phase: "merge"})
 			}
-			cnt := w.Count()
-			if err := w.Close(); err != nil {
-				errs[i] = err
-				return
-			}
-			outs[i] = OutputFile{Cells: jb.k, Name: h.Name(), Path: path, Count: cnt}
-			mu.Lock()
-			e.report(Progress{Gap: e.cfg.MaxGap, Layer: int64(cnt), Phase: "wrote " + h.Name()})
-			mu.Unlock()
-		}()
+			return nil
+		})
+		if err != nil {
+			w.Abort()
+			return err
+		}
+		cnt := w.Count()
+		if err := w.Close(); err != nil {
+			return err
+		}
+		for _, r := range jb.runs {
+			e.drop(r)
+		}
+		res.Outputs = append(res.Outputs, OutputFile{Cells: jb.k, Name: h.Name(), Path: path, Count: cnt})
+		e.report(Progress{Gap: e.cfg.MaxGap, Layer: int64(cnt), Phase: "wrote " + h.Name()})
 	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	res.Outputs = outs
 	return nil
 }

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	gs "github.com/gapset/gapset/gapset"
 	"github.com/urfave/cli/v2"
@@ -82,6 +84,9 @@ func enumerateCommand(e *env) *cli.Command {
 			if ctx == nil {
 				ctx = context.Background()
 			}
+			// An interrupted run removes its scratch runs and partial files.
+			ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+			defer stop()
 			res, err := gs.Enumerate(ctx, cfg)
 			prog.done()
 			if err != nil {
