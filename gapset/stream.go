@@ -53,6 +53,7 @@ type Result struct {
 	Members  int64         `json:"members"` // configurations enumerated (all gaps up to MaxGap)
 	Outputs  []OutputFile  `json:"outputs"`
 	Elapsed  time.Duration `json:"-"`
+	CPU      time.Duration `json:"-"`               // user + system time of the process during the run
 	PeakRSS  uint64        `json:"peak_rss_bytes"`  // VmHWM of the process
 	PeakDisk int64         `json:"peak_disk_bytes"` // scratch runs alive at once, at most
 	Spills   int           `json:"spills"`          // candidate pieces sorted and spilled because a layer did not fit
@@ -97,7 +98,7 @@ func enumerate(ctx context.Context, cfg Config, inChunk int) (Result, error) {
 		return Result{}, err
 	}
 	defer os.RemoveAll(tmp)
-	e := &streamer{cfg: cfg, g: g, ctx: ctx, tmp: tmp, start: time.Now(), workers: cfg.Workers, inChunk: inChunk}
+	e := &streamer{cfg: cfg, g: g, ctx: ctx, tmp: tmp, start: time.Now(), cpu0: cpuTime(), workers: cfg.Workers, inChunk: inChunk}
 	// Two buffers of wn keys; at least enough for one input chunk's successors.
 	e.wn = max(int(cfg.Memory/16), 8*inChunk)
 	res, err := e.run()
@@ -111,6 +112,7 @@ type streamer struct {
 	ctx           context.Context
 	tmp           string
 	start         time.Time
+	cpu0          time.Duration
 	workers       int
 	inChunk       int // keys of an input layer expanded at a time
 	wn            int
@@ -244,6 +246,7 @@ func (e *streamer) run() (Result, error) {
 	}
 	res.Members = e.members
 	res.Elapsed = time.Since(e.start)
+	res.CPU = cpuTime() - e.cpu0
 	_, res.PeakRSS = memUsage()
 	res.PeakDisk = e.peak
 	res.Spills = e.spills

@@ -28,7 +28,7 @@ func enumerateCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "gap", Value: 0, Usage: "largest gap (even): 0 for G0, 2 for G0 and G2, ..."},
 			&cli.BoolFlag{Name: "exact", Usage: "keep only the members whose gap equals --gap"},
-			&cli.StringFlag{Name: "cells", Value: "16", Usage: "comma-separated projections `K[,K...]` (last K cells; rows*cols = whole boards)"},
+			&cli.StringFlag{Name: "cells", Usage: "comma-separated projections `K[,K...]` (last K cells; default rows*cols = whole boards)"},
 			&cli.StringFlag{Name: "out", Usage: "write the (single) projection to `FILE`"},
 			&cli.StringFlag{Name: "out-dir", Value: ".", Usage: "write the key-set files into `DIR`"},
 			&cli.StringFlag{Name: "tmp", Usage: "scratch `DIR` for sorted runs (default: inside the output directory)"},
@@ -39,7 +39,11 @@ func enumerateCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 		},
 		Action: func(c *cli.Context) error {
-			cells, err := parseCells(c.String("cells"))
+			spec := c.String("cells")
+			if !c.IsSet("cells") {
+				spec = strconv.Itoa(c.Int("rows") * c.Int("cols"))
+			}
+			cells, err := parseCells(spec)
 			if err != nil {
 				return badInput(err)
 			}
@@ -127,9 +131,10 @@ func writeEnumSummary(e *env, res gs.Result, format string) error {
 	if format == "json" {
 		type summary struct {
 			gs.Result
-			Seconds float64 `json:"seconds"`
+			Seconds    float64 `json:"seconds"`
+			CPUSeconds float64 `json:"cpu_seconds"`
 		}
-		b, err := json.Marshal(summary{res, res.Elapsed.Seconds()})
+		b, err := json.Marshal(summary{res, res.Elapsed.Seconds(), res.CPU.Seconds()})
 		if err != nil {
 			return err
 		}
@@ -150,7 +155,7 @@ func writeEnumSummary(e *env, res gs.Result, format string) error {
 	for _, o := range res.Outputs {
 		fmt.Fprintf(w, "set %s cells %d count %d file %s\n", o.Name, o.Cells, o.Count, o.Path)
 	}
-	fmt.Fprintf(w, "seconds %.1f\npeak_rss_mib %d\npeak_disk_mib %d\nspills %d\n", res.Elapsed.Seconds(), res.PeakRSS>>20, res.PeakDisk>>20, res.Spills)
+	fmt.Fprintf(w, "seconds %.1f\ncpu_seconds %.1f\npeak_rss_mib %d\npeak_disk_mib %d\nspills %d\n", res.Elapsed.Seconds(), res.CPU.Seconds(), res.PeakRSS>>20, res.PeakDisk>>20, res.Spills)
 	return nil
 }
 
