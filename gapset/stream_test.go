@@ -53,7 +53,7 @@ func TestEnumerateMatchesSets(t *testing.T) {
 		for _, out := range res.Outputs {
 			h, keys, err := ReadAll(out.Path)
 			require.NoError(t, err)
-			want := unionProjected(sel, out.Cells, 9)
+			want, _ := unionProjected(sel, out.Cells, 9, nil)
 			assert.Equal(t, want, keys, "%+v k=%d", tc, out.Cells)
 			assert.Equal(t, uint64(len(want)), out.Count)
 			assert.Equal(t, Header{Rows: 3, Cols: 3, Cells: out.Cells, Gap: tc.gap, Exact: tc.exact && tc.gap > 0, Count: uint64(len(want))}, h)
