@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"sync"
 	"time"
 )
 
@@ -54,6 +53,7 @@ type Result struct {
 	Members  int64         `json:"members"` // configurations enumerated (all gaps up to MaxGap)
 	Outputs  []OutputFile  `json:"outputs"`
 	Elapsed  time.Duration `json:"-"`
+	CPU      time.Duration `json:"-"`               // user + system time of the process during the run
 	PeakRSS  uint64        `json:"peak_rss_bytes"`  // VmHWM of the process
 	PeakDisk int64         `json:"peak_disk_bytes"` // scratch runs alive at once, at most
 	Spills   int           `json:"spills"`          // candidate pieces sorted and spilled because a layer did not fit
@@ -98,11 +98,9 @@ func enumerate(ctx context.Context, cfg Config, inChunk int) (Result, error) {
 		return Result{}, err
 	}
 	defer os.RemoveAll(tmp)
-	e := &streamer{cfg: cfg, g: g, ctx: ctx, tmp: tmp, start: time.Now(), workers: cfg.Workers, inChunk: inChunk}
+	e := &streamer{cfg: cfg, g: g, ctx: ctx, tmp: tmp, start: time.Now(), cpu0: cpuTime(), workers: cfg.Workers, inChunk: inChunk}
 	// Two buffers of wn keys; at least enough for one input chunk's successors.
 	e.wn = max(int(cfg.Memory/16), 8*inChunk)
-	e.work = make([]uint64, e.wn)
-	e.scratch = make([]uint64, e.wn)
 	res, err := e.run()
 	e.work, e.scratch = nil, nil
 	return res, err
@@ -114,6 +112,7 @@ type streamer struct {
 	ctx           context.Context
 	tmp           string
 	start         time.Time
+	cpu0          time.Duration
 	workers       int
 	inChunk       int // keys of an input layer expanded at a time
 	wn            int
@@ -124,13 +123,36 @@ type streamer struct {
 	spills        int
 	// layers[j][d]: level j's layer at step d (an empty run when empty).
 	layers [][]run
-	// proj[k]: projected runs waiting for the final merge.
-	proj map[int][]run
+	// proj[k]: projected runs waiting for the final merge, with their
+	// compaction tiers.
+	proj map[int][]tiered
 }
 
 func (e *streamer) newRunPath(tag string) string {
 	e.seq++
 	return filepath.Join(e.tmp, fmt.Sprintf("%06d-%s", e.seq, tag))
+}
+
+// need makes the work buffer hold at least n keys (n <= wn), keeping its
+// first keep keys. Buffers grow on demand, so small boards stay small.
+func (e *streamer) need(n, keep int) {
+	if cap(e.work) >= n {
+		e.work = e.work[:cap(e.work)]
+		return
+	}
+	w := make([]uint64, min(e.wn, max(n, 2*cap(e.work))))
+	copy(w, e.work[:keep])
+	e.work = w
+}
+
+// sortWork sorts a (a prefix of the work buffer) with the scratch buffer.
+func (e *streamer) sortWork(a []uint64, width int) {
+	if len(e.scratch) < len(a) && len(a) >= 1<<16 {
+		n := min(e.wn, max(len(a), 2*len(e.scratch)))
+		e.scratch = nil // let the old one go first
+		e.scratch = make([]uint64, n)
+	}
+	sortKeys(a, e.scratch, width, e.workers)
 }
 
 func (e *streamer) track(r run) run {
@@ -161,7 +183,7 @@ func (e *streamer) run() (Result, error) {
 	levels := e.cfg.MaxGap/2 + 1
 	res := Result{Rows: e.cfg.Rows, Cols: e.cfg.Cols, MaxGap: e.cfg.MaxGap, Exact: e.cfg.Exact}
 	e.layers = make([][]run, levels)
-	e.proj = map[int][]run{}
+	e.proj = map[int][]tiered{}
 	goal, err := writeRun(e.newRunPath("L0-0"), []uint64{g.goal})
 	if err != nil {
 		return res, err
@@ -224,6 +246,7 @@ func (e *streamer) run() (Result, error) {
 	}
 	res.Members = e.members
 	res.Elapsed = time.Since(e.start)
+	res.CPU = cpuTime() - e.cpu0
 	_, res.PeakRSS = memUsage()
 	res.PeakDisk = e.peak
 	res.Spills = e.spills
@@ -239,7 +262,7 @@ func (e *streamer) step(j, d int) (run, []uint64, error) {
 	var pieces []run
 	flush := func() error {
 		a := e.work[:fill]
-		sortKeys(a, e.scratch, 4*g.n, e.workers)
+		e.sortWork(a, 4*g.n)
 		a = dedup(a)
 		r, err := writeRun(e.newRunPath(fmt.Sprintf("c%d-%d", j, d)), a)
 		if err != nil {
@@ -260,6 +283,7 @@ func (e *streamer) step(j, d int) (run, []uint64, error) {
 					return err
 				}
 			}
+			e.need(fill+4*len(keys), fill)
 			fill = len(expandAll(g, keys, raise, e.work[:fill], e.workers))
 			return e.ctx.Err()
 		})
@@ -300,7 +324,7 @@ func (e *streamer) step(j, d int) (run, []uint64, error) {
 	path := e.newRunPath(fmt.Sprintf("L%d-%d", j, d))
 	if len(pieces) == 0 {
 		a := e.work[:fill]
-		sortKeys(a, e.scratch, 4*g.n, e.workers)
+		e.sortWork(a, 4*g.n)
 		a, err := subtractAll(dedup(a))
 		if err != nil {
 			return run{}, nil, err
@@ -352,13 +376,15 @@ func (e *streamer) project(r run, inWork []uint64) error {
 			for i := range a {
 				a[i] &= mask
 			}
-			sortKeys(a, e.scratch, 4*k, e.workers)
+			e.sortWork(a, 4*k)
 			a = dedup(a)
 			pr, err := writeRun(e.newRunPath(fmt.Sprintf("p%d", k)), a)
 			if err != nil {
 				return err
 			}
-			e.proj[k] = append(e.proj[k], e.track(pr))
+			if err := e.addProjection(k, pr); err != nil {
+				return err
+			}
 		}
 		return nil
 	}
@@ -373,6 +399,7 @@ func (e *streamer) project(r run, inWork []uint64) error {
 			}
 			fill = 0
 		}
+		e.need(fill+len(keys), fill)
 		fill += copy(e.work[fill:], keys)
 		return nil
 	})
@@ -380,6 +407,51 @@ func (e *streamer) project(r run, inWork []uint64) error {
 		err = doChunk(e.work[:fill])
 	}
 	return err
+}
+
+// tiered is a projection run and how many compactions built it.
+type tiered struct {
+	run
+	tier int
+}
+
+// compactFanIn runs of one tier are merged into one run of the next tier.
+// Projections of different layers overlap (a k-cell pattern recurs at many
+// Manhattan distances), so compaction keeps the scratch disk near the size
+// of the final set, at the price of rewriting each key about log8(layers)
+// times.
+const compactFanIn = 8
+
+func (e *streamer) addProjection(k int, r run) error {
+	e.proj[k] = append(e.proj[k], tiered{e.track(r), 0})
+	for {
+		runs := e.proj[k]
+		t := runs[len(runs)-1].tier
+		same := 0
+		for i := len(runs) - 1; i >= 0 && runs[i].tier == t; i-- {
+			same++
+		}
+		if same < compactFanIn {
+			return nil
+		}
+		in := make([]run, 0, same)
+		for _, x := range runs[len(runs)-same:] {
+			in = append(in, x.run)
+		}
+		w, err := createRun(e.newRunPath(fmt.Sprintf("p%d-t%d", k, t+1)))
+		if err != nil {
+			return err
+		}
+		err = mergeRuns(in, 1<<15, w.write)
+		merged, cerr := w.close()
+		if err = errors.Join(err, cerr); err != nil {
+			return err
+		}
+		for _, x := range in {
+			e.drop(x)
+		}
+		e.proj[k] = append(runs[:len(runs)-same], tiered{e.track(merged), t + 1})
+	}
 }
 
 // finish merges the runs of every projection into its key-set file.
@@ -404,69 +476,60 @@ func (e *streamer) finish(res *Result) error {
 			}
 			jobs = append(jobs, job{k, runs})
 		} else {
-			jobs = append(jobs, job{k, e.proj[k]})
+			var runs []run
+			for _, x := range e.proj[k] {
+				runs = append(runs, x.run)
+			}
+			jobs = append(jobs, job{k, runs})
 		}
 	}
-	outs := make([]OutputFile, len(jobs))
-	errs := make([]error, len(jobs))
-	var mu sync.Mutex
+	// One merge at a time, smallest first, each dropping its runs when done:
+	// that bounds the scratch disk (the merge itself is I/O bound).
+	size := func(j job) (n int64) {
+		for _, r := range j.runs {
+			n += r.n
+		}
+		return n
+	}
+	sort.SliceStable(jobs, func(a, b int) bool { return size(jobs[a]) < size(jobs[b]) })
 	var written int64
-	sem := make(chan struct{}, e.workers)
-	var wg sync.WaitGroup
-	for i, jb := range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			h := Header{Rows: e.cfg.Rows, Cols: e.cfg.Cols, Cells: jb.k, Gap: e.cfg.MaxGap, Exact: e.cfg.Exact && e.cfg.MaxGap > 0}
-			path := filepath.Join(e.cfg.Dir, h.Name()+".keys")
-			if p, ok := e.cfg.Paths[jb.k]; ok {
-				path = p
+	for _, jb := range jobs {
+		h := Header{Rows: e.cfg.Rows, Cols: e.cfg.Cols, Cells: jb.k, Gap: e.cfg.MaxGap, Exact: e.cfg.Exact && e.cfg.MaxGap > 0}
+		path := filepath.Join(e.cfg.Dir, h.Name()+".keys")
+		if p, ok := e.cfg.Paths[jb.k]; ok {
+			path = p
+		}
+		w, err := Create(path, h)
+		if err != nil {
+			return err
+		}
+		err = mergeRuns(jb.runs, 1<<15, func(b []uint64) error {
+			if err := e.ctx.Err(); err != nil {
+				return err
 			}
-			w, err := Create(path, h)
-			if err != nil {
-				errs[i] = err
-				return
+			if err := w.AddSorted(b); err != nil {
+				return err
 			}
-			err = mergeRuns(jb.runs, 1<<15, func(b []uint64) error {
-				if err := e.ctx.Err(); err != nil {
-					return err
-				}
-				for _, v := range b {
-					if err := w.Add(v); err != nil {
-						return err
-					}
-				}
-				mu.Lock()
-				before := written
-				written += int64(len(b))
-				if written>>26 != before>>26 {
-					e.report(Progress{Gap: e.cfg.MaxGap, Layer: written, Phase: "merge"})
-				}
-				mu.Unlock()
-				return nil
-			})
-			if err != nil {
-				w.Abort()
-				errs[i] = err
-				return
+			before := written
+			written += int64(len(b))
+			if written>>26 != before>>26 {
+				e.report(Progress{Gap: e.cfg.MaxGap, Layer: written, Phase: "merge"})
 			}
-			cnt := w.Count()
-			if err := w.Close(); err != nil {
-				errs[i] = err
-				return
-			}
-			outs[i] = OutputFile{Cells: jb.k, Name: h.Name(), Path: path, Count: cnt}
-			mu.Lock()
-			e.report(Progress{Gap: e.cfg.MaxGap, Layer: int64(cnt), Phase: "wrote " + h.Name()})
-			mu.Unlock()
-		}()
+			return nil
+		})
+		if err != nil {
+			w.Abort()
+			return err
+		}
+		cnt := w.Count()
+		if err := w.Close(); err != nil {
+			return err
+		}
+		for _, r := range jb.runs {
+			e.drop(r)
+		}
+		res.Outputs = append(res.Outputs, OutputFile{Cells: jb.k, Name: h.Name(), Path: path, Count: cnt})
+		e.report(Progress{Gap: e.cfg.MaxGap, Layer: int64(cnt), Phase: "wrote " + h.Name()})
 	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	res.Outputs = outs
 	return nil
 }

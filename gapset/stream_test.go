@@ -53,7 +53,7 @@ func TestEnumerateMatchesSets(t *testing.T) {
 		for _, out := range res.Outputs {
 			h, keys, err := ReadAll(out.Path)
 			require.NoError(t, err)
-			want := unionProjected(sel, out.Cells, 9)
+			want, _ := unionProjected(sel, out.Cells, 9, nil)
 			assert.Equal(t, want, keys, "%+v k=%d", tc, out.Cells)
 			assert.Equal(t, uint64(len(want)), out.Count)
 			assert.Equal(t, Header{Rows: 3, Cols: 3, Cells: out.Cells, Gap: tc.gap, Exact: tc.exact && tc.gap > 0, Count: uint64(len(want))}, h)
@@ -80,4 +80,36 @@ func TestEnumerateCancel(t *testing.T) {
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	assert.Empty(t, entries, "no partial output")
+}
+
+func TestWriterAddSorted(t *testing.T) {
+	dir := t.TempDir()
+	h := Header{Rows: 4, Cols: 4, Cells: 16, Gap: 0}
+	keys := sampleKeys()
+	p := filepath.Join(dir, "a.keys")
+	w, err := Create(p, h)
+	require.NoError(t, err)
+	require.NoError(t, w.AddSorted(keys[:10]))
+	require.NoError(t, w.Add(keys[10]))
+	require.NoError(t, w.AddSorted(keys[11:]))
+	require.NoError(t, w.Close())
+	_, got, err := ReadAll(p)
+	require.NoError(t, err)
+	assert.Equal(t, keys, got)
+
+	w, err = Create(filepath.Join(dir, "b.keys"), h)
+	require.NoError(t, err)
+	require.NoError(t, w.AddSorted(keys[5:10]))
+	assert.Error(t, w.AddSorted(keys[9:12]), "a repeat across batches")
+	w.Abort()
+	w, err = Create(filepath.Join(dir, "c.keys"), Header{Rows: 4, Cols: 4, Cells: 8, Gap: 0})
+	require.NoError(t, err)
+	assert.Error(t, w.AddSorted([]uint64{1, 3, 2}))
+	w.Abort()
+	w, err = Create(filepath.Join(dir, "d.keys"), Header{Rows: 4, Cols: 4, Cells: 8, Gap: 0})
+	require.NoError(t, err)
+	assert.Error(t, w.AddSorted([]uint64{1, 1 << 40}), "bits outside the cells")
+	w.Abort()
+	entries, _ := os.ReadDir(dir)
+	assert.Len(t, entries, 1)
 }

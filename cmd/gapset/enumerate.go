@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
-	"github.com/gapset/gapset/gapset"
+	gs "github.com/gapset/gapset/gapset"
 	"github.com/urfave/cli/v2"
 )
 
@@ -26,7 +28,7 @@ func enumerateCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "gap", Value: 0, Usage: "largest gap (even): 0 for G0, 2 for G0 and G2, ..."},
 			&cli.BoolFlag{Name: "exact", Usage: "keep only the members whose gap equals --gap"},
-			&cli.StringFlag{Name: "cells", Value: "16", Usage: "comma-separated projections `K[,K...]` (last K cells; rows*cols = whole boards)"},
+			&cli.StringFlag{Name: "cells", Usage: "comma-separated projections `K[,K...]` (last K cells; default rows*cols = whole boards)"},
 			&cli.StringFlag{Name: "out", Usage: "write the (single) projection to `FILE`"},
 			&cli.StringFlag{Name: "out-dir", Value: ".", Usage: "write the key-set files into `DIR`"},
 			&cli.StringFlag{Name: "tmp", Usage: "scratch `DIR` for sorted runs (default: inside the output directory)"},
@@ -37,7 +39,11 @@ func enumerateCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 		},
 		Action: func(c *cli.Context) error {
-			cells, err := parseCells(c.String("cells"))
+			spec := c.String("cells")
+			if !c.IsSet("cells") {
+				spec = strconv.Itoa(c.Int("rows") * c.Int("cols"))
+			}
+			cells, err := parseCells(spec)
 			if err != nil {
 				return badInput(err)
 			}
@@ -48,7 +54,7 @@ func enumerateCommand(e *env) *cli.Command {
 			if c.Int("memory") < 64 {
 				return badInputf("--memory must be at least 64 (MiB), got %d", c.Int("memory"))
 			}
-			cfg := gapset.Config{Rows: c.Int("rows"), Cols: c.Int("cols"), MaxGap: c.Int("gap"), Exact: c.Bool("exact"),
+			cfg := gs.Config{Rows: c.Int("rows"), Cols: c.Int("cols"), MaxGap: c.Int("gap"), Exact: c.Bool("exact"),
 				Cells: cells, Dir: c.String("out-dir"), TempDir: c.String("tmp"), Memory: int64(c.Int("memory")) << 20}
 			if out := c.String("out"); out != "" {
 				if len(cells) != 1 {
@@ -69,7 +75,7 @@ func enumerateCommand(e *env) *cli.Command {
 				}
 			}
 			prog := newProgress(e.stderr, c.Bool("quiet"))
-			cfg.Progress = func(p gapset.Progress) {
+			cfg.Progress = func(p gs.Progress) {
 				rate := float64(p.Members) / max(p.Elapsed.Seconds(), 1e-9)
 				if p.Phase == "layer" {
 					prog.update(0, 0, false, "%6.1fs gap %d M %2d: %11d; members %13d (%.3g/s); rss %d MiB, peak %d MiB",
@@ -82,10 +88,13 @@ func enumerateCommand(e *env) *cli.Command {
 			if ctx == nil {
 				ctx = context.Background()
 			}
-			res, err := gapset.Enumerate(ctx, cfg)
+			// An interrupted run removes its scratch runs and partial files.
+			ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			res, err := gs.Enumerate(ctx, cfg)
 			prog.done()
 			if err != nil {
-				if errors.Is(err, gapset.ErrKeySetFormat) {
+				if errors.Is(err, gs.ErrKeySetFormat) {
 					return badInput(err)
 				}
 				if strings.Contains(err.Error(), "out of range") || strings.Contains(err.Error(), "must be even") ||
@@ -118,13 +127,14 @@ func parseCells(s string) ([]int, error) {
 	return out, nil
 }
 
-func writeEnumSummary(e *env, res gapset.Result, format string) error {
+func writeEnumSummary(e *env, res gs.Result, format string) error {
 	if format == "json" {
 		type summary struct {
-			gapset.Result
-			Seconds float64 `json:"seconds"`
+			gs.Result
+			Seconds    float64 `json:"seconds"`
+			CPUSeconds float64 `json:"cpu_seconds"`
 		}
-		b, err := json.Marshal(summary{res, res.Elapsed.Seconds()})
+		b, err := json.Marshal(summary{res, res.Elapsed.Seconds(), res.CPU.Seconds()})
 		if err != nil {
 			return err
 		}
@@ -145,7 +155,7 @@ func writeEnumSummary(e *env, res gapset.Result, format string) error {
 	for _, o := range res.Outputs {
 		fmt.Fprintf(w, "set %s cells %d count %d file %s\n", o.Name, o.Cells, o.Count, o.Path)
 	}
-	fmt.Fprintf(w, "seconds %.1f\npeak_rss_mib %d\npeak_disk_mib %d\nspills %d\n", res.Elapsed.Seconds(), res.PeakRSS>>20, res.PeakDisk>>20, res.Spills)
+	fmt.Fprintf(w, "seconds %.1f\ncpu_seconds %.1f\npeak_rss_mib %d\npeak_disk_mib %d\nspills %d\n", res.Elapsed.Seconds(), res.CPU.Seconds(), res.PeakRSS>>20, res.PeakDisk>>20, res.Spills)
 	return nil
 }
 
@@ -166,7 +176,7 @@ func countCommand(e *env) *cli.Command {
 				return badInputf("--format must be text or json, got %q", format)
 			}
 			for _, path := range c.Args().Slice() {
-				r, err := gapset.Open(path)
+				r, err := gs.Open(path)
 				if err != nil {
 					return badInput(err)
 				}
