@@ -80,6 +80,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			slideCommand(env),
 			enumerateCommand(env),
 			countCommand(env),
+			buildCommand(env),
+			reportCommand(env),
 		},
 	}
 	markUsageErrors(app.Commands)
