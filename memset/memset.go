@@ -17,7 +17,7 @@ import (
 // Set is an immutable set of projected keys; safe for concurrent readers.
 type Set struct {
 	mask    uint64
-	shift   uint   // 64 - log2(len(slots))
+	shift   uint // 64 - log2(len(slots))
 	slots   []uint64
 	hasZero bool // key 0 (possible for one cell) cannot be stored in slots
 	count   int
