@@ -49,22 +49,29 @@ func (g Gap) NewEvaluator(rows, cols int) (Evaluator, error) {
 			return nil, fmt.Errorf("gap heuristic: level %d has no set", i)
 		}
 	}
-	return &gapEval{levels: g.Levels, top: 2 * len(g.Levels), noSkip: g.NoSkip}, nil
+	ev := &gapEval{levels: g.Levels, top: 2 * len(g.Levels), noSkip: g.NoSkip}
+	n := rows * cols
+	for c := 0; c < n; c++ {
+		ev.shift[c] = uint8(4 * (n - 1 - c))
+	}
+	return ev, nil
 }
 
-// gapEval is stateless along the path: every bound is a function of the
-// position alone, so Pop has nothing to undo.
+// gapEval keeps the board's key along the path (two nibbles change per
+// move); every bound is a function of the position alone.
 type gapEval struct {
 	levels  []Set
 	top     int // 2N + 2: the bound's excess over M outside every level
 	noSkip  bool
+	key     uint64 // Position.Key of the current position
+	shift   [16]uint8
 	queries int64 // Contains calls
 	skipped int64 // pushes answered without any Contains call
 }
 
 // full is the exact bound: the first level containing the board.
 func (e *gapEval) full(p *Position) int {
-	key := p.Key()
+	key := e.key
 	for i, s := range e.levels {
 		e.queries++
 		if s.Contains(key) {
@@ -75,7 +82,10 @@ func (e *gapEval) full(p *Position) int {
 }
 
 // Root implements Evaluator.
-func (e *gapEval) Root(p *Position) int { return e.full(p) }
+func (e *gapEval) Root(p *Position) int {
+	e.key = p.Key()
+	return e.full(p)
+}
 
 // Push implements Evaluator. The bound lies in [M, M+2N+2], so a node cuts
 // (bound > need) for sure when M > need and never when M + 2N + 2 <= need;
@@ -85,7 +95,9 @@ func (e *gapEval) Root(p *Position) int { return e.full(p) }
 // first j+1 levels; the sets are nested (projections of nested sets), so
 // asking Levels[j] alone suffices. Outside it the gap exceeds 2j and
 // M + 2j + 2 is a valid bound; inside it no cut happens and M is returned.
-func (e *gapEval) Push(p *Position, _ uint8, _, _ int, need int) int {
+func (e *gapEval) Push(p *Position, tile uint8, from, to int, need int) int {
+	// the blank's nibble is 0, so the tile's two nibbles flip by xor
+	e.key ^= uint64(tile)<<e.shift[from] | uint64(tile)<<e.shift[to]
 	if e.noSkip {
 		return e.full(p)
 	}
@@ -96,14 +108,16 @@ func (e *gapEval) Push(p *Position, _ uint8, _, _ int, need int) int {
 	}
 	j := d / 2
 	e.queries++
-	if e.levels[j].Contains(p.Key()) {
+	if e.levels[j].Contains(e.key) {
 		return p.MD
 	}
 	return p.MD + 2*j + 2
 }
 
 // Pop implements Evaluator.
-func (e *gapEval) Pop(*Position, uint8, int, int) {}
+func (e *gapEval) Pop(_ *Position, tile uint8, from, to int) {
+	e.key ^= uint64(tile)<<e.shift[from] | uint64(tile)<<e.shift[to]
+}
 
 // Counters implements CounterReporter.
 func (e *gapEval) Counters() map[string]int64 {

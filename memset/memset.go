@@ -18,7 +18,8 @@ import (
 type Set struct {
 	mask    uint64
 	shift   uint // 64 - log2(len(slots))
-	slots   []uint64
+	slots   []uint64 // keys of more than 8 cells
+	slots32 []uint32 // keys of at most 8 cells: half the memory, fewer cache misses
 	hasZero bool // key 0 (possible for one cell) cannot be stored in slots
 	count   int
 	name    string
@@ -48,7 +49,13 @@ func newSized(n, cells int) *Set {
 	for size*2 < n*3 {
 		size <<= 1
 	}
-	return &Set{mask: encode.ProjectMask(cells), shift: uint(64 - bits.TrailingZeros(uint(size))), slots: make([]uint64, size)}
+	s := &Set{mask: encode.ProjectMask(cells), shift: uint(64 - bits.TrailingZeros(uint(size)))}
+	if cells <= 8 {
+		s.slots32 = make([]uint32, size)
+	} else {
+		s.slots = make([]uint64, size)
+	}
+	return s
 }
 
 func (s *Set) add(k uint64) {
@@ -58,6 +65,19 @@ func (s *Set) add(k uint64) {
 			s.count++
 		}
 		return
+	}
+	if s.slots32 != nil {
+		m := uint64(len(s.slots32) - 1)
+		for i := (k * fib) >> s.shift; ; i = (i + 1) & m {
+			switch s.slots32[i] {
+			case 0:
+				s.slots32[i] = uint32(k)
+				s.count++
+				return
+			case uint32(k):
+				return
+			}
+		}
 	}
 	m := uint64(len(s.slots) - 1)
 	for i := (k * fib) >> s.shift; ; i = (i + 1) & m {
@@ -79,6 +99,17 @@ func (s *Set) Contains(key uint64) bool {
 	if k == 0 {
 		return s.hasZero
 	}
+	if s.slots32 != nil {
+		m := uint64(len(s.slots32) - 1)
+		for i := (k * fib) >> s.shift; ; i = (i + 1) & m {
+			switch s.slots32[i] {
+			case uint32(k):
+				return true
+			case 0:
+				return false
+			}
+		}
+	}
 	m := uint64(len(s.slots) - 1)
 	for i := (k * fib) >> s.shift; ; i = (i + 1) & m {
 		switch s.slots[i] {
@@ -94,7 +125,7 @@ func (s *Set) Contains(key uint64) bool {
 func (s *Set) Len() int { return s.count }
 
 // Bytes is the memory held by the table.
-func (s *Set) Bytes() int64 { return int64(len(s.slots)) * 8 }
+func (s *Set) Bytes() int64 { return int64(len(s.slots))*8 + int64(len(s.slots32))*4 }
 
 // Name is the set's name when it came from a file (Gap0_8, ...), else "".
 func (s *Set) Name() string { return s.name }

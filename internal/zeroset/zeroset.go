@@ -47,8 +47,16 @@ func Sets(ctx context.Context, rows, cols int, cells []int, progress func(Progre
 	}
 	shift := func(c int) uint { return uint(4 * (n - 1 - c)) }
 
+	// Projections are deduplicated when their slice doubles, so memory
+	// stays near the projected set's size; the whole set (k = n) needs no
+	// deduplication, its layers being disjoint.
 	out := make(map[int][]uint64, len(cells))
 	lastCompact := make(map[int]int, len(cells))
+	var scratch []uint64
+	dedup := func(s []uint64) []uint64 {
+		s, scratch = radixSort(s, scratch)
+		return compact(s)
+	}
 	addLayer := func(layer []uint64) {
 		for _, k := range cells {
 			mask := encode.ProjectMask(k)
@@ -56,9 +64,8 @@ func Sets(ctx context.Context, rows, cols int, cells []int, progress func(Progre
 			for _, key := range layer {
 				s = append(s, key&mask)
 			}
-			if len(s) > 2*lastCompact[k]+1<<20 {
-				slices.Sort(s)
-				s = slices.Compact(s)
+			if k < n && len(s) > 2*lastCompact[k]+1<<20 {
+				s = slices.Clone(dedup(s))
 				lastCompact[k] = len(s)
 			}
 			out[k] = s
@@ -94,13 +101,14 @@ func Sets(ctx context.Context, rows, cols int, cells []int, progress func(Progre
 				}
 			}
 		}
-		slices.Sort(next)
-		layer, next = slices.Compact(next), layer
+		sorted, rest := radixSort(next, layer)
+		// sorted is next or the old layer's memory; rest is the other one
+		layer, next = compact(sorted), rest
 	}
+	scratch = nil
 	for _, k := range cells {
-		s := out[k]
-		slices.Sort(s)
-		out[k] = slices.Clip(slices.Compact(s))
+		out[k] = slices.Clip(dedup(out[k]))
+		scratch = nil
 	}
 	return out, nil
 }

@@ -72,3 +72,23 @@ func TestBadArguments(t *testing.T) {
 	_, err = Sets(ctx, 3, 3, []int{9}, nil)
 	assert.ErrorIs(t, err, context.Canceled)
 }
+
+func TestRadixSortMatchesSlicesSort(t *testing.T) {
+	for _, n := range []int{0, 1, 5, 255, 256, 10000} {
+		for _, mask := range []uint64{^uint64(0), 0xffffffff, 0xff00ff} {
+			a := make([]uint64, n)
+			x := uint64(n) + 1
+			for i := range a {
+				x ^= x << 13
+				x ^= x >> 7
+				x ^= x << 17
+				a[i] = x & mask
+			}
+			want := slices.Clone(a)
+			slices.Sort(want)
+			got, _ := radixSort(a, nil)
+			assert.Equal(t, want, got, "n %d mask %#x", n, mask)
+			assert.Equal(t, slices.Compact(slices.Clone(want)), compact(got))
+		}
+	}
+}
