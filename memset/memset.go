@@ -17,10 +17,10 @@ import (
 // Set is an immutable set of projected keys; safe for concurrent readers.
 type Set struct {
 	mask    uint64
-	shift   uint // 64 - log2(len(slots))
+	shift   uint     // 64 - log2(len(slots))
 	slots   []uint64 // keys of more than 8 cells
 	slots32 []uint32 // keys of at most 8 cells: half the memory, fewer cache misses
-	hasZero bool // key 0 (possible for one cell) cannot be stored in slots
+	hasZero bool     // key 0 (possible for one cell) cannot be stored in slots
 	count   int
 	name    string
 }
