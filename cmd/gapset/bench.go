@@ -29,7 +29,7 @@ func benchCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "searches run in parallel"},
 			&cli.IntFlag{Name: "limit", Usage: "only the first `N` instances (0: all)"},
 			&cli.Int64Flag{Name: "max-nodes", Usage: "give up on a solve after `N` nodes expanded (recorded, left out of the averages; 0: no limit)"},
-			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output `DIR` (created if missing)", Required: true},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output `DIR` (created if missing; required)"},
 			&cli.StringFlag{Name: "title", Value: "Benchmark", Usage: "title of the summary"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 		), gapSetFlags()...),
@@ -40,6 +40,9 @@ func benchCommand(e *env) *cli.Command {
 func runBench(c *cli.Context, e *env) error {
 	if c.Int("jobs") < 1 {
 		return badInputf("--jobs must be at least 1")
+	}
+	if c.String("out") == "" {
+		return badInputf("--out DIR is required: the results are written there")
 	}
 	if c.Int("limit") < 0 {
 		return badInputf("--limit must not be negative")
