@@ -155,3 +155,16 @@ func TestWriteAllNeedsASolvedInstance(t *testing.T) {
 	_, statErr := os.Stat(filepath.Join(dir, SummaryFile))
 	assert.True(t, os.IsNotExist(statErr))
 }
+
+func TestThreadCPUAdvances(t *testing.T) {
+	a, ok := threadCPU()
+	if !ok {
+		t.Skip("no per-thread CPU clock on this system")
+	}
+	x := uint64(1)
+	for i := 0; i < 50_000_000; i++ {
+		x = x*6364136223846793005 + 1
+	}
+	b, _ := threadCPU()
+	assert.Greater(t, b, a, "%d", x)
+}

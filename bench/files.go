@@ -28,10 +28,10 @@ const (
 func CSV(recs []Record) []byte {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	_ = w.Write([]string{"id", "heuristic", "length", "root_bound", "nodes", "generated", "seconds", "queries", "skipped", "error", "board"})
+	_ = w.Write([]string{"id", "heuristic", "length", "root_bound", "nodes", "generated", "seconds", "cpu_seconds", "queries", "skipped", "error", "board"})
 	for _, r := range recs {
 		_ = w.Write([]string{r.ID, r.Heuristic, strconv.Itoa(r.Length), strconv.Itoa(r.RootBound),
-			strconv.FormatInt(r.Nodes, 10), strconv.FormatInt(r.Generated, 10), strconv.FormatFloat(r.Seconds, 'f', 6, 64),
+			strconv.FormatInt(r.Nodes, 10), strconv.FormatInt(r.Generated, 10), strconv.FormatFloat(r.Seconds, 'f', 6, 64), strconv.FormatFloat(r.CPU, 'f', 6, 64),
 			strconv.FormatInt(r.Queries, 10), strconv.FormatInt(r.Skipped, 10), r.Error, r.Board})
 	}
 	w.Flush()

@@ -24,9 +24,10 @@ type Record struct {
 	RootBound int     `json:"root_bound"`
 	Nodes     int64   `json:"nodes"` // expanded
 	Generated int64   `json:"generated"`
-	Seconds   float64 `json:"seconds"`
-	Queries   int64   `json:"queries"` // set-membership queries made
-	Skipped   int64   `json:"skipped"` // nodes whose query was skipped
+	Seconds   float64 `json:"seconds"`     // wall clock
+	CPU       float64 `json:"cpu_seconds"` // CPU time of the search's thread (0: unknown)
+	Queries   int64   `json:"queries"`     // set-membership queries made
+	Skipped   int64   `json:"skipped"`     // nodes whose query was skipped
 	Error     string  `json:"error,omitempty"`
 }
 
@@ -63,6 +64,9 @@ func Run(ctx context.Context, insts []encode.Instance, hs []ida.Heuristic, opt O
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// one OS thread per worker, so its CPU clock times one search
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
 			for i := range work {
 				in, h := insts[i/len(hs)], hs[i%len(hs)]
 				r, err := solveOne(ctx, in, h, opt.MaxNodes)
@@ -102,8 +106,12 @@ feed:
 func solveOne(ctx context.Context, in encode.Instance, h ida.Heuristic, maxNodes int64) (Record, error) {
 	r := Record{ID: in.ID, Board: in.Board.String(), Heuristic: h.Name()}
 	start := time.Now()
+	cpu0, okCPU := threadCPU()
 	res, err := ida.Solve(in.Board, h, ida.Options{Context: ctx, MaxNodes: maxNodes})
 	elapsed := time.Since(start)
+	if cpu1, ok := threadCPU(); ok && okCPU {
+		r.CPU = cpu1 - cpu0
+	}
 	r.Length, r.RootBound, r.Generated = res.Length, res.RootBound, res.Generated
 	r.Nodes, r.Seconds = res.Expanded, res.Elapsed.Seconds()
 	r.Queries, r.Skipped = res.Counters["queries"], res.Counters["skipped"]
