@@ -15,7 +15,7 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
-	"github.com/gapset/gapset/internal/zeroset"
+	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/memset"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -31,7 +31,7 @@ func instances3x3(n int) []encode.Instance {
 }
 
 func gap0(t *testing.T) ida.Heuristic {
-	sets, err := zeroset.Sets(context.Background(), 3, 3, []int{9}, nil)
+	sets, err := gapset.Sets(context.Background(), 3, 3, 0, []int{9}, nil)
 	require.NoError(t, err)
 	return ida.Gap{Levels: []ida.Set{memset.New(sets[9], 9)}}
 }

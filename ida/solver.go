@@ -43,6 +43,10 @@ type Result struct {
 	Elapsed    time.Duration    `json:"-"`
 }
 
+// maxDepth bounds the search depth: no board of at most 16 cells needs more
+// than 80 moves, and limits grow by 2 per iteration from the Manhattan distance.
+const maxDepth = 256
+
 // checkEvery is how many expansions pass between cancellation checks.
 const checkEvery = 1 << 20
 
@@ -55,7 +59,8 @@ type searcher struct {
 	next      int
 	expanded  int64
 	generated int64
-	path      []uint8
+	moves     [maxDepth]uint8 // moves[i] = tile moved at depth i on the current path
+	depth     int             // solution length once found
 	found     bool
 	// stop is polled every checkEvery expansions.
 	stop    func() error
@@ -99,7 +104,6 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 	s.limit = root
 	for !s.found && s.pos.MD != 0 {
 		s.next = 1 << 30
-		s.path = s.path[:0]
 		e0, g0 := s.expanded, s.generated
 		if ev == nil {
 			s.searchMD(s.pos.Blank, -1, 0, s.pos.MD)
@@ -126,10 +130,10 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 	}
 	res.Elapsed = time.Since(start)
 	res.Expanded, res.Generated = s.expanded, s.generated
-	res.Length = len(s.path)
-	res.Moves = make([]int, len(s.path))
-	for i, t := range s.path {
-		res.Moves[i] = int(t)
+	res.Length = s.depth
+	res.Moves = make([]int, s.depth)
+	for i := range res.Moves {
+		res.Moves[i] = int(s.moves[i])
 	}
 	if cr, ok := ev.(CounterReporter); ok {
 		res.Counters = cr.Counters()
@@ -179,8 +183,8 @@ func (s *searcher) poll() bool {
 }
 
 // searchMD is the Manhattan-only loop: no interface calls, one table lookup
-// per generated node. It returns true when the goal was reached (s.found) or
-// the search must stop.
+// per generated node, the path kept in a fixed array. It returns true when
+// the goal was reached (s.found) or the search must stop.
 func (s *searcher) searchMD(blank, prev, g, h int) bool {
 	s.expanded++
 	if s.expanded&(checkEvery-1) == 0 && s.poll() {
@@ -188,33 +192,33 @@ func (s *searcher) searchMD(blank, prev, g, h int) bool {
 	}
 	tab := s.tab
 	tiles := &s.pos.Tiles
-	n := int(tab.nbrN[blank])
+	kids := &tab.kids[blank][prev+1]
+	n := int(kids.n)
+	limit := s.limit - g - 1 // largest child heuristic value that is not cut
+	s.generated += int64(n)
 	for i := 0; i < n; i++ {
-		c := int(tab.nbr[blank][i])
-		if c == prev {
-			continue
-		}
+		c := int(kids.c[i])
 		t := tiles[c]
 		nh := h + int(tab.delta[t][c][blank])
-		s.generated++
-		if f := g + 1 + nh; f > s.limit {
-			if f < s.next {
+		if nh > limit {
+			if f := g + 1 + nh; f < s.next {
 				s.next = f
 			}
 			continue
 		}
-		s.path = append(s.path, t)
+		s.moves[g] = t
+		tiles[blank], tiles[c] = t, 0
 		if nh == 0 {
-			tiles[blank], tiles[c] = t, 0
+			s.generated -= int64(n - 1 - i) // later children are never generated
+			s.depth = g + 1
 			s.found = true
 			return true
 		}
-		tiles[blank], tiles[c] = t, 0
 		if s.searchMD(c, blank, g+1, nh) {
+			s.generated -= int64(n - 1 - i)
 			return true
 		}
 		tiles[c], tiles[blank] = t, 0
-		s.path = s.path[:len(s.path)-1]
 	}
 	return false
 }
@@ -249,15 +253,15 @@ func (s *searcher) searchEval(prev int) bool {
 				s.next = f
 			}
 		} else {
-			s.path = append(s.path, t)
+			s.moves[g] = t
 			if p.MD == 0 {
+				s.depth = g + 1
 				s.found = true
 				return true
 			}
 			if s.searchEval(blank) {
 				return true
 			}
-			s.path = s.path[:len(s.path)-1]
 		}
 		p.Tiles[c], p.Tiles[blank] = t, 0
 		p.Blank = blank

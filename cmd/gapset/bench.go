@@ -19,10 +19,10 @@ func benchCommand(e *env) *cli.Command {
 			"heuristics find the same lengths, and writes into --out: results.csv, results.jsonl,\n" +
 			"summary.md (averages, medians, ratios to md, set queries made and skipped, the paper's\n" +
 			"Table 2 beside them) and nodes.png (nodes per instance per heuristic). The summary is\n" +
-			"also printed. Gap heuristics take their sets from --keys/--bdd/--gap0-cells; gapG:K names\n" +
+			"also printed. Gap heuristics take their sets from --keys/--bdd/--cells; gapG:K names\n" +
 			"h_G:G on the sets of K cells when several are loaded.\n" +
 			"Examples:\n" +
-			"  gapset bench -i data/random300.txt --limit 50 --heuristics md,gap0:8,gap0:16 --gap0-cells 8 --gap0-cells 16 --out results/r50\n" +
+			"  gapset bench -i data/random300.txt --limit 50 --heuristics md,gap0:8,gap0:16 --cells 8 --cells 16 --out results/r50\n" +
 			"  gapset bench -i data/random300.txt --heuristics md,gap2 --keys Gap0_8.keys --keys Gap2_8.keys --out results/g2",
 		Flags: append(append(boardFlags(),
 			&cli.StringFlag{Name: "heuristics", Aliases: []string{"H"}, Value: "md", Usage: "comma-separated `LIST` of heuristics: " + heuristicNames() + ", gapG:K"},

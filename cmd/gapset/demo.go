@@ -11,8 +11,8 @@ import (
 	"github.com/gapset/gapset/bench"
 	"github.com/gapset/gapset/data"
 	"github.com/gapset/gapset/encode"
+	gapenum "github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/ida"
-	"github.com/gapset/gapset/internal/zeroset"
 	"github.com/gapset/gapset/memset"
 	"github.com/urfave/cli/v2"
 )
@@ -63,10 +63,10 @@ func runDemo(c *cli.Context, e *env) error {
 	fmt.Fprintf(w, "# gapset demo: h_G with Gap0_%d on the %dx%d puzzle\n\n", cells, rows, cols)
 
 	start := time.Now()
-	var members int
-	sets, err := zeroset.Sets(context.Background(), rows, cols, []int{cells}, func(p zeroset.Progress) {
-		members = p.Total
-		prog.update(0, 0, false, "step 1/2: enumerating Gap0 by Manhattan transitions: layer M=%d, %d members", p.Layer, p.Total)
+	var members int64
+	sets, err := gapenum.Sets(context.Background(), rows, cols, 0, []int{cells}, func(p gapenum.Progress) {
+		members = max(members, p.Members)
+		prog.update(0, 0, false, "step 1/2: enumerating Gap0 by Manhattan transitions: layer M=%d, %d members", p.Manhattan, p.Members)
 	})
 	prog.done()
 	if err != nil {

@@ -28,11 +28,12 @@ func TestDemoSmall(t *testing.T) {
 }
 
 func TestSolveWithGap0(t *testing.T) {
-	var lengths [3][]int
+	var lengths [4][]int
 	for i, args := range [][]string{
 		{"-H", "md"},
-		{"-H", "gap0", "--gap0-cells", "9"},
-		{"-H", "gap0:4", "--gap0-cells", "4", "--gap0-cells", "9", "--no-skip"},
+		{"-H", "gap0", "--cells", "9"},
+		{"-H", "gap0:4", "--cells", "4", "--cells", "9", "--no-skip"},
+		{"-H", "gap2:5", "--cells", "5", "--cells", "9", "--max-gap", "2"},
 	} {
 		code, out, errs := gapset(t, boards3x3, append([]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-f", "json"}, args...)...)
 		require.Equal(t, 0, code, errs)
@@ -47,12 +48,16 @@ func TestSolveWithGap0(t *testing.T) {
 				assert.Equal(t, "gap0(Gap0_4)-noskip", rec.Heuristic)
 				assert.Zero(t, rec.Counters["skipped"])
 			}
+			if i == 3 {
+				assert.Equal(t, "gap2(Gap0_5+Gap2_5)", rec.Heuristic)
+			}
 		}
 	}
 	assert.Equal(t, []int{31, 2}, lengths[0][:2]) // 31: BFS-checked in the ida tests
 	assert.Len(t, lengths[0], 3)
 	assert.Equal(t, lengths[0], lengths[1])
 	assert.Equal(t, lengths[0], lengths[2])
+	assert.Equal(t, lengths[0], lengths[3])
 }
 
 // Key-set files feed the same heuristic; gap2 takes a Gap0 and a Gap2 file.
@@ -107,11 +112,12 @@ func TestGapHeuristicErrors(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"-H", "gap0"}, "no Gap0 set given"},
-		{[]string{"-H", "gap2", "--gap0-cells", "9"}, "no Gap2 set given"},
-		{[]string{"-H", "gap0", "--gap0-cells", "9", "--gap0-cells", "4"}, "several Gap0 sets"},
-		{[]string{"-H", "gap0:x", "--gap0-cells", "9"}, "bad heuristic"},
-		{[]string{"-H", "gap1:4", "--gap0-cells", "4"}, "bad heuristic"},
-		{[]string{"-H", "gap0", "--gap0-cells", "10"}, "out of range"},
+		{[]string{"-H", "gap2", "--cells", "9"}, "no Gap2 set given"},
+		{[]string{"-H", "gap2", "--cells", "9", "--max-gap", "1"}, "must be even"},
+		{[]string{"-H", "gap0", "--cells", "9", "--cells", "4"}, "several Gap0 sets"},
+		{[]string{"-H", "gap0:x", "--cells", "9"}, "bad heuristic"},
+		{[]string{"-H", "gap1:4", "--cells", "4"}, "bad heuristic"},
+		{[]string{"-H", "gap0", "--cells", "10"}, "out of range"},
 		{[]string{"-H", "gap0", "--bdd", "x.bdd"}, "--bdd"},
 		{[]string{"-H", "gap0", "--keys", "/nonexistent/x.keys"}, "x.keys"},
 		{[]string{"-H", "nope"}, "unknown heuristic"},
@@ -129,7 +135,7 @@ func TestBenchCommand(t *testing.T) {
 	require.NoError(t, os.WriteFile(in, []byte(boards3x3+"104 0 8 7 6 5 4 3 2 1\n"), 0o644))
 	out := filepath.Join(dir, "out")
 	code, stdout, errs := gapset(t, "", "bench", "-q", "--rows", "3", "--cols", "3", "-i", in, "--limit", "3", "-j", "2",
-		"-H", "md,gap0:9,gap0:4", "--gap0-cells", "9", "--gap0-cells", "4", "--out", out, "--title", "tiny")
+		"-H", "md,gap0:9,gap0:4", "--cells", "9", "--cells", "4", "--out", out, "--title", "tiny")
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, stdout, "## tiny")
 	assert.Contains(t, stdout, "| Gap0 | 2351 |")

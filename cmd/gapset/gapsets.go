@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/gapset/gapset/encode"
+	gapenum "github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/ida"
-	"github.com/gapset/gapset/internal/zeroset"
 	"github.com/gapset/gapset/memset"
 	"github.com/urfave/cli/v2"
 )
@@ -19,7 +19,8 @@ func gapSetFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringSliceFlag{Name: "keys", Usage: "key-set `FILE` (gapset enumerate) held exactly in memory; repeat for the Gap0 and Gap2 sets"},
 		&cli.StringSliceFlag{Name: "bdd", Usage: "BDD `FILE` of a gap set; repeat for the Gap0 and Gap2 sets"},
-		&cli.IntSliceFlag{Name: "gap0-cells", Usage: "enumerate Gap0 projected onto the last `K` cells in memory (K = rows*cols: the whole set; 4x4 takes about a minute); repeatable"},
+		&cli.IntSliceFlag{Name: "cells", Usage: "enumerate in memory the sets Gap0, Gap2, ..., Gap<max-gap> projected onto the last `K` cells (K = rows*cols: whole boards; the 4x4 Gap0 takes about a minute); repeatable"},
+		&cli.IntFlag{Name: "max-gap", Usage: "largest gap `G` enumerated for --cells (even; the 4x4 board needs key files beyond 0)"},
 		&cli.BoolFlag{Name: "no-skip", Usage: "query the gap sets at every node (no lower-bound-check skipping)"},
 	}
 }
@@ -64,30 +65,32 @@ func gapPool(c *cli.Context) (*setPool, error) {
 		p.sets = append(p.sets, loadedSet{set: s, name: h.Name(), gap: h.Gap, cells: h.Cells, count: s.Len(), bytes: s.Bytes()})
 	}
 	if len(c.StringSlice("bdd")) > 0 {
-		return nil, fmt.Errorf("--bdd: BDD files are not readable in this build yet (package bdd); use --keys or --gap0-cells")
+		return nil, fmt.Errorf("--bdd: BDD files are not readable in this build yet (package bdd); use --keys or --cells")
 	}
-	if cells := c.IntSlice("gap0-cells"); len(cells) > 0 {
+	if cells := c.IntSlice("cells"); len(cells) > 0 {
 		n := rows * cols
-		for _, k := range cells {
-			if k < 1 || k > n {
-				return nil, fmt.Errorf("--gap0-cells %d out of range 1..%d", k, n)
-			}
+		cells = slices.Compact(slices.Sorted(slices.Values(cells)))
+		maxGap := c.Int("max-gap")
+		if maxGap < 0 || maxGap%2 != 0 {
+			return nil, fmt.Errorf("--max-gap %d must be even and not negative", maxGap)
 		}
 		prog := newProgress(c.App.ErrWriter, c.Bool("quiet"))
-		sets, err := zeroset.Sets(context.Background(), rows, cols, cells, func(pr zeroset.Progress) {
-			prog.update(0, 0, false, "enumerating Gap0 of %dx%d: Manhattan layer %d, %d members so far", rows, cols, pr.Layer, pr.Total)
-		})
-		prog.done()
-		if err != nil {
-			return nil, err
-		}
-		for _, k := range slices.Compact(slices.Sorted(slices.Values(cells))) {
-			s := memset.New(sets[k], k)
-			name := "Gap0"
-			if k < n {
-				name += "_" + strconv.Itoa(k)
+		for g := 0; g <= maxGap; g += 2 {
+			sets, err := gapenum.Sets(context.Background(), rows, cols, g, cells, func(pr gapenum.Progress) {
+				prog.update(0, 0, false, "enumerating Gap%d of %dx%d: gap %d, Manhattan %d, %d members so far", g, rows, cols, pr.Gap, pr.Manhattan, pr.Members)
+			})
+			prog.done()
+			if err != nil {
+				return nil, err
 			}
-			p.sets = append(p.sets, loadedSet{set: s, name: name, gap: 0, cells: k, count: s.Len(), bytes: s.Bytes()})
+			for _, k := range cells {
+				s := memset.New(sets[k], k)
+				name := "Gap" + strconv.Itoa(g)
+				if k < n {
+					name += "_" + strconv.Itoa(k)
+				}
+				p.sets = append(p.sets, loadedSet{set: s, name: name, gap: g, cells: k, count: s.Len(), bytes: s.Bytes()})
+			}
 		}
 	}
 	if c.App.Metadata == nil {
@@ -109,7 +112,7 @@ func (p *setPool) pick(g, cells int) (loadedSet, error) {
 	case len(fit) == 1:
 		return fit[0], nil
 	case len(fit) == 0:
-		return loadedSet{}, fmt.Errorf("no Gap%d set%s given (use --keys, --bdd or --gap0-cells)", g, cellsNote(cells))
+		return loadedSet{}, fmt.Errorf("no Gap%d set%s given (use --keys, --bdd or --cells)", g, cellsNote(cells))
 	}
 	var names []string
 	for _, s := range fit {

@@ -76,6 +76,9 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			genCommand(env),
 			demoCommand(env),
 			benchCommand(env),
+			sixCommand(env),
+			oshidoriCommand(env),
+			slideCommand(env),
 		},
 	}
 	markUsageErrors(app.Commands)

@@ -1,0 +1,244 @@
+package gapset
+
+import (
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// Sorting and de-duplicating big key arrays is most of the enumeration's
+// work. sortKeys is a radix sort: one in-place MSD (American flag) pass on
+// the top byte splits the array into 256 buckets, which the workers then sort
+// independently with an LSD radix sort through a small scratch buffer (or,
+// for a bucket too big for the scratch limit, recursively in place). Digits
+// on which every key agrees are skipped, so projected keys with few
+// significant bits cost fewer passes.
+
+const (
+	insertionLimit = 48
+	lsdScratchMax  = 1 << 24 // keys per worker: 128 MiB of scratch at most
+)
+
+// sortKeys sorts a in increasing order. width is the number of low bits
+// that may differ between keys (64 for whole 4x4 keys, 4k for k-cell
+// projections); bits above width must be equal in all keys.
+func sortKeys(a []uint64, width int, workers int) {
+	if len(a) < 2 {
+		return
+	}
+	if workers < 1 {
+		workers = 1
+	}
+	if width > 64 {
+		width = 64
+	}
+	if len(a) < 1<<16 || width <= 8 {
+		slices.Sort(a)
+		return
+	}
+	shift := uint(width - 8)
+	bounds := americanFlag(a, shift, workers)
+	// Largest buckets first balances the workers.
+	order := make([]int, 0, 256)
+	for d := 0; d < 256; d++ {
+		if bounds[d+1]-bounds[d] > 1 {
+			order = append(order, d)
+		}
+	}
+	slices.SortFunc(order, func(x, y int) int { return (bounds[y+1] - bounds[y]) - (bounds[x+1] - bounds[x]) })
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var scratch []uint64
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(order) {
+					return
+				}
+				d := order[i]
+				b := a[bounds[d]:bounds[d+1]]
+				scratch = sortBucket(b, shift, scratch, lsdScratchMax)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// sortBucket sorts keys that agree on all bits from shift up.
+func sortBucket(b []uint64, shift uint, scratch []uint64, scratchMax int) []uint64 {
+	switch {
+	case len(b) <= insertionLimit:
+		insertionSort(b)
+	case len(b) <= scratchMax:
+		if cap(scratch) < len(b) {
+			scratch = make([]uint64, len(b), max(len(b), 2*cap(scratch)))
+		}
+		lsd(b, scratch[:len(b)], shift)
+	default:
+		if shift == 0 {
+			return scratch
+		}
+		s := uint(0)
+		if shift > 8 {
+			s = shift - 8
+		}
+		var bounds [257]int
+		flagPass(b, s, shift-s, &bounds)
+		for d := 0; d < 1<<(shift-s); d++ {
+			scratch = sortBucket(b[bounds[d]:bounds[d+1]], s, scratch, scratchMax)
+		}
+	}
+	return scratch
+}
+
+func insertionSort(a []uint64) {
+	for i := 1; i < len(a); i++ {
+		v := a[i]
+		j := i
+		for j > 0 && a[j-1] > v {
+			a[j] = a[j-1]
+			j--
+		}
+		a[j] = v
+	}
+}
+
+// lsd sorts a by its low `width` bits (byte digits, least significant
+// first), using tmp (same length) as scratch.
+func lsd(a, tmp []uint64, width uint) {
+	ndig := int((width + 7) / 8)
+	var counts [8][256]int
+	for _, v := range a {
+		for d := 0; d < ndig; d++ {
+			counts[d][v>>(8*d)&255]++
+		}
+	}
+	src, dst := a, tmp
+	n := len(a)
+	for d := 0; d < ndig; d++ {
+		c := &counts[d]
+		if c[src[0]>>(8*d)&255] == n {
+			continue // every key has this digit: the pass would change nothing
+		}
+		sum := 0
+		for i := range c {
+			c[i], sum = sum, sum+c[i]
+		}
+		s := uint(8 * d)
+		for _, v := range src {
+			k := v >> s & 255
+			dst[c[k]] = v
+			c[k]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &a[0] {
+		copy(a, src)
+	}
+}
+
+// americanFlag permutes a in place into 256 buckets by the byte at shift and
+// returns the bucket boundaries. The histogram is counted in parallel.
+func americanFlag(a []uint64, shift uint, workers int) *[257]int {
+	var bounds [257]int
+	counts := make([][256]int, workers)
+	var wg sync.WaitGroup
+	per := (len(a) + workers - 1) / workers
+	for w := 0; w < workers; w++ {
+		lo, hi := min(w*per, len(a)), min((w+1)*per, len(a))
+		wg.Add(1)
+		go func(part []uint64, c *[256]int) {
+			defer wg.Done()
+			for _, v := range part {
+				c[v>>shift&255]++
+			}
+		}(a[lo:hi], &counts[w])
+	}
+	wg.Wait()
+	var total [256]int
+	for w := range counts {
+		for d := range total {
+			total[d] += counts[w][d]
+		}
+	}
+	permute(a, shift, 8, &total, &bounds)
+	return &bounds
+}
+
+// flagPass is americanFlag for one worker and a digit of `bits` bits.
+func flagPass(a []uint64, shift, bits uint, bounds *[257]int) {
+	var count [256]int
+	m := uint64(1)<<bits - 1
+	for _, v := range a {
+		count[v>>shift&m]++
+	}
+	permute(a, shift, bits, &count, bounds)
+}
+
+// permute moves every key to its bucket (cycle leader), given the counts.
+func permute(a []uint64, shift, bits uint, count *[256]int, bounds *[257]int) {
+	nb := 1 << bits
+	m := uint64(nb - 1)
+	var head, tail [256]int
+	sum := 0
+	for d := 0; d < nb; d++ {
+		bounds[d] = sum
+		head[d] = sum
+		sum += count[d]
+		tail[d] = sum
+	}
+	for d := nb; d <= 256; d++ {
+		bounds[d] = sum
+	}
+	for d := 0; d < nb; d++ {
+		for head[d] < tail[d] {
+			v := a[head[d]]
+			k := int(v >> shift & m)
+			for k != d {
+				j := head[k]
+				head[k]++
+				a[j], v = v, a[j]
+				k = int(v >> shift & m)
+			}
+			a[head[d]] = v
+			head[d]++
+		}
+	}
+}
+
+// dedup removes repeats from sorted a in place.
+func dedup(a []uint64) []uint64 {
+	if len(a) < 2 {
+		return a
+	}
+	j := 1
+	for i := 1; i < len(a); i++ {
+		if a[i] != a[j-1] {
+			a[j] = a[i]
+			j++
+		}
+	}
+	return a[:j]
+}
+
+// subtract removes from sorted a (in place) the keys present in sorted b.
+func subtract(a, b []uint64) []uint64 {
+	j, k := 0, 0
+	for _, v := range a {
+		for k < len(b) && b[k] < v {
+			k++
+		}
+		if k < len(b) && b[k] == v {
+			continue
+		}
+		a[j] = v
+		j++
+	}
+	return a[:j]
+}
+
+func defaultWorkers() int { return max(1, runtime.GOMAXPROCS(0)) }
