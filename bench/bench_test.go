@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/gapset/gapset/encode"
-	"github.com/gapset/gapset/ida"
 	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/ida"
 	"github.com/gapset/gapset/memset"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
