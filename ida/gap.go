@@ -13,6 +13,18 @@ type Set interface {
 	Contains(key uint64) bool
 }
 
+// Masked is implemented by sets stored on fewer cells than the board: Mask
+// keeps the bits of the key the set looks at. The evaluator then memoises
+// answers by the masked key, so moves outside the set's cells (half of all
+// moves for an 8-cell set) are answered from a small cache, not the table.
+type Masked interface {
+	Mask() uint64
+}
+
+// memoBits sizes each level's direct-mapped memo: 4096 entries, 36 KiB,
+// which stays in the core's own cache.
+const memoBits = 12
+
 // Gap is the gap-set heuristic h_G:2N of Hasegawa & Yamamoto. Levels[i] must
 // hold (a superset of) every configuration whose optimum exceeds its
 // Manhattan distance M by at most 2i: Levels[0] a Gap0 set, Levels[1] a Gap2
@@ -50,6 +62,13 @@ func (g Gap) NewEvaluator(rows, cols int) (Evaluator, error) {
 		}
 	}
 	ev := &gapEval{levels: g.Levels, top: 2 * len(g.Levels), noSkip: g.NoSkip}
+	ev.memo = make([]memo, len(g.Levels))
+	for i, s := range g.Levels {
+		ev.memo[i].mask = ^uint64(0)
+		if m, ok := s.(Masked); ok {
+			ev.memo[i].mask = m.Mask()
+		}
+	}
 	n := rows * cols
 	for c := 0; c < n; c++ {
 		ev.shift[c] = uint8(4 * (n - 1 - c))
@@ -65,20 +84,50 @@ type gapEval struct {
 	noSkip  bool
 	key     uint64 // Position.Key of the current position
 	shift   [16]uint8
-	queries int64 // Contains calls
-	skipped int64 // pushes answered without any Contains call
+	memo    []memo
+	queries int64 // membership questions answered (by the set or the memo)
+	skipped int64 // pushes answered without any question
+	hits    int64 // questions the memo answered
 }
 
-// full is the exact bound: the first level containing the board.
-func (e *gapEval) full(p *Position) int {
-	key := e.key
-	for i, s := range e.levels {
-		e.queries++
-		if s.Contains(key) {
-			return p.MD + 2*i
+// memo is one level's direct-mapped cache of answers by masked key.
+type memo struct {
+	mask uint64
+	keys [1 << memoBits]uint64
+	ans  [1 << memoBits]uint8 // 0 empty, 1 no, 2 yes
+}
+
+// contains asks level i, through its memo.
+func (e *gapEval) contains(i int, key uint64) bool {
+	e.queries++
+	m := &e.memo[i]
+	k := key & m.mask
+	slot := (k * 0x9E3779B97F4A7C15) >> (64 - memoBits)
+	if a := m.ans[slot]; a != 0 && m.keys[slot] == k {
+		e.hits++
+		return a == 2
+	}
+	in := e.levels[i].Contains(key)
+	m.keys[slot] = k
+	m.ans[slot] = 1
+	if in {
+		m.ans[slot] = 2
+	}
+	return in
+}
+
+// full is the exact bound of the evaluator's position.
+func (e *gapEval) full(p *Position) int { return e.bound(p.MD, e.key) }
+
+// bound is the exact bound: M plus 2i for the first level i containing the
+// board.
+func (e *gapEval) bound(md int, key uint64) int {
+	for i := range e.levels {
+		if e.contains(i, key) {
+			return md + 2*i
 		}
 	}
-	return p.MD + e.top
+	return md + e.top
 }
 
 // Root implements Evaluator.
@@ -107,8 +156,7 @@ func (e *gapEval) Push(p *Position, tile uint8, from, to int, need int) int {
 		return p.MD
 	}
 	j := d / 2
-	e.queries++
-	if e.levels[j].Contains(e.key) {
+	if e.contains(j, e.key) {
 		return p.MD
 	}
 	return p.MD + 2*j + 2
@@ -121,5 +169,54 @@ func (e *gapEval) Pop(_ *Position, tile uint8, from, to int) {
 
 // Counters implements CounterReporter.
 func (e *gapEval) Counters() map[string]int64 {
-	return map[string]int64{"queries": e.queries, "skipped": e.skipped}
+	return map[string]int64{"queries": e.queries, "skipped": e.skipped, "memo_hits": e.hits}
+}
+
+// searchGap is the specialised loop for Gap: the board's key travels as an
+// argument and the skipping test is inline, so the only work beyond the
+// Manhattan loop is the membership question where it can change the cut.
+// It visits exactly the nodes searchEval visits with a gapEval (tested).
+func (s *searcher) searchGap(e *gapEval, blank, prev, g, h int, key uint64) bool {
+	s.expanded++
+	if s.expanded&(checkEvery-1) == 0 && s.poll() {
+		return true
+	}
+	tab := s.tab
+	tiles := &s.pos.Tiles
+	kids := &tab.kids[blank][prev+1]
+	n := int(kids.n)
+	need := s.limit - g - 1 // largest child bound that is not cut
+	for i := 0; i < n; i++ {
+		c := int(kids.c[i])
+		t := tiles[c]
+		nh := h + int(tab.delta[t][c][blank])
+		nkey := key ^ (uint64(t)<<e.shift[c] | uint64(t)<<e.shift[blank])
+		s.generated++
+		b := nh
+		if e.noSkip {
+			b = e.bound(nh, nkey)
+		} else if d := need - nh; d < 0 || d >= e.top {
+			e.skipped++
+		} else if j := d / 2; !e.contains(j, nkey) {
+			b = nh + 2*j + 2
+		}
+		if b > need {
+			if f := g + 1 + b; f < s.next {
+				s.next = f
+			}
+			continue
+		}
+		s.moves[g] = t
+		tiles[blank], tiles[c] = t, 0
+		if nh == 0 {
+			s.depth = g + 1
+			s.found = true
+			return true
+		}
+		if s.searchGap(e, c, blank, g+1, nh, nkey) {
+			return true
+		}
+		tiles[c], tiles[blank] = t, 0
+	}
+	return false
 }

@@ -121,6 +121,9 @@ func (s *Set) Contains(key uint64) bool {
 	}
 }
 
+// Mask is the part of a board's key the set looks at (the last cells).
+func (s *Set) Mask() uint64 { return s.mask }
+
 // Len is the number of distinct projected keys (the paper's "patterns").
 func (s *Set) Len() int { return s.count }
 

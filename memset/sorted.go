@@ -31,5 +31,8 @@ func (s *Sorted) Contains(key uint64) bool {
 	return ok
 }
 
+// Mask is the part of a board's key the set looks at.
+func (s *Sorted) Mask() uint64 { return s.mask }
+
 // Len is the number of distinct projected keys.
 func (s *Sorted) Len() int { return len(s.keys) }
