@@ -39,6 +39,11 @@ type Gap struct {
 	// Label is the report name; empty gives "gap0", "gap2", ... by levels.
 	Label  string
 	Levels []Set
+	// Filters, when set, holds for some levels a cheaper superset of the
+	// level (its projection onto fewer cells: Gap0_8 for Gap0). A board the
+	// filter rejects is outside the level without asking the big set; the
+	// answers, and so the nodes, stay the same.
+	Filters []Set
 	// NoSkip evaluates every level at every node instead of only where the
 	// answer can change the cut decision (for comparison and tests).
 	NoSkip bool
@@ -62,12 +67,22 @@ func (g Gap) NewEvaluator(rows, cols int) (Evaluator, error) {
 			return nil, fmt.Errorf("gap heuristic: level %d has no set", i)
 		}
 	}
+	if len(g.Filters) != 0 && len(g.Filters) != len(g.Levels) {
+		return nil, fmt.Errorf("gap heuristic: %d filters for %d levels", len(g.Filters), len(g.Levels))
+	}
 	ev := &gapEval{levels: g.Levels, top: 2 * len(g.Levels), noSkip: g.NoSkip}
 	ev.memo = make([]memo, len(g.Levels))
+	ev.filters = make([]Set, len(g.Levels))
+	copy(ev.filters, g.Filters)
 	for i, s := range g.Levels {
-		ev.memo[i].mask = ^uint64(0)
-		if m, ok := s.(Masked); ok {
-			ev.memo[i].mask = m.Mask()
+		ev.memo[i].mask = maskOf(s)
+	}
+	if len(g.Filters) > 0 {
+		ev.fmemo = make([]memo, len(g.Levels))
+		for i, f := range g.Filters {
+			if f != nil {
+				ev.fmemo[i].mask = maskOf(f)
+			}
 		}
 	}
 	n := rows * cols
@@ -75,6 +90,13 @@ func (g Gap) NewEvaluator(rows, cols int) (Evaluator, error) {
 		ev.shift[c] = uint8(4 * (n - 1 - c))
 	}
 	return ev, nil
+}
+
+func maskOf(s Set) uint64 {
+	if m, ok := s.(Masked); ok {
+		return m.Mask()
+	}
+	return ^uint64(0)
 }
 
 // gapEval keeps the board's key along the path (two nibbles change per
@@ -86,9 +108,12 @@ type gapEval struct {
 	key     uint64 // Position.Key of the current position
 	shift   [16]uint8
 	memo    []memo
-	queries int64 // membership questions answered (by the set or the memo)
-	skipped int64 // pushes answered without any question
-	hits    int64 // questions the memo answered
+	filters []Set  // per level, nil or a cheaper superset
+	fmemo   []memo // the filters' memos (nil without filters)
+	queries int64  // membership questions answered (by the sets or the memos)
+	skipped int64  // pushes answered without any question
+	hits    int64  // set lookups the memos answered
+	vetoed  int64  // questions a filter answered "no"
 }
 
 // memo is one level's direct-mapped cache of answers by masked key.
@@ -98,17 +123,27 @@ type memo struct {
 	ans  [1 << memoBits]uint8 // 0 empty, 1 no, 2 yes
 }
 
-// contains asks level i, through its memo.
+// contains asks level i, through its filter (if any) and memos.
 func (e *gapEval) contains(i int, key uint64) bool {
 	e.queries++
-	m := &e.memo[i]
+	if f := e.filters[i]; f != nil {
+		if !e.ask(f, &e.fmemo[i], key) {
+			e.vetoed++
+			return false
+		}
+	}
+	return e.ask(e.levels[i], &e.memo[i], key)
+}
+
+// ask looks key up in set through memo m.
+func (e *gapEval) ask(set Set, m *memo, key uint64) bool {
 	k := key & m.mask
 	slot := (k * 0x9E3779B97F4A7C15) >> (64 - memoBits)
 	if a := m.ans[slot]; a != 0 && m.keys[slot] == k {
 		e.hits++
 		return a == 2
 	}
-	in := e.levels[i].Contains(key)
+	in := set.Contains(key)
 	m.keys[slot] = k
 	m.ans[slot] = 1
 	if in {
@@ -170,7 +205,11 @@ func (e *gapEval) Pop(_ *Position, tile uint8, from, to int) {
 
 // Counters implements CounterReporter.
 func (e *gapEval) Counters() map[string]int64 {
-	return map[string]int64{"queries": e.queries, "skipped": e.skipped, "memo_hits": e.hits}
+	c := map[string]int64{"queries": e.queries, "skipped": e.skipped, "memo_hits": e.hits}
+	if len(e.fmemo) > 0 {
+		c["filtered"] = e.vetoed
+	}
+	return c
 }
 
 // searchGap is the specialised loop for Gap: the board's key travels as an

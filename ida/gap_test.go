@@ -236,3 +236,26 @@ func TestGapLoopMatchesGeneralLoop(t *testing.T) {
 		}
 	}
 }
+
+// A filter (the level's own projection) changes no node and no answer; it
+// only answers some questions in place of the full set.
+func TestGapFiltersChangeNothingButLookups(t *testing.T) {
+	tr := truthOnce()
+	boards, dists := sample3x3(tr, 300)
+	full := tr.levels(2, 9)
+	filters := tr.levels(2, 4)
+	var vetoed int64
+	for i, b := range boards {
+		plain, err := Solve(b, Gap{Levels: full}, Options{})
+		require.NoError(t, err)
+		filt, err := Solve(b, Gap{Levels: full, Filters: filters}, Options{})
+		require.NoError(t, err)
+		require.Equal(t, dists[i], filt.Length)
+		require.Equal(t, plain.Iterations, filt.Iterations, "%s", b)
+		require.Equal(t, plain.Counters["queries"], filt.Counters["queries"])
+		vetoed += filt.Counters["filtered"]
+	}
+	assert.Positive(t, vetoed)
+	_, err := Gap{Levels: full, Filters: filters[:1]}.NewEvaluator(3, 3)
+	assert.Error(t, err)
+}

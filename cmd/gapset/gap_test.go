@@ -28,12 +28,13 @@ func TestDemoSmall(t *testing.T) {
 }
 
 func TestSolveWithGap0(t *testing.T) {
-	var lengths [4][]int
+	var lengths [5][]int
 	for i, args := range [][]string{
 		{"-H", "md"},
 		{"-H", "gap0", "--cells", "9"},
 		{"-H", "gap0:4", "--cells", "4", "--cells", "9", "--no-skip"},
 		{"-H", "gap2:5", "--cells", "5", "--cells", "9", "--max-gap", "2"},
+		{"-H", "gap2:9/4", "--cells", "4", "--cells", "9", "--max-gap", "2"},
 	} {
 		code, out, errs := gapset(t, boards3x3, append([]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-f", "json"}, args...)...)
 		require.Equal(t, 0, code, errs)
@@ -51,6 +52,10 @@ func TestSolveWithGap0(t *testing.T) {
 			if i == 3 {
 				assert.Equal(t, "gap2(Gap0_5+Gap2_5)", rec.Heuristic)
 			}
+			if i == 4 {
+				assert.Equal(t, "gap2(Gap0|Gap0_4+Gap2|Gap2_4)", rec.Heuristic)
+				assert.Contains(t, rec.Counters, "filtered")
+			}
 		}
 	}
 	assert.Equal(t, []int{31, 2}, lengths[0][:2]) // 31: BFS-checked in the ida tests
@@ -58,6 +63,7 @@ func TestSolveWithGap0(t *testing.T) {
 	assert.Equal(t, lengths[0], lengths[1])
 	assert.Equal(t, lengths[0], lengths[2])
 	assert.Equal(t, lengths[0], lengths[3])
+	assert.Equal(t, lengths[0], lengths[4])
 }
 
 // Key-set files feed the same heuristic; gap2 takes a Gap0 and a Gap2 file.
@@ -117,6 +123,8 @@ func TestGapHeuristicErrors(t *testing.T) {
 		{[]string{"-H", "gap0", "--cells", "9", "--cells", "4"}, "several Gap0 sets"},
 		{[]string{"-H", "gap0:x", "--cells", "9"}, "bad heuristic"},
 		{[]string{"-H", "gap1:4", "--cells", "4"}, "bad heuristic"},
+		{[]string{"-H", "gap0:4/x", "--cells", "4"}, "bad heuristic"},
+		{[]string{"-H", "gap0:4/9", "--cells", "4", "--cells", "9"}, "fewer cells"},
 		{[]string{"-H", "gap0", "--cells", "10"}, "out of range"},
 		{[]string{"-H", "gap0", "--bdd", "x.bdd"}, "--bdd"},
 		{[]string{"-H", "gap0", "--keys", "/nonexistent/x.keys"}, "x.keys"},

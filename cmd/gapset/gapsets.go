@@ -130,7 +130,8 @@ func cellsNote(cells int) string {
 
 // gapHeuristic makes h_G:maxGap from the pool: levels Gap0, Gap2, ...,
 // Gap<maxGap>, each on the given cells (0: the only set of its gap).
-func gapHeuristic(c *cli.Context, maxGap, cells int) (ida.Heuristic, error) {
+// filter > 0 puts the sets on filter cells in front of them (see ida.Gap).
+func gapHeuristic(c *cli.Context, maxGap, cells, filter int) (ida.Heuristic, error) {
 	p, err := gapPool(c)
 	if err != nil {
 		return nil, err
@@ -143,7 +144,19 @@ func gapHeuristic(c *cli.Context, maxGap, cells int) (ida.Heuristic, error) {
 			return nil, err
 		}
 		h.Levels = append(h.Levels, s.set)
-		names = append(names, s.name)
+		name := s.name
+		if filter > 0 {
+			f, err := p.pick(g, filter)
+			if err != nil {
+				return nil, err
+			}
+			if f.cells >= s.cells {
+				return nil, fmt.Errorf("filter %s must have fewer cells than %s", f.name, s.name)
+			}
+			h.Filters = append(h.Filters, f.set)
+			name += "|" + f.name
+		}
+		names = append(names, name)
 	}
 	h.Label = fmt.Sprintf("gap%d(%s)", maxGap, strings.Join(names, "+"))
 	if h.NoSkip {
@@ -153,15 +166,22 @@ func gapHeuristic(c *cli.Context, maxGap, cells int) (ida.Heuristic, error) {
 }
 
 // resolveHeuristic accepts every name of heuristicMakers and, for gap
-// sets, the qualified form gapG:K (h_G:G with the sets on K cells).
+// sets, the qualified form gapG:K (h_G:G with the sets on K cells) or
+// gapG:K/F (the same, asking the sets on F cells first as a filter).
 func resolveHeuristic(c *cli.Context, name string) (ida.Heuristic, error) {
 	if base, k, ok := strings.Cut(name, ":"); ok && strings.HasPrefix(base, "gap") {
+		k, f, hasFilter := strings.Cut(k, "/")
 		g, err1 := strconv.Atoi(strings.TrimPrefix(base, "gap"))
 		cells, err2 := strconv.Atoi(k)
-		if err1 != nil || err2 != nil || g < 0 || g%2 != 0 || cells < 1 {
-			return nil, badInputf("bad heuristic %q: want gapG:K with even G and cells K, e.g. gap0:8", name)
+		filter := 0
+		var err3 error
+		if hasFilter {
+			filter, err3 = strconv.Atoi(f)
 		}
-		h, err := gapHeuristic(c, g, cells)
+		if err1 != nil || err2 != nil || err3 != nil || g < 0 || g%2 != 0 || cells < 1 || (hasFilter && filter < 1) {
+			return nil, badInputf("bad heuristic %q: want gapG:K or gapG:K/F with even G and cells K (filter cells F), e.g. gap0:8 or gap0:16/8", name)
+		}
+		h, err := gapHeuristic(c, g, cells, filter)
 		return h, badInput(err)
 	}
 	return makeHeuristic(c, name)
