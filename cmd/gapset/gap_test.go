@@ -53,7 +53,7 @@ func TestSolveWithGap0(t *testing.T) {
 				assert.Equal(t, "gap2(Gap0_5+Gap2_5)", rec.Heuristic)
 			}
 			if i == 4 {
-				assert.Equal(t, "gap2(Gap0|Gap0_4+Gap2|Gap2_4)", rec.Heuristic)
+				assert.Equal(t, "gap2(Gap0[Gap0_4]+Gap2[Gap2_4])", rec.Heuristic)
 				assert.Contains(t, rec.Counters, "filtered")
 			}
 		}

@@ -154,7 +154,7 @@ func gapHeuristic(c *cli.Context, maxGap, cells, filter int) (ida.Heuristic, err
 				return nil, fmt.Errorf("filter %s must have fewer cells than %s", f.name, s.name)
 			}
 			h.Filters = append(h.Filters, f.set)
-			name += "|" + f.name
+			name += "[" + f.name + "]"
 		}
 		names = append(names, name)
 	}
