@@ -170,3 +170,24 @@ func WriteAll(dir string, recs []Record, s Summary, title string, notes []string
 	}
 	return nil
 }
+
+// ReadJSONL reads records written by JSONL (a results.jsonl file).
+func ReadJSONL(path string) ([]Record, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []Record
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for n := 1; dec.More(); n++ {
+		var r Record
+		if err := dec.Decode(&r); err != nil {
+			return nil, fmt.Errorf("%s: record %d: %w", path, n, err)
+		}
+		if r.ID == "" || r.Heuristic == "" {
+			return nil, fmt.Errorf("%s: record %d has no id or heuristic", path, n)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}

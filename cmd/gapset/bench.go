@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gapset/gapset/bench"
+	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
 	"github.com/urfave/cli/v2"
 )
@@ -31,6 +32,7 @@ func benchCommand(e *env) *cli.Command {
 			&cli.Int64Flag{Name: "max-nodes", Usage: "give up on a solve after `N` nodes expanded (recorded, left out of the averages; 0: no limit)"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output `DIR` (created if missing; required)"},
 			&cli.StringFlag{Name: "title", Value: "Benchmark", Usage: "title of the summary"},
+			&cli.StringSliceFlag{Name: "include", Usage: "add the records of an earlier run's results.jsonl `FILE` for the same instances (repeatable); with --heuristics \"\" nothing is solved, the runs are only combined"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 		), gapSetFlags()...),
 		Action: func(c *cli.Context) error { return runBench(c, e) },
@@ -71,7 +73,15 @@ func runBench(c *cli.Context, e *env) error {
 		seen[h.Name()] = true
 		hs = append(hs, h)
 	}
-	if len(hs) == 0 {
+	var included []bench.Record
+	for _, path := range c.StringSlice("include") {
+		recs, err := bench.ReadJSONL(path)
+		if err != nil {
+			return badInput(err)
+		}
+		included = append(included, recs...)
+	}
+	if len(hs) == 0 && len(included) == 0 {
 		return badInputf("--heuristics names no heuristic")
 	}
 	prog := newProgress(e.stderr, c.Bool("quiet"))
@@ -87,9 +97,16 @@ func runBench(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	recs, err = mergeRecords(insts, included, recs)
+	if err != nil {
+		return err
+	}
 	s := bench.Summarize(recs, "md")
 	notes := []string{fmt.Sprintf("%d instances from %s, heuristics %s, %d parallel searches on %d cores.",
 		len(insts), c.String("input"), c.String("heuristics"), c.Int("jobs"), runtime.NumCPU())}
+	if inc := c.StringSlice("include"); len(inc) > 0 {
+		notes = append(notes, "", "Records included from earlier runs: "+strings.Join(inc, ", ")+".")
+	}
 	if pn := poolNotes(c); len(pn) > 0 {
 		notes = append(append(append(notes, "", "Gap sets (exact, in memory):", ""), pn...), "")
 	}
@@ -103,4 +120,44 @@ func runBench(c *cli.Context, e *env) error {
 		return fmt.Errorf("%d instances got different lengths from different heuristics (see %s)", len(s.Mismatches), c.String("out"))
 	}
 	return nil
+}
+
+// mergeRecords puts included records (earlier runs) and new ones together,
+// in instance order; included records must be for the same boards, and a
+// heuristic solved now replaces the same heuristic's included record.
+func mergeRecords(insts []encode.Instance, included, fresh []bench.Record) ([]bench.Record, error) {
+	if len(included) == 0 {
+		return fresh, nil
+	}
+	board := map[string]string{}
+	for _, in := range insts {
+		board[in.ID] = in.Board.String()
+	}
+	type idh struct{ id, h string }
+	seen := map[idh]bool{}
+	for _, r := range fresh {
+		seen[idh{r.ID, r.Heuristic}] = true
+	}
+	byID := map[string][]bench.Record{}
+	for _, r := range included {
+		b, ok := board[r.ID]
+		if !ok {
+			continue // an instance outside this run (e.g. beyond --limit)
+		}
+		if b != r.Board {
+			return nil, badInputf("included record %s (%s) is for board %s, but this run's %s is %s", r.ID, r.Heuristic, r.Board, r.ID, b)
+		}
+		if k := (idh{r.ID, r.Heuristic}); !seen[k] {
+			seen[k] = true
+			byID[r.ID] = append(byID[r.ID], r)
+		}
+	}
+	for _, r := range fresh {
+		byID[r.ID] = append(byID[r.ID], r)
+	}
+	var out []bench.Record
+	for _, in := range insts {
+		out = append(out, byID[in.ID]...)
+	}
+	return out, nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gapset/gapset/bench"
 	"github.com/gapset/gapset/encode"
 	keysets "github.com/gapset/gapset/gapset"
 	"github.com/stretchr/testify/assert"
@@ -175,4 +176,35 @@ func TestBenchCommand(t *testing.T) {
 	}
 	code, _, errs = gapset(t, "", "bench", "-q", "-i", in)
 	assert.Equal(t, 2, code, errs)
+}
+
+// Runs made apart can be combined: the second run includes the first's
+// records, and a run with no heuristics only combines.
+func TestBenchInclude(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.txt")
+	require.NoError(t, os.WriteFile(in, []byte(boards3x3), 0o644))
+	base := []string{"bench", "-q", "--rows", "3", "--cols", "3", "-i", in, "--cells", "9"}
+	code, _, errs := gapset(t, "", append(base, "-H", "md", "--out", filepath.Join(dir, "a"))...)
+	require.Equal(t, 0, code, errs)
+	code, _, errs = gapset(t, "", append(base, "-H", "gap0", "--out", filepath.Join(dir, "b"))...)
+	require.Equal(t, 0, code, errs)
+	code, out, errs := gapset(t, "", append(base, "-H", "", "--include", filepath.Join(dir, "a", "results.jsonl"),
+		"--include", filepath.Join(dir, "b", "results.jsonl"), "--out", filepath.Join(dir, "c"))...)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "Instances solved by every heuristic: 3. Ratios are to md.")
+	assert.Regexp(t, `\| gap0\(Gap0\) \| .* \| 0\.[0-9]{3} \|`, out)
+	recs, err := bench.ReadJSONL(filepath.Join(dir, "c", "results.jsonl"))
+	require.NoError(t, err)
+	require.Len(t, recs, 6)
+	assert.Equal(t, "101", recs[0].ID)
+	assert.Equal(t, "md", recs[0].Heuristic)
+	assert.Equal(t, "gap0(Gap0)", recs[1].Heuristic)
+
+	other := filepath.Join(dir, "other.txt")
+	require.NoError(t, os.WriteFile(other, []byte("101 1 2 3 4 5 6 7 0 8\n"), 0o644))
+	code, _, errs = gapset(t, "", "bench", "-q", "--rows", "3", "--cols", "3", "-i", other, "-H", "",
+		"--include", filepath.Join(dir, "a", "results.jsonl"), "--out", filepath.Join(dir, "d"))
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errs, "is for board")
 }
