@@ -75,13 +75,13 @@ func (g Gap) NewEvaluator(rows, cols int) (Evaluator, error) {
 	ev.filters = make([]Set, len(g.Levels))
 	copy(ev.filters, g.Filters)
 	for i, s := range g.Levels {
-		ev.memo[i].mask = maskOf(s)
+		ev.memo[i] = newMemo(maskOf(s), rows*cols)
 	}
 	if len(g.Filters) > 0 {
 		ev.fmemo = make([]memo, len(g.Levels))
 		for i, f := range g.Filters {
 			if f != nil {
-				ev.fmemo[i].mask = maskOf(f)
+				ev.fmemo[i] = newMemo(maskOf(f), rows*cols)
 			}
 		}
 	}
@@ -118,9 +118,20 @@ type gapEval struct {
 
 // memo is one level's direct-mapped cache of answers by masked key.
 type memo struct {
-	mask uint64
-	keys [1 << memoBits]uint64
-	ans  [1 << memoBits]uint8 // 0 empty, 1 no, 2 yes
+	mask  uint64
+	shift uint // 64 - log2(len(keys))
+	keys  []uint64
+	ans   []uint8 // 0 empty, 1 no, 2 yes
+}
+
+// newMemo sizes a memo: full size for the 15-puzzle, small for boards whose
+// searches are too short to pay for zeroing half a megabyte.
+func newMemo(mask uint64, cells int) memo {
+	bits := memoBits
+	if cells <= 12 {
+		bits = 10
+	}
+	return memo{mask: mask, shift: uint(64 - bits), keys: make([]uint64, 1<<bits), ans: make([]uint8, 1<<bits)}
 }
 
 // contains asks level i, through its filter (if any) and memos.
@@ -138,7 +149,7 @@ func (e *gapEval) contains(i int, key uint64) bool {
 // ask looks key up in set through memo m.
 func (e *gapEval) ask(set Set, m *memo, key uint64) bool {
 	k := key & m.mask
-	slot := (k * 0x9E3779B97F4A7C15) >> (64 - memoBits)
+	slot := (k * 0x9E3779B97F4A7C15) >> m.shift
 	if a := m.ans[slot]; a != 0 && m.keys[slot] == k {
 		e.hits++
 		return a == 2
