@@ -107,6 +107,8 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 		e0, g0 := s.expanded, s.generated
 		if ev == nil {
 			s.searchMD(s.pos.Blank, -1, 0, s.pos.MD)
+		} else if ge, ok := ev.(*gapEval); ok {
+			s.searchGap(ge, s.pos.Blank, -1, 0, s.pos.MD, ge.key)
 		} else {
 			s.searchEval(-1)
 		}

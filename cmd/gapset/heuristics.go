@@ -13,6 +13,9 @@ import (
 func heuristicMakers() map[string]func(c *cli.Context) (ida.Heuristic, error) {
 	return map[string]func(c *cli.Context) (ida.Heuristic, error){
 		"md": func(*cli.Context) (ida.Heuristic, error) { return ida.Manhattan{}, nil },
+		// gap sets (issue 6): sets from --keys, --bdd or --cells
+		"gap0": func(c *cli.Context) (ida.Heuristic, error) { return gapHeuristic(c, 0, 0, 0) },
+		"gap2": func(c *cli.Context) (ida.Heuristic, error) { return gapHeuristic(c, 2, 0, 0) },
 	}
 }
 
