@@ -75,6 +75,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			solveCommand(env),
 			genCommand(env),
 			demoCommand(env),
+			pdbCommand(env),
 		},
 	}
 	markUsageErrors(app.Commands)
