@@ -30,13 +30,13 @@ type TrackerMaker interface {
 // the value. Cut decisions, and so nodes and lengths, are identical to
 // computing the bound everywhere.
 type SkipEvaluator struct {
-	tr       Tracker
-	skip     bool
-	step     int
-	geMD     bool
-	lo, hi   []int
-	checks   int64
-	skipped  int64
+	tr      Tracker
+	skip    bool
+	step    int
+	geMD    bool
+	lo, hi  []int
+	checks  int64
+	skipped int64
 }
 
 // NewSkipEvaluator wraps tr. skip=false computes the bound at every node (for
