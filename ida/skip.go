@@ -19,6 +19,9 @@ type Tracker interface {
 // to skip checks for a whole combination at once.
 type TrackerMaker interface {
 	NewTracker(rows, cols int) (Tracker, error)
+	// TrackerInfo gives the largest change of the bound along one move and
+	// whether the bound is never below Manhattan distance.
+	TrackerInfo() (step int, geMD bool)
 }
 
 // SkipEvaluator turns a Tracker into an Evaluator with the lower-bound-check

@@ -25,8 +25,8 @@ type Progress func(layer int, reached, total int64)
 // added together with its whole region and the layers are exact costs. The
 // visited states of a placement are a bit mask over its free cells (the same
 // order as the blank's digit in the placement-plus-blank rank), so memory is
-// one byte (up to 8 free cells) or two bytes per placement for each of the
-// visited, current and next layers, plus one byte for the result.
+// 4 bytes per placement with up to 8 free cells, else 8, plus one byte for
+// the result.
 //
 // It also returns the table's step: the largest change of value along one
 // move of a group tile. Values are minimised over the blank, so a move can
@@ -79,17 +79,24 @@ func (g *grid) region(c int, free uint32) uint32 {
 	}
 }
 
+// entry is the search state of one placement, kept together so that a
+// generated placement costs one cache miss: visited blank cells, the blank
+// cells of the layers being expanded and generated (by layer parity) and the
+// value.
+type entry[M uint8 | uint16] struct {
+	visited M
+	layer   [2]M
+	dist    uint8
+}
+
 func build[M uint8 | uint16](ctx context.Context, rows, cols int, group []uint8, prog Progress) ([]uint8, int, error) {
 	g := newGrid(rows, cols)
 	n, k := g.n, len(group)
 	total := Entries(n, k)
-	dist := make([]uint8, total)
-	for i := range dist {
-		dist[i] = unknown
+	st := make([]entry[M], total)
+	for i := range st {
+		st[i].dist = unknown
 	}
-	visited := make([]M, total)
-	cur := make([]M, total)
-	next := make([]M, total)
 
 	// Start: tiles at home, blank region around the blank's home (cell n-1).
 	pos := make([]uint8, k)
@@ -101,7 +108,7 @@ func build[M uint8 | uint16](ctx context.Context, rows, cols int, group []uint8,
 	free := g.all &^ used
 	r0 := rank(pos, n)
 	m0 := M(compress(g.region(n-1, free), free))
-	visited[r0], cur[r0], dist[r0] = m0, m0, 0
+	st[r0].visited, st[r0].layer[0], st[r0].dist = m0, m0, 0
 	reached := int64(1)
 
 	// Every move of a group tile is generated once from each end, when that
@@ -118,11 +125,12 @@ func build[M uint8 | uint16](ctx context.Context, rows, cols int, group []uint8,
 		}
 		any := false
 		nd := uint8(layer + 1)
+		cl, nl := layer&1, (layer+1)&1
 		for base := 0; base < total; base += last {
-			blk := cur[base : base+last]
+			blk := st[base : base+last]
 			nz := false
-			for _, m := range blk {
-				if m != 0 {
+			for i := range blk {
+				if blk[i].layer[cl] != 0 {
 					nz = true
 					break
 				}
@@ -135,12 +143,13 @@ func build[M uint8 | uint16](ctx context.Context, rows, cols int, group []uint8,
 			if k > 1 {
 				prefUsed = unrank(base/last, pos[:k-1], n)
 			}
-			for d, m := range blk {
+			for d := range blk {
+				m := blk[d].layer[cl]
 				if m == 0 {
 					continue
 				}
-				blk[d] = 0
-				dp := int(dist[base+d])
+				blk[d].layer[cl] = 0
+				dp := int(blk[d].dist)
 				c := selectFree(prefUsed, d)
 				pos[k-1] = uint8(c)
 				used := prefUsed | 1<<c
@@ -151,19 +160,19 @@ func build[M uint8 | uint16](ctx context.Context, rows, cols int, group []uint8,
 					for to := g.nb[from] & blanks; to != 0; to &= to - 1 {
 						b := bits.TrailingZeros32(to)
 						pos[i] = uint8(b)
-						r := rank(pos, n)
+						e := &st[rank(pos, n)]
 						nfree := free&^(1<<b) | 1<<from
 						bit := M(1) << bits.OnesCount32(nfree&(1<<from-1))
-						if visited[r]&bit == 0 {
+						if e.visited&bit == 0 {
 							reg := M(compress(g.region(from, nfree), nfree))
-							if visited[r] == 0 {
-								dist[r] = nd
+							if e.visited == 0 {
+								e.dist = nd
 								reached++
 							}
-							visited[r] |= reg
-							next[r] |= reg
+							e.visited |= reg
+							e.layer[nl] |= reg
 						}
-						if x := int(dist[r]) - dp; x > step {
+						if x := int(e.dist) - dp; x > step {
 							step = x
 						} else if -x > step {
 							step = -x
@@ -176,11 +185,14 @@ func build[M uint8 | uint16](ctx context.Context, rows, cols int, group []uint8,
 		if !any {
 			break
 		}
-		cur, next = next, cur
 	}
 	// With every tile in the group only the solvable half is reachable.
 	if reached != int64(total) && !(k == n-1 && 2*reached == int64(total)) {
 		return nil, 0, fmt.Errorf("internal error: %d of %d placements reached", reached, total)
+	}
+	dist := make([]uint8, total)
+	for i := range st {
+		dist[i] = st[i].dist
 	}
 	return dist, step, nil
 }

@@ -98,6 +98,9 @@ func (h *Heuristic) NewEvaluator(rows, cols int) (ida.Evaluator, error) {
 	return ida.NewSkipEvaluator(tr, !h.NoSkip, h.Set.Step(), true), nil
 }
 
+// TrackerInfo implements ida.TrackerMaker.
+func (h *Heuristic) TrackerInfo() (int, bool) { return h.Set.Step(), true }
+
 // NewTracker implements ida.TrackerMaker.
 func (h *Heuristic) NewTracker(rows, cols int) (ida.Tracker, error) {
 	p := h.Set.Part
