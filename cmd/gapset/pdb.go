@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/gapset/gapset/ida"
@@ -100,6 +101,6 @@ func pdbHeuristic(partition string, rows, cols int, reflect bool, label string) 
 		if err != nil {
 			return nil, err
 		}
-		return &pdb.Heuristic{Set: set, Reflect: reflect, Label: label}, nil
+		return &pdb.Heuristic{Set: set, Reflect: reflect, Label: label, NoSkip: strings.HasSuffix(label, "-noskip")}, nil
 	}
 }
