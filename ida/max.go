@@ -105,10 +105,13 @@ func (t *maxTracker) Undo(p *Position, tile uint8, from, to int) {
 	}
 }
 
-func (t *maxTracker) Bound(p *Position) int {
+func (t *maxTracker) Bound(p *Position, need int) int {
 	h := 0
 	for _, x := range t.parts {
-		h = max(h, x.Bound(p))
+		h = max(h, x.Bound(p, need))
+		if h > need {
+			break
+		}
 	}
 	return h
 }

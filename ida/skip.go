@@ -11,8 +11,10 @@ type Tracker interface {
 	Move(p *Position, tile uint8, from, to int)
 	// Undo reverts the last Move (p already restored).
 	Undo(p *Position, tile uint8, from, to int)
-	// Bound returns the heuristic value of the current position.
-	Bound(p *Position) int
+	// Bound returns the heuristic value of the current position, or, when
+	// it finds part of it already above need, any admissible value above
+	// need (the node will be cut, so the rest need not be computed).
+	Bound(p *Position, need int) int
 }
 
 // TrackerMaker is implemented by heuristics that offer a Tracker; Max uses it
@@ -53,7 +55,7 @@ func NewSkipEvaluator(tr Tracker, skip bool, step int, geMD bool) *SkipEvaluator
 // Root implements Evaluator.
 func (s *SkipEvaluator) Root(p *Position) int {
 	s.tr.Reset(p)
-	h := s.tr.Bound(p)
+	h := s.tr.Bound(p, 1<<30)
 	s.checks++
 	s.lo = append(s.lo[:0], h)
 	s.hi = append(s.hi[:0], h)
@@ -72,8 +74,11 @@ func (s *SkipEvaluator) Push(p *Position, tile uint8, from, to int, need int) in
 		}
 	} else {
 		s.checks++
-		lo = s.tr.Bound(p)
+		lo = s.tr.Bound(p, need)
 		hi = lo
+		if lo > need { // maybe not exact, but the node is cut: no children
+			hi = 1 << 30
+		}
 	}
 	if lo < 0 {
 		lo = 0

@@ -204,7 +204,7 @@ func (w *wdTracker) Undo(p *Position, tile uint8, from, to int) {
 	}
 }
 
-func (w *wdTracker) Bound(p *Position) int {
+func (w *wdTracker) Bound(p *Position, need int) int {
 	return int(w.v.dist[w.sv]) + int(w.h.dist[w.sh])
 }
 
@@ -255,7 +255,7 @@ func (*idTracker) Reset(*Position)                 {}
 func (*idTracker) Move(*Position, uint8, int, int) {}
 func (*idTracker) Undo(*Position, uint8, int, int) {}
 func idPart(inv, w int) int                        { return inv/w + inv%w }
-func (t *idTracker) Bound(p *Position) int {
+func (t *idTracker) Bound(p *Position, need int) int {
 	n := t.rows * t.cols
 	var seq [16]uint8
 	m := 0

@@ -196,7 +196,7 @@ func (t *tracker) lookup(g int, pos *[encode.MaxCells]uint8) uint8 {
 	return t.tables[g][r]
 }
 
-func (t *tracker) Bound(p *ida.Position) int {
+func (t *tracker) Bound(p *ida.Position, need int) int {
 	f := &t.frames[p.Depth]
 	for m := f.dirtyD; m != 0; m &= m - 1 {
 		g := bits.TrailingZeros16(m)
@@ -207,8 +207,8 @@ func (t *tracker) Bound(p *ida.Position) int {
 	for g := range t.groups {
 		sd += int(f.vd[g])
 	}
-	if !t.reflect {
-		return sd
+	if !t.reflect || sd > need {
+		return sd // the reflected groups stay dirty until needed
 	}
 	for m := f.dirtyR; m != 0; m &= m - 1 {
 		g := bits.TrailingZeros16(m)
@@ -234,7 +234,7 @@ func (h *Heuristic) Value(b encode.Board) (int, error) {
 	p.Blank = b.Blank()
 	p.MD = b.Manhattan()
 	tr.Reset(&p)
-	return tr.Bound(&p), nil
+	return tr.Bound(&p, 1<<30), nil
 }
 
 // BuildSet builds every group of part in turn. prog, when set, gets the
