@@ -32,7 +32,10 @@ type Progress func(layer int, reached, total int64)
 // move of a group tile. Values are minimised over the blank, so a move can
 // change them by more than 1 (the blank may be walled into another region);
 // lower-bound-check skipping must know by how much.
-func Build(ctx context.Context, rows, cols int, group []uint8, prog Progress) (table []uint8, step int, err error) {
+//
+// workers > 1 runs the search on that many goroutines when the group leaves
+// at most 8 free cells (the large databases); the result is the same.
+func Build(ctx context.Context, rows, cols int, group []uint8, workers int, prog Progress) (table []uint8, step int, err error) {
 	if err := encode.CheckSize(rows, cols); err != nil {
 		return nil, 0, err
 	}
@@ -40,6 +43,9 @@ func Build(ctx context.Context, rows, cols int, group []uint8, prog Progress) (t
 	k := len(group)
 	if k == 0 || k >= n {
 		return nil, 0, fmt.Errorf("group of %d tiles on %d cells", k, n)
+	}
+	if n-k <= 8 && k >= 2 && workers > 1 {
+		return buildParallel(ctx, rows, cols, group, prog, workers)
 	}
 	if n-k <= 8 {
 		return build[uint8](ctx, rows, cols, group, prog)

@@ -239,14 +239,14 @@ func (h *Heuristic) Value(b encode.Board) (int, error) {
 
 // BuildSet builds every group of part in turn. prog, when set, gets the
 // group's index with each layer report.
-func BuildSet(ctx context.Context, part Partition, prog func(group, layer int, reached, total int64)) (*Set, error) {
+func BuildSet(ctx context.Context, part Partition, workers int, prog func(group, layer int, reached, total int64)) (*Set, error) {
 	s := &Set{Part: part}
 	for gi, g := range part.Groups {
 		var pr Progress
 		if prog != nil {
 			pr = func(layer int, reached, total int64) { prog(gi, layer, reached, total) }
 		}
-		t, step, err := Build(ctx, part.Rows, part.Cols, g, pr)
+		t, step, err := Build(ctx, part.Rows, part.Cols, g, workers, pr)
 		if err != nil {
 			return nil, err
 		}

@@ -66,7 +66,7 @@ func TestFullGroupIsExactDistance(t *testing.T) {
 		for i := range group {
 			group[i] = uint8(i + 1)
 		}
-		table, step, err := Build(context.Background(), rows, cols, group, nil)
+		table, step, err := Build(context.Background(), rows, cols, group, 1, nil)
 		assert.Equal(t, 1, step, "the whole puzzle is consistent")
 		require.NoError(t, err)
 		dist := bfsDistances(rows, cols)
@@ -155,7 +155,7 @@ func TestBuildMatchesNaiveSearch(t *testing.T) {
 		{2, 4, []uint8{3, 4, 7}},
 	} {
 		n := tc.rows * tc.cols
-		table, step, err := Build(context.Background(), tc.rows, tc.cols, tc.group, nil)
+		table, step, err := Build(context.Background(), tc.rows, tc.cols, tc.group, 1, nil)
 		assert.GreaterOrEqual(t, step, 1)
 		require.NoError(t, err)
 		ref := naiveGroupDistances(tc.rows, tc.cols, tc.group)
@@ -171,7 +171,7 @@ func buildSet(t testing.TB, name string, rows, cols int) *Set {
 	t.Helper()
 	part, err := ParsePartition(name, rows, cols)
 	require.NoError(t, err)
-	set, err := BuildSet(context.Background(), part, nil)
+	set, err := BuildSet(context.Background(), part, 2, nil)
 	require.NoError(t, err)
 	return set
 }
@@ -362,4 +362,26 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("accepted a table of %d entries", len(table))
 		}
 	})
+}
+
+// The parallel build gives the sequential build's tables and steps.
+func TestParallelBuildMatchesSequential(t *testing.T) {
+	for _, tc := range []struct {
+		rows, cols int
+		group      []uint8
+	}{
+		{3, 3, []uint8{1, 2, 3}},
+		{3, 3, []uint8{1, 2, 3, 4, 5, 6, 7, 8}},
+		{3, 4, []uint8{2, 5, 6, 11}},
+		{3, 4, []uint8{1, 2, 3, 4, 5}},
+	} {
+		want, wstep, err := Build(context.Background(), tc.rows, tc.cols, tc.group, 1, nil)
+		require.NoError(t, err)
+		for _, w := range []int{2, 3} {
+			got, step, err := Build(context.Background(), tc.rows, tc.cols, tc.group, w, nil)
+			require.NoError(t, err)
+			require.Equal(t, wstep, step)
+			require.Equal(t, want, got, "group %v, %d workers", tc.group, w)
+		}
+	}
 }

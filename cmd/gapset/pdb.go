@@ -34,6 +34,7 @@ func pdbCommand(e *env) *cli.Command {
 				&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: defaultPDBDir, Usage: "output `DIR` (created if needed)"},
 				&cli.IntFlag{Name: "rows", Value: 4, Usage: "board rows"},
 				&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns"},
+				&cli.IntFlag{Name: "workers", Value: runtime.NumCPU(), Usage: "goroutines for the large groups (at most 8 free cells)"},
 				&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 			},
 			Action: func(c *cli.Context) error { return runPDBBuild(c, e) },
@@ -54,7 +55,7 @@ func runPDBBuild(c *cli.Context, e *env) error {
 	start := time.Now()
 	for gi, g := range part.Groups {
 		t0 := time.Now()
-		table, step, err := pdb.Build(context.Background(), part.Rows, part.Cols, g, func(layer int, reached, total int64) {
+		table, step, err := pdb.Build(context.Background(), part.Rows, part.Cols, g, c.Int("workers"), func(layer int, reached, total int64) {
 			prog.update(reached, total, false, "group %d/%d %v: cost %d, %d placements reached, %s",
 				gi+1, len(part.Groups), g, layer, reached, time.Since(t0).Round(time.Second))
 		})
