@@ -126,7 +126,7 @@ func TestIncrementalMatchesFresh(t *testing.T) {
 				require.NoError(t, b.Move(int(tile)))
 				p.Tiles[to], p.Tiles[from] = tile, 0
 				p.Blank, p.MD, p.Depth = from, b.Manhattan(), p.Depth+1
-				got := ev.Push(p, tile, from, to, -1)
+				got := ev.Push(p, tile, from, to, 1<<30) // nothing cut: exact values
 				require.Equal(t, rootValue(t, h, b), got, "%s after %d steps at %s", h.Name(), i, b)
 				path = append(path, step{tile, from, to})
 			}
