@@ -37,13 +37,19 @@ var named = map[string]struct {
 	// Left and right 3x2 blocks of the top three rows, and the bottom row.
 	"6-6-3": {4, 4, "1,2,5,6,9,10/3,4,7,8,11,12/13,14,15"},
 	"5-5-5": {4, 4, "1,5,6,9,13/2,3,4,7,8/10,11,12,14,15"},
+	// The two 5-5-5 "local" databases of seed 002, shaped for the
+	// transposed goal (groups B, A, C of its pictures DB1 and DB2).
+	"local1": {4, 4, "1,6,7,10,11/2,3,4,8,12/5,9,13,14,15"},
+	"local2": {4, 4, "1,2,3,5,9/4,6,7,10,13/8,11,12,14,15"},
 	// 3x3 (8-puzzle) partitions for tests and small experiments.
 	"4-4": {3, 3, "1,2,3,4/5,6,7,8"},
 	"3-5": {3, 3, "1,2,3/4,5,6,7,8"},
 }
 
 // Names lists the built-in partition names.
-func Names() []string { return []string{"7-8", "6-6-3", "5-5-5", "4-4", "3-5"} }
+func Names() []string {
+	return []string{"7-8", "6-6-3", "5-5-5", "local1", "local2", "4-4", "3-5"}
+}
 
 // ParsePartition returns a built-in partition ("7-8", "6-6-3", "5-5-5" on
 // 4x4; "4-4", "3-5" on 3x3), or parses an explicit one such as
