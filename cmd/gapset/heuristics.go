@@ -28,6 +28,7 @@ func heuristicMakers() map[string]func(c *cli.Context) (ida.Heuristic, error) {
 		"pdb555":       pdbHeuristic("5-5-5", 4, 4, true, "pdb555"),
 		"pdb78-direct": pdbHeuristic("7-8", 4, 4, false, "pdb78-direct"),
 		"pdb78-noskip": pdbHeuristic("7-8", 4, 4, true, "pdb78-noskip"),
+		"pdb78+663":    pdbMaxHeuristic("pdb78+663", "7-8", "6-6-3"),
 		"pdb44":        pdbHeuristic("4-4", 3, 3, false, "pdb44"),
 	}
 }

@@ -105,3 +105,19 @@ func pdbHeuristic(partition string, rows, cols int, reflect bool, label string) 
 		return &pdb.Heuristic{Set: set, Reflect: reflect, Label: label, NoSkip: strings.HasSuffix(label, "-noskip")}, nil
 	}
 }
+
+// pdbMaxHeuristic is the max of several partitions' reflected databases, all
+// loaded from the same --pdb directory.
+func pdbMaxHeuristic(label string, partitions ...string) func(c *cli.Context) (ida.Heuristic, error) {
+	return func(c *cli.Context) (ida.Heuristic, error) {
+		var parts []ida.Heuristic
+		for _, p := range partitions {
+			h, err := pdbHeuristic(p, 4, 4, true, "pdb"+p)(c)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, h)
+		}
+		return ida.Max{Parts: parts, Label: label}, nil
+	}
+}
