@@ -63,6 +63,10 @@ func Write(path string, rows, cols int, group []uint8, table []uint8, step int) 
 		return err
 	}
 	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes it private
+		tmp.Close()
+		return err
+	}
 	if _, err := tmp.Write(hdr); err != nil {
 		tmp.Close()
 		return err
