@@ -62,7 +62,7 @@ func Write(path string, rows, cols int, group []uint8, table []uint8, step int) 
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	defer os.Remove(tmp.Name())              // no-op after a successful rename
 	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes it private
 		tmp.Close()
 		return err
