@@ -385,3 +385,47 @@ func TestParallelBuildMatchesSequential(t *testing.T) {
 		}
 	}
 }
+
+// TestPDB78FromEnv checks built 7-8 databases (opt-in: building them takes
+// minutes): GAPSET_PDB78_DIR=DIR go test -run PDB78 ./pdb/
+func TestPDB78FromEnv(t *testing.T) {
+	dir := os.Getenv("GAPSET_PDB78_DIR")
+	if dir == "" {
+		t.Skip("set GAPSET_PDB78_DIR to a directory made by gapset pdb build --partition 7-8")
+	}
+	part, err := ParsePartition("7-8", 4, 4)
+	require.NoError(t, err)
+	set, err := Load(dir, part)
+	require.NoError(t, err)
+	h := &Heuristic{Set: set, Reflect: true}
+	insts := korf(t)
+	for id, l := range map[int]int{1: 57, 2: 55, 3: 59, 12: 45, 42: 42, 55: 41, 79: 42, 97: 44} {
+		res, err := ida.Solve(insts[id-1].Board, h, ida.Options{})
+		require.NoError(t, err)
+		require.Equal(t, l, res.Length, "korf %d", id)
+	}
+	b, err := encode.Parse("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1", 4, 4)
+	require.NoError(t, err)
+	res, err := ida.Solve(b, h, ida.Options{})
+	require.NoError(t, err)
+	require.Equal(t, 80, res.Length)
+	// Random walks: the Manhattan-only optimum.
+	rng := rand.New(rand.NewPCG(78, 78))
+	for i := 0; i < 20; i++ {
+		b := randomWalkBoard(rng, 80)
+		want, err := ida.Solve(b, ida.Manhattan{}, ida.Options{})
+		require.NoError(t, err)
+		got, err := ida.Solve(b, h, ida.Options{})
+		require.NoError(t, err)
+		require.Equal(t, want.Length, got.Length, "%s", b)
+	}
+}
+
+func randomWalkBoard(rng *rand.Rand, n int) encode.Board {
+	b := encode.Goal(4, 4)
+	for j := 0; j < n; j++ {
+		_, tiles := b.Successors()
+		_ = b.Move(tiles[rng.IntN(len(tiles))])
+	}
+	return b
+}
