@@ -2,13 +2,12 @@ package ida
 
 import "fmt"
 
-// LinearConflict is Manhattan distance plus 2 for every tile that must leave
-// its goal line (row or column) to let the others pass: in each line, the
-// tiles that are in their goal line but out of order need that many extra
-// moves, fewest tiles removed = tiles in their line minus the longest
-// increasing run of their goal positions. Lines are independent because a
-// tile counted in its row stays in its column's count only through Manhattan
-// distance (Hansson, Mayer and Yung's linear conflict).
+// LinearConflict is Manhattan distance plus 2 per tile that must leave its
+// goal line (row or column) to let the others of that line pass (Hansson,
+// Mayer and Yung): in each line, of the tiles whose goal line it is, all but
+// a longest run in goal order must step out and back, two moves Manhattan
+// distance does not count. A row's extra moves are vertical and a column's
+// horizontal, so the lines add up.
 type LinearConflict struct{}
 
 // Name implements Heuristic.

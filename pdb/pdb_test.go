@@ -185,11 +185,20 @@ func TestAdditiveOn3x3IsAdmissibleAndOptimal(t *testing.T) {
 		set := buildSet(t, name, 3, 3)
 		for _, refl := range []bool{false, true} {
 			h := &Heuristic{Set: set, Reflect: refl}
+			tr, err := h.NewTracker(3, 3) // Reset makes it reusable
+			require.NoError(t, err)
 			exact, solved := 0, 0
 			for key, d := range dist {
 				b, _ := encode.FromKey(key, 3, 3)
-				v, err := h.Value(b)
-				require.NoError(t, err)
+				p := ida.Position{Rows: 3, Cols: 3}
+				copy(p.Tiles[:], b.Tiles)
+				tr.Reset(&p)
+				v := tr.Bound(&p, 1<<30)
+				if key%1000 == 0 { // the convenience path agrees
+					w, err := h.Value(b)
+					require.NoError(t, err)
+					require.Equal(t, v, w)
+				}
 				if v > d || v < b.Manhattan() {
 					t.Fatalf("%s reflect=%v %s: bound %d, distance %d, manhattan %d", name, refl, b, v, d, b.Manhattan())
 				}
@@ -384,4 +393,48 @@ func TestParallelBuildMatchesSequential(t *testing.T) {
 			require.Equal(t, want, got, "group %v, %d workers", tc.group, w)
 		}
 	}
+}
+
+// TestPDB78FromEnv checks built 7-8 databases (opt-in: building them takes
+// minutes): GAPSET_PDB78_DIR=DIR go test -run PDB78 ./pdb/
+func TestPDB78FromEnv(t *testing.T) {
+	dir := os.Getenv("GAPSET_PDB78_DIR")
+	if dir == "" {
+		t.Skip("set GAPSET_PDB78_DIR to a directory made by gapset pdb build --partition 7-8")
+	}
+	part, err := ParsePartition("7-8", 4, 4)
+	require.NoError(t, err)
+	set, err := Load(dir, part)
+	require.NoError(t, err)
+	h := &Heuristic{Set: set, Reflect: true}
+	insts := korf(t)
+	for id, l := range map[int]int{1: 57, 2: 55, 3: 59, 12: 45, 42: 42, 55: 41, 79: 42, 97: 44} {
+		res, err := ida.Solve(insts[id-1].Board, h, ida.Options{})
+		require.NoError(t, err)
+		require.Equal(t, l, res.Length, "korf %d", id)
+	}
+	b, err := encode.Parse("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1", 4, 4)
+	require.NoError(t, err)
+	res, err := ida.Solve(b, h, ida.Options{})
+	require.NoError(t, err)
+	require.Equal(t, 80, res.Length)
+	// Random walks: the Manhattan-only optimum.
+	rng := rand.New(rand.NewPCG(78, 78))
+	for i := 0; i < 20; i++ {
+		b := randomWalkBoard(rng, 80)
+		want, err := ida.Solve(b, ida.Manhattan{}, ida.Options{})
+		require.NoError(t, err)
+		got, err := ida.Solve(b, h, ida.Options{})
+		require.NoError(t, err)
+		require.Equal(t, want.Length, got.Length, "%s", b)
+	}
+}
+
+func randomWalkBoard(rng *rand.Rand, n int) encode.Board {
+	b := encode.Goal(4, 4)
+	for j := 0; j < n; j++ {
+		_, tiles := b.Successors()
+		_ = b.Move(tiles[rng.IntN(len(tiles))])
+	}
+	return b
 }
