@@ -2,8 +2,15 @@ package gapset
 
 import (
 	"context"
+	"encoding/binary"
+	"math/rand/v2"
 	"os"
 	"testing"
+
+	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/ida"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestG0Full4x4 enumerates the whole 4x4 G0 in memory and checks the
@@ -68,4 +75,44 @@ func TestEnumerateG0Full4x4(t *testing.T) {
 		}
 	}
 	t.Logf("%.1fs, peak rss %d MiB, peak disk %d MiB", res.Elapsed.Seconds(), res.PeakRSS>>20, res.PeakDisk>>20)
+}
+
+// TestSampledKeySetFile solves random members of a whole-board key-set file
+// with IDA* and checks that their gap is within the file's. Opt in:
+// GAPSET_KEYS=/work/keys/issue4/g2full/Gap2.keys go test -run SampledKeySetFile -v ./gapset/
+func TestSampledKeySetFile(t *testing.T) {
+	path := os.Getenv("GAPSET_KEYS")
+	if path == "" {
+		t.Skip("set GAPSET_KEYS to a whole-board key-set file")
+	}
+	r, err := Open(path)
+	require.NoError(t, err)
+	h := r.Header()
+	r.Close()
+	require.Equal(t, h.Rows*h.Cols, h.Cells, "needs a whole-board set")
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	g, err := newGeometry(h.Rows, h.Cols)
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(uint64(h.Count), 7))
+	gaps := map[int]int{}
+	for range 1000 {
+		var b [8]byte
+		_, err := f.ReadAt(b[:], headerSize+8*int64(rng.Uint64N(h.Count)))
+		require.NoError(t, err)
+		key := binary.LittleEndian.Uint64(b[:])
+		board, err := encode.FromKey(key, h.Rows, h.Cols)
+		require.NoError(t, err)
+		res, err := ida.Solve(board, ida.Manhattan{}, ida.Options{})
+		require.NoError(t, err)
+		gap := res.Length - g.manhattan(key)
+		if h.Exact {
+			assert.Equal(t, h.Gap, gap, "%s", board)
+		} else {
+			assert.LessOrEqual(t, gap, h.Gap, "%s", board)
+		}
+		gaps[gap]++
+	}
+	t.Logf("%s: gaps of 1000 sampled members: %v", h.Name(), gaps)
 }

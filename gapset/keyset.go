@@ -233,6 +233,12 @@ func (w *Writer) Close() error {
 		w.Abort()
 		return err
 	}
+	// CreateTemp makes the file private (0600); a published key set is data
+	// for other tools and users.
+	if err := w.tmp.Chmod(0o644); err != nil {
+		w.Abort()
+		return err
+	}
 	if err := w.tmp.Sync(); err != nil {
 		w.Abort()
 		return err

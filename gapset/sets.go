@@ -2,6 +2,7 @@ package gapset
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -26,25 +27,28 @@ type Progress struct {
 	Phase     string        // "layer" while enumerating, "project"/"merge" afterwards
 }
 
+// ErrArgs marks invalid enumeration arguments (board size, gap, cells).
+var ErrArgs = errors.New("bad enumeration arguments")
+
 // checkArgs validates the common arguments of Sets and Enumerate.
 func checkArgs(rows, cols, maxGap int, cells []int) (*geometry, error) {
 	g, err := newGeometry(rows, cols)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", ErrArgs, err)
 	}
 	if maxGap < 0 || maxGap%2 != 0 || maxGap > 254 {
-		return nil, fmt.Errorf("gap %d must be even and in 0..254", maxGap)
+		return nil, fmt.Errorf("%w: gap %d must be even and in 0..254", ErrArgs, maxGap)
 	}
 	if len(cells) == 0 {
-		return nil, fmt.Errorf("no projections asked for (cells is empty)")
+		return nil, fmt.Errorf("%w: no projections asked for (cells is empty)", ErrArgs)
 	}
 	seen := map[int]bool{}
 	for _, k := range cells {
 		if k < 1 || k > g.n {
-			return nil, fmt.Errorf("cells %d out of range 1..%d for a %dx%d board", k, g.n, rows, cols)
+			return nil, fmt.Errorf("%w: cells %d out of range 1..%d for a %dx%d board", ErrArgs, k, g.n, rows, cols)
 		}
 		if seen[k] {
-			return nil, fmt.Errorf("cells %d asked for twice", k)
+			return nil, fmt.Errorf("%w: cells %d asked for twice", ErrArgs, k)
 		}
 		seen[k] = true
 	}

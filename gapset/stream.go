@@ -78,7 +78,7 @@ func enumerate(ctx context.Context, cfg Config, inChunk int) (Result, error) {
 		ctx = context.Background()
 	}
 	if cfg.Memory < 0 {
-		return Result{}, fmt.Errorf("memory budget %d is negative", cfg.Memory)
+		return Result{}, fmt.Errorf("%w: memory budget %d is negative", ErrArgs, cfg.Memory)
 	}
 	if cfg.Memory == 0 {
 		cfg.Memory = 4 << 30

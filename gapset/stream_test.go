@@ -113,3 +113,11 @@ func TestWriterAddSorted(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	assert.Len(t, entries, 1)
 }
+
+func TestKeySetFileIsReadable(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "m.keys")
+	require.NoError(t, WriteFile(p, Header{Rows: 3, Cols: 3, Cells: 9}, []uint64{1, 2}))
+	st, err := os.Stat(p)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o644), st.Mode().Perm())
+}

@@ -94,11 +94,7 @@ func enumerateCommand(e *env) *cli.Command {
 			res, err := gs.Enumerate(ctx, cfg)
 			prog.done()
 			if err != nil {
-				if errors.Is(err, gs.ErrKeySetFormat) {
-					return badInput(err)
-				}
-				if strings.Contains(err.Error(), "out of range") || strings.Contains(err.Error(), "must be even") ||
-					strings.Contains(err.Error(), "unsupported board size") || strings.Contains(err.Error(), "asked for twice") {
+				if errors.Is(err, gs.ErrArgs) {
 					return badInput(err)
 				}
 				return err
