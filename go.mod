@@ -3,6 +3,7 @@ module github.com/gapset/gapset
 go 1.26
 
 require (
+	github.com/dalzilio/rudd v1.1.0
 	github.com/stretchr/testify v1.12.1
 	github.com/urfave/cli/v2 v2.27.7
 	gonum.org/v1/plot v0.15.2

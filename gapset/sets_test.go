@@ -231,8 +231,11 @@ func TestRadixSort(t *testing.T) {
 			}
 			want := slices.Clone(a)
 			slices.Sort(want)
-			sortKeys(a, width, 2)
-			require.Equal(t, want, a, "n=%d width=%d", n, width)
+			b := slices.Clone(a)
+			sortKeys(a, nil, width, 2)
+			require.Equal(t, want, a, "in place n=%d width=%d", n, width)
+			sortKeys(b, make([]uint64, n), width, 2)
+			require.Equal(t, want, b, "with scratch n=%d width=%d", n, width)
 			assert.Equal(t, slices.Compact(slices.Clone(want)), dedup(a))
 		}
 	}

@@ -34,6 +34,7 @@ func benchCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "title", Value: "Benchmark", Usage: "title of the summary"},
 			&cli.StringSliceFlag{Name: "include", Usage: "add the records of an earlier run's results.jsonl `FILE` for the same instances (repeatable); with --heuristics \"\" nothing is solved, the runs are only combined"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+			pdbFlag(),
 		), gapSetFlags()...),
 		Action: func(c *cli.Context) error { return runBench(c, e) },
 	}

@@ -19,7 +19,7 @@ import (
 const boards3x3 = "101 8 6 7 2 5 4 3 0 1\n102 1 2 3 4 5 6 0 7 8\n103 8 1 3 4 0 2 7 6 5\n"
 
 func TestDemoSmall(t *testing.T) {
-	code, out, errs := gapset(t, "", "demo", "-q", "--small")
+	code, out, errs := runCmd(t, "", "demo", "-q", "--small")
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, out, "Gap0 of the 3x3 puzzle has 2351 configurations")
 	assert.Contains(t, out, "| Gap0_4 (here")
@@ -37,7 +37,7 @@ func TestSolveWithGap0(t *testing.T) {
 		{"-H", "gap2:5", "--cells", "5", "--cells", "9", "--max-gap", "2"},
 		{"-H", "gap2:9/4", "--cells", "4", "--cells", "9", "--max-gap", "2"},
 	} {
-		code, out, errs := gapset(t, boards3x3, append([]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-f", "json"}, args...)...)
+		code, out, errs := runCmd(t, boards3x3, append([]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-f", "json"}, args...)...)
 		require.Equal(t, 0, code, errs)
 		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 			var rec solveRecord
@@ -84,12 +84,12 @@ func TestSolveWithKeyFiles(t *testing.T) {
 	g0 := filepath.Join(dir, "g0.keys")
 	// all boards again as the Gap0 superset (admissible: h = M everywhere)
 	require.NoError(t, keysets.WriteFile(g0, keysets.Header{Rows: 3, Cols: 3, Cells: 9, Gap: 0, Count: uint64(len(all))}, all))
-	code, out, errs := gapset(t, boards3x3, "solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-H", "gap2", "--keys", g0, "--keys", g2)
+	code, out, errs := runCmd(t, boards3x3, "solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-H", "gap2", "--keys", g0, "--keys", g2)
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, out, "101: length 31")
 	assert.Contains(t, out, "gap2(Gap0+Gap2)")
 
-	code, _, errs = gapset(t, "", "solve", "-q", "-H", "gap0", "--keys", g0, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15")
+	code, _, errs = runCmd(t, "", "solve", "-q", "-H", "gap0", "--keys", g0, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errs, "a 3x3 set")
 }
@@ -131,7 +131,7 @@ func TestGapHeuristicErrors(t *testing.T) {
 		{[]string{"-H", "gap0", "--keys", "/nonexistent/x.keys"}, "x.keys"},
 		{[]string{"-H", "nope"}, "unknown heuristic"},
 	} {
-		code, _, errs := gapset(t, boards3x3, append([]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-"}, c.args...)...)
+		code, _, errs := runCmd(t, boards3x3, append([]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-"}, c.args...)...)
 		assert.Equal(t, 2, code, "%v: %s", c.args, errs)
 		assert.Contains(t, errs, c.msg, "%v", c.args)
 		assert.Equal(t, 1, strings.Count(errs, "\n"), "%v: %s", c.args, errs)
@@ -143,7 +143,7 @@ func TestBenchCommand(t *testing.T) {
 	in := filepath.Join(dir, "in.txt")
 	require.NoError(t, os.WriteFile(in, []byte(boards3x3+"104 0 8 7 6 5 4 3 2 1\n"), 0o644))
 	out := filepath.Join(dir, "out")
-	code, stdout, errs := gapset(t, "", "bench", "-q", "--rows", "3", "--cols", "3", "-i", in, "--limit", "3", "-j", "2",
+	code, stdout, errs := runCmd(t, "", "bench", "-q", "--rows", "3", "--cols", "3", "-i", in, "--limit", "3", "-j", "2",
 		"-H", "md,gap0:9,gap0:4", "--cells", "9", "--cells", "4", "--out", out, "--title", "tiny")
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, stdout, "## tiny")
@@ -168,13 +168,13 @@ func TestBenchCommand(t *testing.T) {
 		{[]string{"-j", "0"}, "--jobs"},
 		{[]string{"-H", "gap0"}, "no Gap0 set"},
 	} {
-		code, _, errs := gapset(t, "", append([]string{"bench", "-q", "--rows", "3", "--cols", "3", "-i", in, "--out", filepath.Join(dir, "x")}, c.args...)...)
+		code, _, errs := runCmd(t, "", append([]string{"bench", "-q", "--rows", "3", "--cols", "3", "-i", in, "--out", filepath.Join(dir, "x")}, c.args...)...)
 		assert.Equal(t, 2, code, "%v: %s", c.args, errs)
 		assert.Contains(t, errs, c.msg)
 		_, err := os.Stat(filepath.Join(dir, "x"))
 		assert.True(t, os.IsNotExist(err), "no output on bad input")
 	}
-	code, _, errs = gapset(t, "", "bench", "-q", "-i", in)
+	code, _, errs = runCmd(t, "", "bench", "-q", "-i", in)
 	assert.Equal(t, 2, code, errs)
 }
 
@@ -185,11 +185,11 @@ func TestBenchInclude(t *testing.T) {
 	in := filepath.Join(dir, "in.txt")
 	require.NoError(t, os.WriteFile(in, []byte(boards3x3), 0o644))
 	base := []string{"bench", "-q", "--rows", "3", "--cols", "3", "-i", in, "--cells", "9"}
-	code, _, errs := gapset(t, "", append(base, "-H", "md", "--out", filepath.Join(dir, "a"))...)
+	code, _, errs := runCmd(t, "", append(base, "-H", "md", "--out", filepath.Join(dir, "a"))...)
 	require.Equal(t, 0, code, errs)
-	code, _, errs = gapset(t, "", append(base, "-H", "gap0", "--out", filepath.Join(dir, "b"))...)
+	code, _, errs = runCmd(t, "", append(base, "-H", "gap0", "--out", filepath.Join(dir, "b"))...)
 	require.Equal(t, 0, code, errs)
-	code, out, errs := gapset(t, "", append(base, "-H", "", "--include", filepath.Join(dir, "a", "results.jsonl"),
+	code, out, errs := runCmd(t, "", append(base, "-H", "", "--include", filepath.Join(dir, "a", "results.jsonl"),
 		"--include", filepath.Join(dir, "b", "results.jsonl"), "--out", filepath.Join(dir, "c"))...)
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, out, "Instances solved by every heuristic: 3. Ratios are to md.")
@@ -203,7 +203,7 @@ func TestBenchInclude(t *testing.T) {
 
 	other := filepath.Join(dir, "other.txt")
 	require.NoError(t, os.WriteFile(other, []byte("101 1 2 3 4 5 6 7 0 8\n"), 0o644))
-	code, _, errs = gapset(t, "", "bench", "-q", "--rows", "3", "--cols", "3", "-i", other, "-H", "",
+	code, _, errs = runCmd(t, "", "bench", "-q", "--rows", "3", "--cols", "3", "-i", other, "-H", "",
 		"--include", filepath.Join(dir, "a", "results.jsonl"), "--out", filepath.Join(dir, "d"))
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errs, "is for board")

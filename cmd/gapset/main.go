@@ -79,6 +79,11 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			sixCommand(env),
 			oshidoriCommand(env),
 			slideCommand(env),
+			enumerateCommand(env),
+			countCommand(env),
+			buildCommand(env),
+			reportCommand(env),
+			pdbCommand(env),
 		},
 	}
 	markUsageErrors(app.Commands)

@@ -35,7 +35,7 @@ type farthestOut struct {
 
 func runJSON(t *testing.T, out any, args ...string) {
 	t.Helper()
-	code, stdout, stderr := gapset(t, "", args...)
+	code, stdout, stderr := runCmd(t, "", args...)
 	require.Equal(t, 0, code, "%v: %s", args, stderr)
 	require.NoError(t, json.Unmarshal([]byte(stdout), out), stdout)
 }
@@ -68,7 +68,7 @@ func TestSixCommands(t *testing.T) {
 	assert.Equal(t, 10, bounded.Iterations[0].Limit)
 	assert.Greater(t, plain.Generated, 1000*bounded.Generated)
 
-	code, out, _ := gapset(t, "", "six", "solve", "1 5 2 6 3 4 0")
+	code, out, _ := runCmd(t, "", "six", "solve", "1 5 2 6 3 4 0")
 	require.Equal(t, 0, code)
 	assert.Contains(t, out, "length 11, ")
 	assert.Contains(t, out, " 11  (1 2 3 4 5 6 0)")
@@ -93,7 +93,7 @@ func TestOshidoriCommand(t *testing.T) {
 		assert.Equal(t, 140, r.Extra.Reachable)
 		assert.Equal(t, "B W B W B W _ _", r.Start)
 	}
-	code, out, _ := gapset(t, "", "oshidori", "--goal", "BW__", "B", "W", "_", "_")
+	code, out, _ := runCmd(t, "", "oshidori", "--goal", "BW__", "B", "W", "_", "_")
 	require.Equal(t, 0, code)
 	assert.Contains(t, out, "length 0")
 }
@@ -118,7 +118,7 @@ func TestSlideCommands(t *testing.T) {
 		runJSON(t, &r, append(args, "8 6 7 2 5 4 3 0 1")...)
 		assert.Equal(t, 31, r.Length, m)
 	}
-	code, out, _ := gapset(t, "", "slide", "--rows", "2", "--cols", "3", "ida", "4 5 0 1 2 3")
+	code, out, _ := runCmd(t, "", "slide", "--rows", "2", "--cols", "3", "ida", "4 5 0 1 2 3")
 	require.Equal(t, 0, code)
 	assert.Contains(t, out, "length 21")
 }
@@ -149,7 +149,7 @@ func TestPuzzleBadInput(t *testing.T) {
 		{"slide", "ida", "--nope", "1 2 3 4 5 6 7 0 8"},
 	}
 	for _, args := range cases {
-		code, out, errs := gapset(t, "", args...)
+		code, out, errs := runCmd(t, "", args...)
 		assert.Equal(t, 2, code, "%v: %s", args, errs)
 		assert.Empty(t, out, "%v", args)
 		assert.True(t, strings.HasPrefix(errs, "gapset: "), "%v: %s", args, errs)
@@ -162,7 +162,7 @@ func TestPuzzleLimitsExitOne(t *testing.T) {
 		{"slide", "--rows", "3", "--cols", "4", "farthest", "--max-states", "1000"},
 		{"six", "ida", "--max-nodes", "100", "4 6 5 1 3 2 0"},
 	} {
-		code, out, errs := gapset(t, "", args...)
+		code, out, errs := runCmd(t, "", args...)
 		assert.Equal(t, 1, code, "%v: %s", args, errs)
 		assert.Empty(t, out)
 		assert.Contains(t, errs, "search limit reached")

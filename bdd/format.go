@@ -1,0 +1,536 @@
+package bdd
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math/bits"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gapset/gapset/gapset"
+)
+
+// File format, version 2 (integers little-endian):
+//
+//	offset size
+//	0      8    magic "GAPBDD\x00\x00"
+//	8      2    version (1)
+//	10     1    rows
+//	11     1    cols
+//	12     1    cells k (the set holds the last k cells; k = rows*cols: whole boards)
+//	13     1    gap (at most gap, or exactly gap with the exact flag)
+//	14     1    flags: bit 0 exact gap, bit 1 ZDD (zero-suppressed) rather than BDD
+//	15     1    L = number of variables (4k)
+//	16     8    node count n (decision nodes; terminals not counted)
+//	24     8    root reference (0 False, 1 True, 2..n+1 the nodes in file order)
+//	32     8    pattern count (members of the set)
+//	40     8    build time in nanoseconds (information only)
+//	48     8    ZDD node count of the same set and order (information; 0 = unknown)
+//	56     8    payload length in bytes
+//	64     32   order name, NUL-padded ASCII
+//	96     L    order: byte i = key bit tested at level i (bit 0 = least significant)
+//	96+L   ...  payload
+//	end    4    CRC-32C (Castagnoli) of every byte before it
+//
+// Payload: a bit stream (most significant bit of each byte first), nodes
+// children-first, grouped by level from the deepest (L-1) to the root's (0).
+// Within the level whose first id is S, a child reference r < S is coded as
+// 0/1 for the terminals False/True and as 2+(S-1-r) for a node, so children
+// on the next level down get the small codes; nodes are sorted by (low
+// code, high code). For each level: gamma(c+1) with c its node count; if
+// c > 0, a coder for the low-code differences and one for the high codes
+// (6-bit selector: 0..61 Rice code with that many low bits, 62 Elias gamma
+// of x+1, 63 fixed width given in the next 6 bits), then per node the
+// difference of its low code from the previous node's (the first from 0)
+// and its high code. gamma(x) is the Elias gamma code of x >= 1. Node ids
+// follow the file order: the first node is 2.
+const (
+	bddMagic   = "GAPBDD\x00\x00"
+	bddVersion = 2
+	fixedSize  = 96
+	nameSize   = 32
+	flagExact  = 1
+	flagZDD    = 2
+)
+
+// ErrFormat marks a file that is not a valid gapset BDD file.
+var ErrFormat = errors.New("bad BDD file")
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Info is what a BDD file says about itself.
+type Info struct {
+	Rows, Cols, Cells, Gap int
+	Exact, ZDD             bool
+	Order                  Order
+	Nodes                  uint64 // decision nodes
+	Root                   uint64
+	Count                  uint64 // patterns
+	BuildTime              time.Duration
+	ZDDNodes               uint64 // ZDD node count for the same set and order (0 = unknown)
+	PayloadSize            uint64
+	FileSize               int64
+}
+
+// Name is the paper's name of the set (Gap0_8, Gap2, ...).
+func (in Info) Name() string {
+	return gapset.Header{Rows: in.Rows, Cols: in.Cols, Cells: in.Cells, Gap: in.Gap, Exact: in.Exact}.Name()
+}
+
+func (in Info) validate() error {
+	h := gapset.Header{Rows: in.Rows, Cols: in.Cols, Cells: in.Cells, Gap: in.Gap, Exact: in.Exact}
+	if in.Rows < 2 || in.Cols < 2 || in.Rows*in.Cols > 16 || in.Cells < 1 || in.Cells > in.Rows*in.Cols {
+		return fmt.Errorf("board %dx%d with %d cells is not supported", in.Rows, in.Cols, in.Cells)
+	}
+	if in.Gap < 0 || in.Gap%2 != 0 {
+		return fmt.Errorf("gap %d must be even and non-negative", in.Gap)
+	}
+	_ = h
+	if in.Order.Vars() != 4*in.Cells {
+		return fmt.Errorf("order has %d variables, %d cells need %d", in.Order.Vars(), in.Cells, 4*in.Cells)
+	}
+	if err := in.Order.Validate(); err != nil {
+		return err
+	}
+	if len(in.Order.Name) > nameSize || strings.IndexByte(in.Order.Name, 0) >= 0 {
+		return fmt.Errorf("order name %q too long", in.Order.Name)
+	}
+	return nil
+}
+
+func (in Info) header() []byte {
+	b := make([]byte, fixedSize+in.Order.Vars())
+	copy(b, bddMagic)
+	binary.LittleEndian.PutUint16(b[8:], bddVersion)
+	b[10], b[11], b[12], b[13] = byte(in.Rows), byte(in.Cols), byte(in.Cells), byte(in.Gap)
+	if in.Exact {
+		b[14] |= flagExact
+	}
+	if in.ZDD {
+		b[14] |= flagZDD
+	}
+	b[15] = byte(in.Order.Vars())
+	binary.LittleEndian.PutUint64(b[16:], in.Nodes)
+	binary.LittleEndian.PutUint64(b[24:], in.Root)
+	binary.LittleEndian.PutUint64(b[32:], in.Count)
+	binary.LittleEndian.PutUint64(b[40:], uint64(in.BuildTime))
+	binary.LittleEndian.PutUint64(b[48:], in.ZDDNodes)
+	binary.LittleEndian.PutUint64(b[56:], in.PayloadSize)
+	copy(b[64:64+nameSize], in.Order.Name)
+	copy(b[fixedSize:], in.Order.Bits)
+	return b
+}
+
+func parseHeader(b []byte) (Info, error) {
+	if len(b) < fixedSize {
+		return Info{}, fmt.Errorf("%w: too short for a header (%d bytes)", ErrFormat, len(b))
+	}
+	if string(b[:8]) != bddMagic {
+		return Info{}, fmt.Errorf("%w: wrong magic (not a gapset BDD file)", ErrFormat)
+	}
+	if v := binary.LittleEndian.Uint16(b[8:]); v != bddVersion {
+		return Info{}, fmt.Errorf("%w: version %d, this program reads version %d", ErrFormat, v, bddVersion)
+	}
+	if b[14]&^(flagExact|flagZDD) != 0 {
+		return Info{}, fmt.Errorf("%w: unknown flags %#x", ErrFormat, b[14])
+	}
+	L := int(b[15])
+	if len(b) < fixedSize+L {
+		return Info{}, fmt.Errorf("%w: too short for the variable order", ErrFormat)
+	}
+	name := string(b[64 : 64+nameSize])
+	if i := strings.IndexByte(name, 0); i >= 0 {
+		if strings.Trim(name[i:], "\x00") != "" {
+			return Info{}, fmt.Errorf("%w: order name not NUL-padded", ErrFormat)
+		}
+		name = name[:i]
+	}
+	in := Info{Rows: int(b[10]), Cols: int(b[11]), Cells: int(b[12]), Gap: int(b[13]),
+		Exact: b[14]&flagExact != 0, ZDD: b[14]&flagZDD != 0,
+		Order:       Order{Name: name, Bits: append([]uint8(nil), b[fixedSize:fixedSize+L]...)},
+		Nodes:       binary.LittleEndian.Uint64(b[16:]),
+		Root:        binary.LittleEndian.Uint64(b[24:]),
+		Count:       binary.LittleEndian.Uint64(b[32:]),
+		BuildTime:   time.Duration(binary.LittleEndian.Uint64(b[40:])),
+		ZDDNodes:    binary.LittleEndian.Uint64(b[48:]),
+		PayloadSize: binary.LittleEndian.Uint64(b[56:]),
+	}
+	if err := in.validate(); err != nil {
+		return Info{}, fmt.Errorf("%w: %v", ErrFormat, err)
+	}
+	if in.Nodes > 1<<32-3 || in.Root >= in.Nodes+2 {
+		return Info{}, fmt.Errorf("%w: node count %d / root %d out of range", ErrFormat, in.Nodes, in.Root)
+	}
+	return in, nil
+}
+
+// Meta is what a caller knows about a diagram beyond its structure.
+type Meta struct {
+	Rows, Cols, Cells, Gap int
+	Exact                  bool
+	BuildTime              time.Duration
+	ZDDNodes               uint64
+}
+
+// Encode writes the diagram in the file format. It renumbers the diagram
+// into the canonical order first.
+func Encode(w io.Writer, d *Diagram, m Meta) (Info, error) {
+	if err := d.check(); err != nil {
+		return Info{}, fmt.Errorf("refusing to write a malformed diagram: %v", err)
+	}
+	c := d.canonical()
+	payload := encodePayload(c)
+	in := Info{Rows: m.Rows, Cols: m.Cols, Cells: m.Cells, Gap: m.Gap, Exact: m.Exact, ZDD: d.ZDD,
+		Order: d.Order, Nodes: uint64(c.NodeCount()), Root: uint64(c.Root), Count: d.Count,
+		BuildTime: m.BuildTime, ZDDNodes: m.ZDDNodes, PayloadSize: uint64(len(payload))}
+	if err := in.validate(); err != nil {
+		return Info{}, err
+	}
+	h := in.header()
+	crc := crc32.Update(crc32.Checksum(h, castagnoli), castagnoli, payload)
+	var tail [4]byte
+	binary.LittleEndian.PutUint32(tail[:], crc)
+	for _, part := range [][]byte{h, payload, tail[:]} {
+		if _, err := w.Write(part); err != nil {
+			return Info{}, err
+		}
+	}
+	in.FileSize = int64(len(h) + len(payload) + 4)
+	return in, nil
+}
+
+// Save writes the diagram to path atomically (temporary file, then rename).
+func Save(path string, d *Diagram, m Meta) (Info, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return Info{}, err
+	}
+	fail := func(err error) (Info, error) {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return Info{}, err
+	}
+	in, err := Encode(tmp, d, m)
+	if err != nil {
+		return fail(err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return Info{}, err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return Info{}, err
+	}
+	return in, nil
+}
+
+func encodePayload(c *Diagram) []byte {
+	L := c.Order.Vars()
+	var bw bitWriter
+	i := 2
+	var los, his []uint64
+	for lv := L - 1; lv >= 0; lv-- {
+		j := i
+		for j < len(c.Nodes) && int(c.Nodes[j].Level) == lv {
+			j++
+		}
+		bw.gamma(uint64(j-i) + 1)
+		if j > i {
+			S := uint32(i)
+			los, his = los[:0], his[:0]
+			var prev uint64
+			for _, nd := range c.Nodes[i:j] {
+				lo := code(nd.Lo, S)
+				los = append(los, lo-prev)
+				prev = lo
+				his = append(his, code(nd.Hi, S))
+			}
+			loc, hic := bestCoder(los), bestCoder(his)
+			loc.header(&bw)
+			hic.header(&bw)
+			for k := range los {
+				loc.put(&bw, los[k])
+				hic.put(&bw, his[k])
+			}
+		}
+		i = j
+	}
+	return bw.bytes()
+}
+
+// coder is the per-level choice of code for a sequence of numbers: Rice
+// codes (selector k = 0..61: the quotient x>>k in unary, then k low bits),
+// Elias gamma of x+1 (selector 62) or fixed width (63, then the width in 6
+// bits). The encoder picks the cheapest for each level and field.
+type coder struct {
+	sel uint
+	w   uint
+}
+
+const (
+	selGamma = 62
+	selFixed = 63
+)
+
+func bestCoder(xs []uint64) coder {
+	var maxv uint64
+	var gammaCost uint64
+	for _, x := range xs {
+		maxv = max(maxv, x)
+		gammaCost += uint64(2*bits.Len64(x+1) - 1)
+	}
+	w := uint(bits.Len64(maxv))
+	best := coder{sel: selFixed, w: w}
+	bestCost := uint64(len(xs))*uint64(w) + 6
+	if gammaCost < bestCost {
+		best, bestCost = coder{sel: selGamma}, gammaCost
+	}
+	for k := uint(0); k <= w && k < selGamma; k++ {
+		cost := uint64(len(xs)) * uint64(k+1)
+		for _, x := range xs {
+			cost += x >> k
+			if cost >= bestCost {
+				break
+			}
+		}
+		if cost < bestCost {
+			best, bestCost = coder{sel: k}, cost
+		}
+	}
+	return best
+}
+
+func (c coder) header(bw *bitWriter) {
+	bw.write(uint64(c.sel), 6)
+	if c.sel == selFixed {
+		bw.write(uint64(c.w), 6)
+	}
+}
+
+func (c coder) put(bw *bitWriter, x uint64) {
+	switch c.sel {
+	case selGamma:
+		bw.gamma(x + 1)
+	case selFixed:
+		bw.write(x, c.w)
+	default:
+		q := x >> c.sel
+		for ; q >= 32; q -= 32 {
+			bw.write(0, 32)
+		}
+		bw.write(1, uint(q)+1)
+		bw.write(x, c.sel)
+	}
+}
+
+func readCoder(br *bitReader) coder {
+	c := coder{sel: uint(br.read(6))}
+	if c.sel == selFixed {
+		c.w = uint(br.read(6))
+	}
+	return c
+}
+
+func (c coder) get(br *bitReader) uint64 {
+	switch c.sel {
+	case selGamma:
+		return br.gamma() - 1
+	case selFixed:
+		return br.read(c.w)
+	default:
+		var q uint64
+		for br.read(1) == 0 {
+			if br.err != nil || q >= 1<<32 {
+				br.err = errors.New("bad Rice code")
+				return 0
+			}
+			q++
+		}
+		return q<<c.sel | br.read(c.sel)
+	}
+}
+
+// ReadInfo reads and checks a file's header only (no checksum check).
+func ReadInfo(path string) (Info, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Info{}, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return Info{}, err
+	}
+	b := make([]byte, fixedSize+64)
+	n, _ := io.ReadFull(f, b)
+	in, err := parseHeader(b[:n])
+	if err != nil {
+		return Info{}, fmt.Errorf("%s: %w", path, err)
+	}
+	in.FileSize = st.Size()
+	if want := int64(fixedSize+in.Order.Vars()) + int64(in.PayloadSize) + 4; want != st.Size() || in.PayloadSize > uint64(st.Size()) {
+		return Info{}, fmt.Errorf("%s: %w: %d bytes, header says %d: truncated or padded", path, ErrFormat, st.Size(), want)
+	}
+	return in, nil
+}
+
+// Decode reads a whole file image and returns the diagram after checking
+// the checksum, the structure and the member count.
+func Decode(data []byte) (*Diagram, Info, error) {
+	in, err := parseHeader(data)
+	if err != nil {
+		return nil, Info{}, err
+	}
+	hs := fixedSize + in.Order.Vars()
+	if in.PayloadSize > uint64(len(data)) || uint64(len(data)) != uint64(hs)+in.PayloadSize+4 {
+		return nil, Info{}, fmt.Errorf("%w: %d bytes, header says %d: truncated or padded", ErrFormat, len(data), uint64(hs)+in.PayloadSize+4)
+	}
+	in.FileSize = int64(len(data))
+	body := data[:len(data)-4]
+	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+		return nil, Info{}, fmt.Errorf("%w: checksum mismatch (file corrupt)", ErrFormat)
+	}
+	// A node takes at least 2 bits: refuse counts the payload cannot hold
+	// before allocating for them.
+	if in.Nodes > 8*in.PayloadSize {
+		return nil, Info{}, fmt.Errorf("%w: %d nodes cannot fit in %d payload bytes", ErrFormat, in.Nodes, in.PayloadSize)
+	}
+	d := &Diagram{Order: in.Order, ZDD: in.ZDD, Count: in.Count, Root: uint32(in.Root)}
+	d.Nodes = make([]Node, 2, in.Nodes+2)
+	br := bitReader{buf: data[hs : len(data)-4]}
+	L := in.Order.Vars()
+	for lv := L - 1; lv >= 0; lv-- {
+		c := br.gamma() - 1
+		if br.err != nil || c > in.Nodes-uint64(len(d.Nodes)-2) {
+			return nil, Info{}, fmt.Errorf("%w: level %d: bad node count", ErrFormat, lv)
+		}
+		if c == 0 {
+			continue
+		}
+		loc, hic := readCoder(&br), readCoder(&br)
+		S := uint32(len(d.Nodes))
+		var lo uint64
+		for k := uint64(0); k < c; k++ {
+			lo += loc.get(&br)
+			hi := hic.get(&br)
+			if br.err != nil {
+				return nil, Info{}, fmt.Errorf("%w: payload ends inside level %d", ErrFormat, lv)
+			}
+			l, ok1 := decode(lo, S)
+			h, ok2 := decode(hi, S)
+			if !ok1 || !ok2 {
+				return nil, Info{}, fmt.Errorf("%w: level %d: child reference out of range", ErrFormat, lv)
+			}
+			d.Nodes = append(d.Nodes, Node{Lo: l, Hi: h, Level: uint8(lv)})
+		}
+	}
+	if uint64(len(d.Nodes)-2) != in.Nodes {
+		return nil, Info{}, fmt.Errorf("%w: payload holds %d nodes, header says %d", ErrFormat, len(d.Nodes)-2, in.Nodes)
+	}
+	if !br.rest() {
+		return nil, Info{}, fmt.Errorf("%w: payload has trailing data", ErrFormat)
+	}
+	if err := d.check(); err != nil {
+		return nil, Info{}, fmt.Errorf("%w: %v", ErrFormat, err)
+	}
+	n, err := d.SatCount()
+	if err != nil || n != in.Count {
+		return nil, Info{}, fmt.Errorf("%w: the diagram holds %d members, header says %d", ErrFormat, n, in.Count)
+	}
+	return d, in, nil
+}
+
+// Load reads a BDD file into a Diagram.
+func Load(path string) (*Diagram, Info, error) {
+	if _, err := ReadInfo(path); err != nil {
+		return nil, Info{}, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, Info{}, err
+	}
+	d, in, err := Decode(data)
+	if err != nil {
+		return nil, Info{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return d, in, nil
+}
+
+type bitWriter struct {
+	buf  bytes.Buffer
+	acc  uint64
+	nacc uint
+}
+
+func (w *bitWriter) write(v uint64, n uint) {
+	for n > 0 {
+		k := min(n, 56-w.nacc)
+		w.acc = w.acc<<k | (v>>(n-k))&(1<<k-1)
+		w.nacc += k
+		n -= k
+		for w.nacc >= 8 {
+			w.buf.WriteByte(byte(w.acc >> (w.nacc - 8)))
+			w.nacc -= 8
+		}
+	}
+}
+
+func (w *bitWriter) gamma(x uint64) {
+	n := uint(bits.Len64(x))
+	w.write(0, n-1)
+	w.write(x, n)
+}
+
+func (w *bitWriter) bytes() []byte {
+	if w.nacc > 0 {
+		w.write(0, 8-w.nacc)
+	}
+	return w.buf.Bytes()
+}
+
+type bitReader struct {
+	buf []byte
+	pos uint64 // bit position
+	err error
+}
+
+func (r *bitReader) read(n uint) uint64 {
+	var v uint64
+	for ; n > 0; n-- {
+		if r.pos >= 8*uint64(len(r.buf)) {
+			r.err = io.ErrUnexpectedEOF
+			return 0
+		}
+		v = v<<1 | uint64(r.buf[r.pos>>3]>>(7-r.pos&7)&1)
+		r.pos++
+	}
+	return v
+}
+
+func (r *bitReader) gamma() uint64 {
+	z := uint(0)
+	for r.read(1) == 0 {
+		if r.err != nil || z >= 63 {
+			r.err = errors.New("bad gamma code")
+			return 1
+		}
+		z++
+	}
+	return 1<<z | r.read(z)
+}
+
+// rest reports whether only zero padding (less than a byte) is left.
+func (r *bitReader) rest() bool {
+	left := 8*uint64(len(r.buf)) - r.pos
+	return left < 8 && r.read(uint(left)) == 0
+}

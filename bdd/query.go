@@ -1,0 +1,193 @@
+package bdd
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+)
+
+// Set is a read-only BDD laid out for membership queries: one flat array
+// of 12-byte nodes, each holding both children and the key bit it tests,
+// so a query is one memory access per level and nothing else. It is safe
+// for concurrent use.
+type Set struct {
+	info  Info
+	nodes []qnode // [0], [1]: terminals
+	root  uint32
+	// The cell-wise layout (see cells.go), used instead of nodes when the
+	// order keeps each cell's bits together.
+	cells  []cnode
+	shifts []uint8 // nibble shift per cell step
+}
+
+type qnode struct {
+	kid   [2]uint32
+	shift uint8 // key bit tested here
+}
+
+// NewSet lays a BDD out for queries. info may be zero (then only the order
+// from d is known). Nodes are placed in depth-first order from the root,
+// 0-branch first, so a query's next node is often in the same or the next
+// cache line (the canonical file order scatters a path over the array).
+func NewSet(d *Diagram, info Info) (*Set, error) {
+	if d.ZDD {
+		return nil, errors.New("membership queries need a BDD, not a ZDD")
+	}
+	s := &Set{info: info, nodes: make([]qnode, len(d.Nodes))}
+	if s.info.Order.Bits == nil {
+		s.info.Order = d.Order
+	}
+	if sh := cellShifts(d.Order); sh != nil {
+		s.shifts = sh
+		s.cells, s.root = buildCells(d, sh)
+		s.nodes = nil
+		return s, nil
+	}
+	pos := make([]uint32, len(d.Nodes)) // old id -> new id (0: not placed)
+	pos[True] = True
+	next := uint32(2)
+	// Pass 1: preorder numbering.
+	stack := []uint32{d.Root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n < 2 || pos[n] != 0 {
+			continue
+		}
+		pos[n] = next
+		next++
+		stack = append(stack, d.Nodes[n].Hi, d.Nodes[n].Lo)
+	}
+	// Pass 2: fill the nodes with their children's new ids.
+	for old := 2; old < len(d.Nodes); old++ {
+		nd := d.Nodes[old]
+		s.nodes[pos[old]] = qnode{kid: [2]uint32{pos[nd.Lo], pos[nd.Hi]}, shift: d.Order.Bits[nd.Level]}
+	}
+	s.root = pos[d.Root]
+	return s, nil
+}
+
+// Open loads a BDD file straight into a query structure.
+func Open(path string) (*Set, error) {
+	d, in, err := Load(path)
+	if err != nil {
+		return nil, err
+	}
+	if d.ZDD {
+		return nil, fmt.Errorf("%s: holds a ZDD; membership queries need a BDD", path)
+	}
+	return NewSet(d, in)
+}
+
+// Info returns what the file said about the set.
+func (s *Set) Info() Info { return s.info }
+
+// Contains reports whether the board with this key (a full key of the
+// board: encode.Board.Key) is in the set once projected onto the set's
+// cells. The projection is implicit: the diagram only tests the low bits.
+func (s *Set) Contains(key uint64) bool {
+	n := s.root
+	if s.cells != nil {
+		cells := s.cells
+		for _, sh := range s.shifts {
+			if n < 2 {
+				break
+			}
+			n = cells[n][key>>sh&15]
+		}
+		return n == True
+	}
+	nodes := s.nodes
+	for n > 1 {
+		q := &nodes[n]
+		n = q.kid[key>>q.shift&1]
+	}
+	return n == True
+}
+
+// Cursor answers queries for a stream of keys that differ little from one
+// query to the next (an IDA* search: one move changes two cells). It keeps
+// the path of the last query and restarts from the first node whose bit
+// changed. A Cursor is not safe for concurrent use; make one per search.
+type Cursor struct {
+	s       *Set
+	level   [64]uint8 // level of each key bit
+	path    [65]uint32
+	plevel  [65]uint8 // level tested at path[i] (64 = terminal)
+	depth   int       // path[0..depth] valid; path[depth] is the terminal
+	last    uint64
+	mask    uint64
+	started bool
+	Skipped int64 // levels not walked thanks to the shared prefix
+}
+
+// NewCursor returns a cursor over s.
+func (s *Set) NewCursor() *Cursor {
+	c := &Cursor{s: s}
+	L := s.info.Order.Vars()
+	for lv, b := range s.info.Order.Bits {
+		c.level[b] = uint8(lv)
+	}
+	c.mask = ^uint64(0)
+	if L < 64 {
+		c.mask = 1<<uint(L) - 1
+	}
+	for j, sh := range s.shifts {
+		for b := sh; b < sh+4; b++ {
+			c.level[b] = uint8(j) // cell layout: the step instead of the level
+		}
+	}
+	return c
+}
+
+// Contains is Set.Contains using the previous query's path.
+func (c *Cursor) Contains(key uint64) bool {
+	key &= c.mask
+	i := 0
+	if c.started {
+		diff := key ^ c.last
+		if diff == 0 {
+			return c.path[c.depth] == True
+		}
+		first := uint8(255)
+		for diff != 0 {
+			b := bits.TrailingZeros64(diff)
+			diff &= diff - 1
+			first = min(first, c.level[b])
+		}
+		// keep the path up to the first node testing a changed bit.
+		for i < c.depth && c.plevel[i] < first {
+			i++
+		}
+		c.Skipped += int64(i)
+	} else {
+		c.path[0] = c.s.root
+		c.started = true
+	}
+	c.last = key
+	if c.s.cells != nil {
+		cells, shifts := c.s.cells, c.s.shifts
+		n := c.path[i]
+		for n > 1 {
+			c.plevel[i] = uint8(i)
+			n = cells[n][key>>shifts[i]&15]
+			i++
+			c.path[i] = n
+		}
+		c.plevel[i] = 64
+		c.depth = i
+		return n == True
+	}
+	nodes := c.s.nodes
+	n := c.path[i]
+	for n > 1 {
+		q := &nodes[n]
+		c.plevel[i] = c.level[q.shift]
+		n = q.kid[key>>q.shift&1]
+		i++
+		c.path[i] = n
+	}
+	c.plevel[i] = 64
+	c.depth = i
+	return n == True
+}

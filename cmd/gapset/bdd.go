@@ -1,0 +1,318 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gapset/gapset/bdd"
+	"github.com/gapset/gapset/encode"
+	keyset "github.com/gapset/gapset/gapset"
+	"github.com/urfave/cli/v2"
+)
+
+func buildCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "build",
+		Usage: "build a gap-set BDD (enumerated, or from a key-set file) and save it",
+		Description: "Enumerates a gap set in memory (--gap, --cells; the 4x4 gap-2 sets need --keys) or reads its\n" +
+			"sorted keys from a key-set file (--keys), builds the reduced BDD\n" +
+			"under the chosen variable order, counts the ZDD nodes of the same set, and writes a .bdd file.\n" +
+			"The natural order streams the keys; other orders sort them in memory (8 bytes per key).\n" +
+			"Orders: " + strings.Join(bdd.OrderNames(), ", ") + ".\n" +
+			"Example: gapset build --keys /work/keys/gap0_8.keys --order reverse --out /work/keys/gap0_8.bdd",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "keys", Usage: "key-set `FILE` to build from"},
+			&cli.IntFlag{Name: "gap", Value: -1, Usage: "gap of the set (0 or 2); checked against the key file"},
+			&cli.IntFlag{Name: "cells", Value: -1, Usage: "cells kept (8, 10, 12, 16); checked against the key file"},
+			&cli.IntFlag{Name: "rows", Value: 4, Usage: "board rows (when enumerating)"},
+			&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns (when enumerating)"},
+			&cli.StringFlag{Name: "order", Value: "natural", Usage: "variable `NAME`"},
+			&cli.StringFlag{Name: "out", Required: true, Usage: "output .bdd `FILE`"},
+			&cli.BoolFlag{Name: "zdd", Value: true, Usage: "also count the ZDD nodes (stored in the file)"},
+			&cli.BoolFlag{Name: "rudd", Usage: "build through rudd too and check it gives the same BDD (small sets)"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+		},
+		Action: func(c *cli.Context) error { return runBuild(c, e) },
+	}
+}
+
+func runBuild(c *cli.Context, e *env) error {
+	path := c.String("keys")
+	var h keyset.Header
+	if path != "" {
+		r, err := keyset.Open(path)
+		if err != nil {
+			return badInput(err)
+		}
+		h = r.Header()
+		r.Close()
+		if g := c.Int("gap"); g >= 0 && g != h.Gap {
+			return badInputf("--gap %d but %s holds gap %d", g, path, h.Gap)
+		}
+		if k := c.Int("cells"); k >= 0 && k != h.Cells {
+			return badInputf("--cells %d but %s holds %d cells", k, path, h.Cells)
+		}
+	} else {
+		h = keyset.Header{Rows: c.Int("rows"), Cols: c.Int("cols"), Gap: c.Int("gap"), Cells: c.Int("cells")}
+		if h.Gap < 0 || h.Cells < 0 {
+			return badInputf("give --gap and --cells (the set to enumerate), or --keys FILE")
+		}
+		if err := encode.CheckSize(h.Rows, h.Cols); err != nil {
+			return badInput(err)
+		}
+		if h.Gap%2 != 0 || h.Cells < 1 || h.Cells > h.Rows*h.Cols {
+			return badInputf("--gap must be even and --cells in 1..%d", h.Rows*h.Cols)
+		}
+		if h.Gap > 0 && h.Rows*h.Cols == 16 {
+			return badInputf("the 4x4 sets with gap %d are too big to enumerate in memory here: enumerate them to a key-set file and pass --keys", h.Gap)
+		}
+	}
+	o, err := bdd.NamedOrder(c.String("order"), h.Rows, h.Cols, h.Cells)
+	if err != nil {
+		return badInput(err)
+	}
+	pr := newProgress(e.stderr, c.Bool("quiet"))
+	prog := func(stage string, done, total uint64) {
+		pr.update(int64(done), int64(total), false, "%s %s", h.Name(), stage)
+	}
+	start := time.Now()
+	var d *bdd.Diagram
+	var zddNodes uint64
+	var keys []uint64
+	natural := o.Name == "natural" && !c.Bool("rudd") && path != ""
+	if path == "" {
+		var sets map[int][]uint64
+		sets, err = keyset.Sets(c.Context, h.Rows, h.Cols, h.Gap, []int{h.Cells}, func(p keyset.Progress) {
+			pr.update(p.Members, 0, false, "enumerating %s: gap %d, Manhattan %d, %d members", h.Name(), p.Gap, p.Manhattan, p.Members)
+		})
+		if err == nil {
+			keys = sets[h.Cells]
+			h.Count = uint64(len(keys))
+			if !c.Bool("quiet") {
+				fmt.Fprintf(e.stderr, "%s: %d keys enumerated in %.1fs\n", h.Name(), len(keys), time.Since(start).Seconds())
+			}
+			start = time.Now()
+			d, err = bdd.BuildInPlace(keys, o, false, prog)
+		}
+	} else if natural {
+		// Stream: the keys never sit in memory.
+		d, err = streamBuild(path, o, false, prog)
+	} else {
+		_, keys, err = keyset.ReadAll(path)
+		if err == nil {
+			d, err = bdd.BuildInPlace(keys, o, false, prog)
+		}
+	}
+	if err != nil {
+		if errors.Is(err, keyset.ErrKeySetFormat) {
+			return badInput(err)
+		}
+		return err
+	}
+	took := time.Since(start)
+	if h.Count == 0 {
+		h.Count = d.Count
+	}
+	if d.Count != h.Count {
+		return fmt.Errorf("built %d members from a file of %d keys", d.Count, h.Count)
+	}
+	if n, err := d.SatCount(); err != nil || n != h.Count {
+		return fmt.Errorf("BDD holds %d members, the file %d keys (%v)", n, h.Count, err)
+	}
+	if c.Bool("rudd") {
+		if path == "" {
+			return badInputf("--rudd needs --keys")
+		}
+		if err := checkRudd(path, o, d); err != nil {
+			return err
+		}
+	}
+	if c.Bool("zdd") {
+		var z *bdd.Diagram
+		if natural {
+			z, err = streamBuild(path, o, true, prog)
+		} else {
+			z, err = bdd.BuildPermuted(keys, o, true, prog)
+		}
+		if err != nil {
+			return err
+		}
+		zddNodes = uint64(z.NodeCount())
+	}
+	keys = nil
+	pr.update(0, 0, true, "%s: saving %d nodes", h.Name(), d.NodeCount())
+	in, err := bdd.Save(c.String("out"), d, bdd.Meta{Rows: h.Rows, Cols: h.Cols, Cells: h.Cells, Gap: h.Gap, Exact: h.Exact,
+		BuildTime: took, ZDDNodes: zddNodes})
+	pr.done()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s order=%s patterns=%d nodes=%d zdd_nodes=%d bytes=%d build=%.1fs -> %s\n",
+		in.Name(), o.Name, in.Count, in.Nodes, in.ZDDNodes, in.FileSize, took.Seconds(), c.String("out"))
+	return nil
+}
+
+func streamBuild(path string, o bdd.Order, zdd bool, prog bdd.Progress) (*bdd.Diagram, error) {
+	r, err := keyset.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	d, err := bdd.BuildStream(r.Next, r.Header().Count, o, zdd, prog)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// checkRudd rebuilds the set through rudd and compares it with ours.
+func checkRudd(path string, o bdd.Order, d *bdd.Diagram) error {
+	_, keys, err := keyset.ReadAll(path)
+	if err != nil {
+		return err
+	}
+	rb, err := bdd.BuildRudd(keys, o)
+	if err != nil {
+		return err
+	}
+	if n := rb.NodeCount(); n != d.NodeCount() {
+		return fmt.Errorf("rudd built %d nodes, our builder %d", n, d.NodeCount())
+	}
+	return nil
+}
+
+// reportRow is one line of gapset report.
+type reportRow struct {
+	File          string  `json:"file"`
+	Set           string  `json:"set"`
+	Board         string  `json:"board"`
+	Cells         int     `json:"cells"`
+	Order         string  `json:"order"`
+	FileSize      int64   `json:"file_size"`
+	Nodes         uint64  `json:"nodes"`
+	BytesPerNode  float64 `json:"bytes_per_node"`
+	ZDDNodes      uint64  `json:"zdd_nodes"`
+	Patterns      uint64  `json:"patterns"`
+	BuildSeconds  float64 `json:"build_seconds"`
+	PaperFileSize int64   `json:"paper_file_size,omitempty"`
+	PaperNodes    int64   `json:"paper_nodes,omitempty"`
+	PaperPatterns int64   `json:"paper_patterns,omitempty"`
+}
+
+func reportCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "report",
+		Usage:     "describe BDD files beside the paper's Table 1",
+		ArgsUsage: "FILE...",
+		Description: "Per file: the set, cells, variable order, file size, node count, ZDD node count, patterns\n" +
+			"and build time, with the values of Table 1 of Hasegawa & Yamamoto for the same set.\n" +
+			"--verify also reads every node and checks the checksum and the pattern count.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "md", Usage: "md, csv or json"},
+			&cli.BoolFlag{Name: "verify", Usage: "decode each file fully (checksum, structure, count)"},
+		},
+		Action: func(c *cli.Context) error {
+			format := c.String("format")
+			if format != "md" && format != "csv" && format != "json" {
+				return badInputf("unknown --format %q (choose md, csv or json)", format)
+			}
+			if c.NArg() == 0 {
+				return badInputf("report needs at least one .bdd file")
+			}
+			paper := bdd.PaperTable1()
+			var rows []reportRow
+			for _, path := range c.Args().Slice() {
+				in, err := bdd.ReadInfo(path)
+				if err == nil && c.Bool("verify") {
+					_, in, err = bdd.Load(path)
+				}
+				if err != nil {
+					if errors.Is(err, bdd.ErrFormat) || errors.Is(err, os.ErrNotExist) {
+						return badInput(err)
+					}
+					return err
+				}
+				row := reportRow{File: path, Set: in.Name(), Board: fmt.Sprintf("%dx%d", in.Rows, in.Cols), Cells: in.Cells,
+					Order: in.Order.Name, FileSize: in.FileSize, Nodes: in.Nodes, ZDDNodes: in.ZDDNodes,
+					Patterns: in.Count, BuildSeconds: in.BuildTime.Seconds()}
+				if in.Nodes > 0 {
+					row.BytesPerNode = float64(in.FileSize) / float64(in.Nodes)
+				}
+				if p, ok := paper[row.Set]; ok && in.Rows == 4 && in.Cols == 4 {
+					row.PaperFileSize, row.PaperNodes, row.PaperPatterns = p.FileSize, p.Nodes, p.Patterns
+				}
+				rows = append(rows, row)
+			}
+			return writeReport(e, format, rows)
+		},
+	}
+}
+
+func writeReport(e *env, format string, rows []reportRow) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rows)
+	case "csv":
+		w := csv.NewWriter(e.stdout)
+		w.Write([]string{"file", "set", "board", "cells", "order", "file_size", "nodes", "bytes_per_node", "zdd_nodes",
+			"patterns", "build_seconds", "paper_file_size", "paper_nodes", "paper_patterns"})
+		for _, r := range rows {
+			w.Write([]string{r.File, r.Set, r.Board, strconv.Itoa(r.Cells), r.Order, strconv.FormatInt(r.FileSize, 10),
+				strconv.FormatUint(r.Nodes, 10), strconv.FormatFloat(r.BytesPerNode, 'f', 3, 64),
+				strconv.FormatUint(r.ZDDNodes, 10), strconv.FormatUint(r.Patterns, 10),
+				strconv.FormatFloat(r.BuildSeconds, 'f', 2, 64), opt(r.PaperFileSize), opt(r.PaperNodes), opt(r.PaperPatterns)})
+		}
+		w.Flush()
+		return w.Error()
+	}
+	fmt.Fprintln(e.stdout, "| set | order | file size | nodes | bytes/node | ZDD nodes | patterns | build s | paper file size | paper nodes | paper patterns |")
+	fmt.Fprintln(e.stdout, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+	for _, r := range rows {
+		pp := opt(r.PaperPatterns)
+		if r.PaperPatterns != 0 && uint64(r.PaperPatterns) == r.Patterns {
+			pp += " (same)"
+		}
+		fmt.Fprintf(e.stdout, "| %s | %s | %s | %s | %.2f | %s | %s | %.1f | %s | %s | %s |\n", r.Set, r.Order,
+			group(uint64(r.FileSize)), group(r.Nodes), r.BytesPerNode, group(r.ZDDNodes), group(r.Patterns), r.BuildSeconds,
+			optg(r.PaperFileSize), optg(r.PaperNodes), pp)
+	}
+	return nil
+}
+
+func opt(v int64) string {
+	if v == 0 {
+		return ""
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+func optg(v int64) string {
+	if v == 0 {
+		return ""
+	}
+	return group(uint64(v))
+}
+
+// group writes 1234567 as 1,234,567.
+func group(v uint64) string {
+	s := strconv.FormatUint(v, 10)
+	var b strings.Builder
+	for i, ch := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(ch)
+	}
+	return b.String()
+}

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gapset/gapset/bdd"
+	"github.com/gapset/gapset/encode"
+	keyset "github.com/gapset/gapset/gapset"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// gapKeys3x3 returns the 3x3 boards with optimum <= Manhattan + gap, by BFS.
+func gapKeys3x3(t *testing.T, gap int) []uint64 {
+	goal := encode.Goal(3, 3)
+	dist := map[uint64]int{goal.Key(): 0}
+	queue := []encode.Board{goal}
+	var keys []uint64
+	for len(queue) > 0 {
+		b := queue[0]
+		queue = queue[1:]
+		d := dist[b.Key()]
+		if d <= b.Manhattan()+gap {
+			keys = append(keys, b.Key())
+		}
+		next, _ := b.Successors()
+		for _, s := range next {
+			if _, ok := dist[s.Key()]; !ok {
+				dist[s.Key()] = d + 1
+				queue = append(queue, s)
+			}
+		}
+	}
+	require.Len(t, dist, 181440)
+	slices.Sort(keys)
+	return keys
+}
+
+func TestBuildAndReport3x3(t *testing.T) {
+	dir := t.TempDir()
+	keys := gapKeys3x3(t, 2)
+	kpath := filepath.Join(dir, "g2.keys")
+	require.NoError(t, keyset.WriteFile(kpath, keyset.Header{Rows: 3, Cols: 3, Cells: 9, Gap: 2}, keys))
+
+	var files []string
+	for _, order := range []string{"natural", "reverse"} {
+		out := filepath.Join(dir, order+".bdd")
+		code, stdout, stderr := runCmd(t, "", "build", "-q", "--rudd", "--keys", kpath, "--gap", "2", "--order", order, "--out", out)
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, stdout, "Gap2 order="+order)
+		files = append(files, out)
+
+		s, err := bdd.Open(out)
+		require.NoError(t, err)
+		for _, k := range keys {
+			require.True(t, s.Contains(k))
+		}
+		assert.False(t, s.Contains(0x123456870), "goal with 7 and 8 swapped is not even a board")
+	}
+
+	code, stdout, stderr := runCmd(t, "", "report", "--verify", "--format", "json", files[0], files[1])
+	require.Equal(t, 0, code, stderr)
+	var rows []reportRow
+	require.NoError(t, json.Unmarshal([]byte(stdout), &rows))
+	require.Len(t, rows, 2)
+	for _, r := range rows {
+		assert.Equal(t, "Gap2", r.Set)
+		assert.Equal(t, uint64(len(keys)), r.Patterns)
+		assert.Positive(t, r.Nodes)
+		assert.Positive(t, r.ZDDNodes)
+		st, _ := os.Stat(r.File)
+		assert.Equal(t, st.Size(), r.FileSize)
+		assert.Zero(t, r.PaperNodes, "no paper values for the 3x3")
+	}
+	assert.Equal(t, "reverse", rows[1].Order)
+
+	code, stdout, _ = runCmd(t, "", "report", "--format", "csv", files[0])
+	require.Equal(t, 0, code)
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	require.Len(t, lines, 2)
+	assert.True(t, strings.HasPrefix(lines[1], files[0]+",Gap2,3x3,9,natural,"))
+
+	code, stdout, _ = runCmd(t, "", "report", files[0])
+	require.Equal(t, 0, code)
+	assert.Contains(t, stdout, "| Gap2 | natural |")
+}
+
+func TestBuildReportBadInput(t *testing.T) {
+	dir := t.TempDir()
+	kpath := filepath.Join(dir, "g0.keys")
+	require.NoError(t, keyset.WriteFile(kpath, keyset.Header{Rows: 3, Cols: 3, Cells: 9, Gap: 0}, gapKeys3x3(t, 0)))
+	out := filepath.Join(dir, "x.bdd")
+	for _, args := range [][]string{
+		{"build", "--out", out},
+		{"build", "--keys", filepath.Join(dir, "none.keys"), "--out", out},
+		{"build", "--keys", kpath, "--gap", "2", "--out", out},
+		{"build", "--keys", kpath, "--cells", "8", "--out", out},
+		{"build", "--keys", kpath, "--order", "sideways", "--out", out},
+		{"report"},
+		{"report", "--format", "xml", kpath},
+		{"report", kpath},
+	} {
+		code, _, stderr := runCmd(t, "", args...)
+		assert.Equal(t, 2, code, "%v: %s", args, stderr)
+		assert.Equal(t, 1, strings.Count(stderr, "\n"), "one-line error for %v: %q", args, stderr)
+	}
+	_, err := os.Stat(out)
+	assert.True(t, os.IsNotExist(err), "no output after errors")
+
+	code, _, stderr := runCmd(t, "", "build", "-q", "--keys", kpath, "--out", out)
+	require.Equal(t, 0, code, stderr)
+	data, err := os.ReadFile(out)
+	require.NoError(t, err)
+	bad := filepath.Join(dir, "bad.bdd")
+	require.NoError(t, os.WriteFile(bad, data[:len(data)-9], 0o644))
+	code, _, stderr = runCmd(t, "", "report", bad)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "truncated")
+	data[len(data)/2] ^= 0x40
+	require.NoError(t, os.WriteFile(bad, data, 0o644))
+	code, _, stderr = runCmd(t, "", "report", "--verify", bad)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "checksum")
+}
+
+// Enumerating inside build gives the same diagram as building from keys
+// found by BFS.
+func TestBuildEnumerates3x3(t *testing.T) {
+	dir := t.TempDir()
+	keys := gapKeys3x3(t, 2)
+	proj := make([]uint64, len(keys))
+	for i, k := range keys {
+		proj[i] = encode.Project(k, 6)
+	}
+	slices.Sort(proj)
+	proj = slices.Compact(proj)
+	kpath := filepath.Join(dir, "g2_6.keys")
+	require.NoError(t, keyset.WriteFile(kpath, keyset.Header{Rows: 3, Cols: 3, Cells: 6, Gap: 2}, proj))
+	a, b := filepath.Join(dir, "a.bdd"), filepath.Join(dir, "b.bdd")
+	code, _, stderr := runCmd(t, "", "build", "-q", "--rows", "3", "--cols", "3", "--gap", "2", "--cells", "6", "--order", "lsb", "--out", a)
+	require.Equal(t, 0, code, stderr)
+	code, _, stderr = runCmd(t, "", "build", "-q", "--keys", kpath, "--order", "lsb", "--out", b)
+	require.Equal(t, 0, code, stderr)
+	ia, err := bdd.ReadInfo(a)
+	require.NoError(t, err)
+	ib, err := bdd.ReadInfo(b)
+	require.NoError(t, err)
+	assert.Equal(t, uint64(len(proj)), ia.Count)
+	assert.Equal(t, ib.Nodes, ia.Nodes)
+	assert.Equal(t, ib.ZDDNodes, ia.ZDDNodes)
+	assert.Equal(t, ib.FileSize, ia.FileSize)
+	assert.Equal(t, "Gap2_6", ia.Name())
+
+	code, _, stderr = runCmd(t, "", "build", "--gap", "2", "--cells", "8", "--out", a)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "--keys")
+}
