@@ -131,6 +131,9 @@ func WriteFile(path string, data []byte) error {
 	}
 	tmp := f.Name()
 	_, werr := f.Write(data)
+	if werr == nil {
+		werr = f.Chmod(0o644) // CreateTemp makes 0600; results are for reading
+	}
 	cerr := f.Close()
 	if werr == nil {
 		werr = cerr

@@ -105,6 +105,9 @@ func runBench(c *cli.Context, e *env) error {
 	s := bench.Summarize(recs, "md")
 	notes := []string{fmt.Sprintf("%d instances from %s, heuristics %s, %d parallel searches on %d cores.",
 		len(insts), c.String("input"), c.String("heuristics"), c.Int("jobs"), runtime.NumCPU())}
+	if len(hs) == 0 {
+		notes[0] = fmt.Sprintf("%d instances from %s; nothing solved in this run.", len(insts), c.String("input"))
+	}
 	if inc := c.StringSlice("include"); len(inc) > 0 {
 		notes = append(notes, "", "Records included from earlier runs: "+strings.Join(inc, ", ")+".")
 	}

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"time"
 
+	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/bench"
 	"github.com/gapset/gapset/data"
 	"github.com/gapset/gapset/encode"
@@ -26,9 +28,9 @@ const paperGap0_8 = "| Gap0_8 (paper, BDD) | 7,870,996 | 1,489,108 | 4,233,704 |
 func demoCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "demo",
-		Usage: "the main job on embedded data: build Gap0_8, solve shipped instances with md and h_G, print Tables 1 and 2",
+		Usage: "the main job on embedded data: build Gap0_8 (exact and BDD), solve shipped instances with md and h_G, print Tables 1 and 2",
 		Description: "Needs no files. It enumerates the Gap0 set of the 15-puzzle (88.7M configurations, about\n" +
-			"a minute) and keeps its projection onto the last 8 cells (Gap0_8) exactly in memory, then\n" +
+			"a minute), keeps its projection onto the last 8 cells (Gap0_8) exactly in memory and as a BDD, then\n" +
 			"solves Korf's instances 12, 42, 55, 79, 97 with Manhattan distance and with h_G, checks that\n" +
 			"both find the same (published) lengths, and prints the Table 1 row and the Table 2\n" +
 			"comparison beside the paper's. --small runs the same steps on the 8-puzzle in a second.",
@@ -66,7 +68,7 @@ func runDemo(c *cli.Context, e *env) error {
 	var members int64
 	sets, err := gapenum.Sets(context.Background(), rows, cols, 0, []int{cells}, func(p gapenum.Progress) {
 		members = max(members, p.Members)
-		prog.update(0, 0, false, "step 1/2: enumerating Gap0 by Manhattan transitions: layer M=%d, %d members", p.Manhattan, p.Members)
+		prog.update(0, 0, false, "step 1/3: enumerating Gap0 by Manhattan transitions: layer M=%d, %d members", p.Manhattan, p.Members)
 	})
 	prog.done()
 	if err != nil {
@@ -76,6 +78,29 @@ func runDemo(c *cli.Context, e *env) error {
 	fmt.Fprintf(w, "Gap0 of the %dx%d puzzle has %d configurations; its projection onto the last %d cells (Gap0_%d) has %d patterns (enumerated in %.1f s, held exactly in a %d-byte hash table).\n\n",
 		rows, cols, members, cells, cells, set.Len(), time.Since(start).Seconds(), set.Bytes())
 
+	// the BDD of the same set, in the paper's variable order
+	start = time.Now()
+	prog.update(0, 0, true, "step 2/3: building the BDD of Gap0_%d", cells)
+	order, err := bdd.NamedOrder("natural", rows, cols, cells)
+	if err != nil {
+		return err
+	}
+	d, err := bdd.BuildInPlace(slices.Clone(sets[cells]), order, false, nil)
+	if err != nil {
+		return err
+	}
+	var file countWriter
+	info, err := bdd.Encode(&file, d, bdd.Meta{Rows: rows, Cols: cols, Cells: cells, Gap: 0, BuildTime: time.Since(start)})
+	if err != nil {
+		return err
+	}
+	bset, err := bdd.NewSet(d, info)
+	if err != nil {
+		return err
+	}
+	prog.done()
+	fmt.Fprintf(w, "Its BDD (natural variable order: cells row-major, each cell's bits most significant first, as in the paper) was built in %.1f s.\n\n", time.Since(start).Seconds())
+
 	fmt.Fprintln(w, "## Table 1 row")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| set | file size (bytes) | BDD nodes | patterns |")
@@ -83,27 +108,33 @@ func runDemo(c *cli.Context, e *env) error {
 	if rows == 4 && cols == 4 {
 		fmt.Fprintln(w, paperGap0_8)
 	}
-	fmt.Fprintf(w, "| Gap0_%d (here, exact set; BDD when package bdd lands) | - | - | %s |\n\n", cells, commas(set.Len()))
+	fmt.Fprintf(w, "| Gap0_%d (here, BDD) | %s | %s | %s |\n\n", cells, commas(int(file.n)), commas(int(info.Nodes)), commas(int(info.Count)))
 
-	h := ida.Gap{Label: fmt.Sprintf("h_G (Gap0_%d)", cells), Levels: []ida.Set{set}}
-	hs := []ida.Heuristic{ida.Manhattan{}, h}
+	hBDD := ida.Gap{Label: fmt.Sprintf("h_G (Gap0_%d BDD)", cells), Levels: []ida.Set{bddSet{bset, encode.ProjectMask(cells)}}}
+	hSet := ida.Gap{Label: fmt.Sprintf("h_G (Gap0_%d exact)", cells), Levels: []ida.Set{set}}
+	hs := []ida.Heuristic{ida.Manhattan{}, hBDD, hSet}
 	recs, err := bench.Run(context.Background(), insts, hs, bench.Options{Jobs: 1, Progress: func(done, total int, r bench.Record) {
-		prog.update(int64(done), int64(total), true, "step 2/2: solved %s with %s: length %d, %d nodes", r.ID, r.Heuristic, r.Length, r.Nodes)
+		prog.update(int64(done), int64(total), true, "step 3/3: solved %s with %s: length %d, %d nodes", r.ID, r.Heuristic, r.Length, r.Nodes)
 	}})
 	prog.done()
 	if err != nil {
 		return err
+	}
+	for i := 0; i+2 < len(recs); i += 3 {
+		if recs[i+1].Nodes != recs[i+2].Nodes {
+			return fmt.Errorf("instance %s: the BDD and the exact set disagree (%d and %d nodes)", recs[i].ID, recs[i+1].Nodes, recs[i+2].Nodes)
+		}
 	}
 	s := bench.Summarize(recs, "md")
 	if len(s.Mismatches) > 0 {
 		return fmt.Errorf("heuristics disagree on lengths: %v", s.Mismatches)
 	}
 	fmt.Fprintf(w, "## Solved (%d instances, one search at a time)\n\n", len(insts))
-	fmt.Fprintln(w, "| id | length | md nodes | h_G nodes | md CPU s | h_G CPU s | queries | skipped |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|")
-	for i := 0; i+1 < len(recs); i += 2 {
-		m, g := recs[i], recs[i+1]
-		fmt.Fprintf(w, "| %s | %d | %d | %d | %.3f | %.3f | %d | %d |\n", m.ID, m.Length, m.Nodes, g.Nodes, cpu(m), cpu(g), g.Queries, g.Skipped)
+	fmt.Fprintln(w, "| id | length | md nodes | h_G nodes | md CPU s | h_G (BDD) CPU s | h_G (exact) CPU s | queries | skipped |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+	for i := 0; i+2 < len(recs); i += 3 {
+		m, g, x := recs[i], recs[i+1], recs[i+2]
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %.3f | %.3f | %.3f | %d | %d |\n", m.ID, m.Length, m.Nodes, g.Nodes, cpu(m), cpu(g), cpu(x), g.Queries, g.Skipped)
 	}
 	fmt.Fprintln(w)
 	writeTable2(w, s, cells)
@@ -128,6 +159,14 @@ func writeTable2(w io.Writer, s bench.Summary, cells int) {
 		fmt.Fprintf(w, "| %s, paper (300 random) | %.3g | %.1f | %.3f | %.3f |\n", p.Heuristic, p.Nodes, p.Seconds, p.Nodes/base.Nodes, p.Seconds/base.Seconds)
 	}
 	fmt.Fprintln(w)
+}
+
+// countWriter counts the bytes of a BDD file without keeping them.
+type countWriter struct{ n int64 }
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	c.n += int64(len(p))
+	return len(p), nil
 }
 
 // cpu is a record's CPU time, or its wall time where CPU time is unknown.

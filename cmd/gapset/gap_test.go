@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/bench"
 	"github.com/gapset/gapset/encode"
 	keysets "github.com/gapset/gapset/gapset"
@@ -127,7 +129,7 @@ func TestGapHeuristicErrors(t *testing.T) {
 		{[]string{"-H", "gap0:4/x", "--cells", "4"}, "bad heuristic"},
 		{[]string{"-H", "gap0:4/9", "--cells", "4", "--cells", "9"}, "fewer cells"},
 		{[]string{"-H", "gap0", "--cells", "10"}, "out of range"},
-		{[]string{"-H", "gap0", "--bdd", "x.bdd"}, "--bdd"},
+		{[]string{"-H", "gap0", "--bdd", "/nonexistent/x.bdd"}, "x.bdd"},
 		{[]string{"-H", "gap0", "--keys", "/nonexistent/x.keys"}, "x.keys"},
 		{[]string{"-H", "nope"}, "unknown heuristic"},
 	} {
@@ -207,4 +209,33 @@ func TestBenchInclude(t *testing.T) {
 		"--include", filepath.Join(dir, "a", "results.jsonl"), "--out", filepath.Join(dir, "d"))
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errs, "is for board")
+}
+
+// A BDD file feeds h_G like a key-set file, with the same lengths and nodes
+// as the exact set it was built from.
+func TestSolveWithBDD(t *testing.T) {
+	sets, err := keysets.Sets(context.Background(), 3, 3, 0, []int{5}, nil)
+	require.NoError(t, err)
+	order, err := bdd.NamedOrder("natural", 3, 3, 5)
+	require.NoError(t, err)
+	d, err := bdd.BuildInPlace(slices.Clone(sets[5]), order, false, nil)
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "g0_5.bdd")
+	_, err = bdd.Save(path, d, bdd.Meta{Rows: 3, Cols: 3, Cells: 5, Gap: 0})
+	require.NoError(t, err)
+	base := []string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-f", "json"}
+	_, viaBDD, errs := runCmd(t, boards3x3, append(base, "-H", "gap0", "--bdd", path)...)
+	require.NotEmpty(t, viaBDD, errs)
+	_, viaKeys, errs := runCmd(t, boards3x3, append(base, "-H", "gap0", "--cells", "5")...)
+	require.NotEmpty(t, viaKeys, errs)
+	a, b := strings.Split(strings.TrimSpace(viaBDD), "\n"), strings.Split(strings.TrimSpace(viaKeys), "\n")
+	require.Len(t, a, 3)
+	for i := range a {
+		var x, y solveRecord
+		require.NoError(t, json.Unmarshal([]byte(a[i]), &x))
+		require.NoError(t, json.Unmarshal([]byte(b[i]), &y))
+		assert.Equal(t, y.Length, x.Length)
+		assert.Equal(t, y.Nodes, x.Nodes)
+		assert.Equal(t, "gap0(Gap0_5.bdd)", x.Heuristic)
+	}
 }

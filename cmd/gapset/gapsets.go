@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/encode"
 	gapenum "github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/ida"
@@ -33,7 +34,18 @@ type loadedSet struct {
 	cells int
 	count int
 	bytes int64
+	// bddNodes is the decision-node count of a BDD (0 for an exact set)
+	bddNodes uint64
 }
+
+// bddSet tells the evaluator which key bits a BDD tests, so answers are
+// memoised per projected key.
+type bddSet struct {
+	*bdd.Set
+	mask uint64
+}
+
+func (b bddSet) Mask() uint64 { return b.mask }
 
 // setPool is every set named by the flags, loaded once per run.
 type setPool struct{ sets []loadedSet }
@@ -64,8 +76,20 @@ func gapPool(c *cli.Context) (*setPool, error) {
 		}
 		p.sets = append(p.sets, loadedSet{set: s, name: h.Name(), gap: h.Gap, cells: h.Cells, count: s.Len(), bytes: s.Bytes()})
 	}
-	if len(c.StringSlice("bdd")) > 0 {
-		return nil, fmt.Errorf("--bdd: BDD files are not readable in this build yet (package bdd); use --keys or --cells")
+	for _, path := range c.StringSlice("bdd") {
+		s, err := bdd.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		in := s.Info()
+		if in.Rows != rows || in.Cols != cols {
+			return nil, fmt.Errorf("%s: a %dx%d set, but the boards are %dx%d (use --rows/--cols)", path, in.Rows, in.Cols, rows, cols)
+		}
+		if in.Exact && in.Gap > 0 {
+			return nil, fmt.Errorf("%s: %s holds gap exactly %d; the heuristic needs sets of gap at most 2i", path, in.Name(), in.Gap)
+		}
+		p.sets = append(p.sets, loadedSet{set: bddSet{s, encode.ProjectMask(in.Cells)}, name: in.Name() + ".bdd", gap: in.Gap,
+			cells: in.Cells, count: int(in.Count), bytes: in.FileSize, bddNodes: in.Nodes})
 	}
 	if cells := c.IntSlice("cells"); len(cells) > 0 {
 		n := rows * cols
@@ -194,9 +218,13 @@ func poolNotes(c *cli.Context) []string {
 	if !ok || len(p.sets) == 0 {
 		return nil
 	}
-	out := []string{"| set | patterns | in-memory hash table (bytes) |", "|---|---:|---:|"}
+	out := []string{"| set | patterns | bytes (hash table; BDD: file) | BDD nodes |", "|---|---:|---:|---:|"}
 	for _, s := range p.sets {
-		out = append(out, fmt.Sprintf("| %s | %d | %d |", s.name, s.count, s.bytes))
+		nodes := "-"
+		if s.bddNodes > 0 {
+			nodes = strconv.FormatUint(s.bddNodes, 10)
+		}
+		out = append(out, fmt.Sprintf("| %s | %d | %d | %s |", s.name, s.count, s.bytes, nodes))
 	}
 	return out
 }
