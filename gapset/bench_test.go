@@ -2,8 +2,15 @@ package gapset
 
 import (
 	"context"
+	"encoding/binary"
+	"math/rand/v2"
 	"os"
 	"testing"
+
+	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/ida"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestG0Full4x4 enumerates the whole 4x4 G0 in memory and checks the
@@ -24,4 +31,88 @@ func TestG0Full4x4(t *testing.T) {
 			t.Errorf("Gap0 k=%d: %d members, the paper has %d", k, len(sets[k]), n)
 		}
 	}
+}
+
+func BenchmarkSortKeys(b *testing.B) {
+	keys, err := memLayers(context.Background(), 4, 4, 0, 36, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var all []uint64
+	for _, l := range keys {
+		all = append(all, l.keys...)
+	}
+	// scramble the order deterministically
+	for i := range all {
+		j := int(uint64(i) * 0x9E3779B97F4A7C15 >> 40 % uint64(len(all)))
+		all[i], all[j] = all[j], all[i]
+	}
+	buf, scratch := make([]uint64, len(all)), make([]uint64, len(all))
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		copy(buf, all)
+		b.StartTimer()
+		sortKeys(buf, scratch, 64, 2)
+	}
+	b.ReportMetric(float64(len(all)), "keys")
+}
+
+// TestEnumerateG0Full4x4 is the streaming path on the 4x4 G0 with the
+// paper's projections. Opt in: GAPSET_BIG=1 go test -run EnumerateG0 -v ./gapset/
+func TestEnumerateG0Full4x4(t *testing.T) {
+	if os.Getenv("GAPSET_BIG") == "" {
+		t.Skip("set GAPSET_BIG=1 to enumerate the 4x4 G0 to disk (about 2 GiB of scratch)")
+	}
+	res, err := Enumerate(context.Background(), Config{Rows: 4, Cols: 4, MaxGap: 0, Cells: []int{16, 12, 10, 8}, Dir: t.TempDir(), Memory: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]uint64{16: 88728780, 12: 61559068, 10: 23696364, 8: 4233704}
+	for _, o := range res.Outputs {
+		if o.Count != want[o.Cells] {
+			t.Errorf("%s: %d members, the paper has %d", o.Name, o.Count, want[o.Cells])
+		}
+	}
+	t.Logf("%.1fs, peak rss %d MiB, peak disk %d MiB", res.Elapsed.Seconds(), res.PeakRSS>>20, res.PeakDisk>>20)
+}
+
+// TestSampledKeySetFile solves random members of a whole-board key-set file
+// with IDA* and checks that their gap is within the file's. Opt in:
+// GAPSET_KEYS=/work/keys/issue4/g2full/Gap2.keys go test -run SampledKeySetFile -v ./gapset/
+func TestSampledKeySetFile(t *testing.T) {
+	path := os.Getenv("GAPSET_KEYS")
+	if path == "" {
+		t.Skip("set GAPSET_KEYS to a whole-board key-set file")
+	}
+	r, err := Open(path)
+	require.NoError(t, err)
+	h := r.Header()
+	r.Close()
+	require.Equal(t, h.Rows*h.Cols, h.Cells, "needs a whole-board set")
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	g, err := newGeometry(h.Rows, h.Cols)
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(uint64(h.Count), 7))
+	gaps := map[int]int{}
+	for range 1000 {
+		var b [8]byte
+		_, err := f.ReadAt(b[:], headerSize+8*int64(rng.Uint64N(h.Count)))
+		require.NoError(t, err)
+		key := binary.LittleEndian.Uint64(b[:])
+		board, err := encode.FromKey(key, h.Rows, h.Cols)
+		require.NoError(t, err)
+		res, err := ida.Solve(board, ida.Manhattan{}, ida.Options{})
+		require.NoError(t, err)
+		gap := res.Length - g.manhattan(key)
+		if h.Exact {
+			assert.Equal(t, h.Gap, gap, "%s", board)
+		} else {
+			assert.LessOrEqual(t, gap, h.Gap, "%s", board)
+		}
+		gaps[gap]++
+	}
+	t.Logf("%s: gaps of 1000 sampled members: %v", h.Name(), gaps)
 }

@@ -127,6 +127,7 @@ type Writer struct {
 	count uint64
 	err   error
 	buf   [8]byte
+	batch []byte // AddSorted's encoding buffer
 }
 
 // Create starts a key-set file at path; h.Count is ignored (Close fills it in).
@@ -170,6 +171,37 @@ func (w *Writer) Add(key uint64) error {
 	return nil
 }
 
+// AddSorted appends a batch of keys: strictly increasing, and above every
+// key added before. It is Add for bulk writers (one buffer write per batch).
+func (w *Writer) AddSorted(keys []uint64) error {
+	if w.err != nil {
+		return w.err
+	}
+	mask := encode.ProjectMask(w.h.Cells)
+	if len(w.batch) < 8*len(keys) {
+		w.batch = make([]byte, 8*len(keys))
+	}
+	b := w.batch[:8*len(keys)]
+	for i, key := range keys {
+		if (w.count > 0 || i > 0) && key <= w.last {
+			w.err = fmt.Errorf("key-set writer: key %#x not above previous %#x", key, w.last)
+			return w.err
+		}
+		if key&^mask != 0 && w.h.Cells < 16 {
+			w.err = fmt.Errorf("key-set writer: key %#x has bits outside the last %d cells", key, w.h.Cells)
+			return w.err
+		}
+		binary.LittleEndian.PutUint64(b[8*i:], key)
+		w.last = key
+	}
+	if _, err := w.bw.Write(b); err != nil {
+		w.err = err
+		return err
+	}
+	w.count += uint64(len(keys))
+	return nil
+}
+
 // Count returns the keys added so far.
 func (w *Writer) Count() uint64 { return w.count }
 
@@ -198,6 +230,12 @@ func (w *Writer) Close() error {
 	var tail [trailerSize]byte
 	binary.LittleEndian.PutUint32(tail[:], sum)
 	if _, err := w.tmp.WriteAt(tail[:], headerSize+8*int64(w.count)); err != nil {
+		w.Abort()
+		return err
+	}
+	// CreateTemp makes the file private (0600); a published key set is data
+	// for other tools and users.
+	if err := w.tmp.Chmod(0o644); err != nil {
 		w.Abort()
 		return err
 	}

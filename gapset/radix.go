@@ -8,41 +8,47 @@ import (
 )
 
 // Sorting and de-duplicating big key arrays is most of the enumeration's
-// work. sortKeys is a radix sort: one in-place MSD (American flag) pass on
-// the top byte splits the array into 256 buckets, which the workers then sort
-// independently with an LSD radix sort through a small scratch buffer (or,
-// for a bucket too big for the scratch limit, recursively in place). Digits
-// on which every key agrees are skipped, so projected keys with few
-// significant bits cost fewer passes.
+// work, and on this kind of machine it is bound by memory traffic, not
+// arithmetic. sortKeys is a radix sort built for that: two out-of-place MSD
+// passes on the top two bytes (a into scratch, the workers scattering their
+// halves in parallel, then each bucket back into a) leave buckets small
+// enough for LSD passes that run in cache. Digits on which every key agrees
+// are skipped, so projected keys with few significant bits cost fewer
+// passes. Without scratch space the top passes fall back to in-place
+// American flag sort, which works but chases cache misses.
 
 const (
 	insertionLimit = 48
-	lsdScratchMax  = 1 << 24 // keys per worker: 128 MiB of scratch at most
+	lsdScratchMax  = 1 << 16 // keys: LSD passes run in cache (512 KiB); bigger buckets split in place first
 )
 
 // sortKeys sorts a in increasing order. width is the number of low bits
 // that may differ between keys (64 for whole 4x4 keys, 4k for k-cell
-// projections); bits above width must be equal in all keys.
-func sortKeys(a []uint64, width int, workers int) {
+// projections); bits above width must be equal in all keys. scratch, when
+// at least as long as a, makes it faster; its contents are overwritten.
+func sortKeys(a, scratch []uint64, width int, workers int) {
 	if len(a) < 2 {
 		return
 	}
-	if workers < 1 {
-		workers = 1
-	}
-	if width > 64 {
-		width = 64
-	}
-	if len(a) < 1<<16 || width <= 8 {
+	workers = max(1, workers)
+	width = min(width, 64)
+	if len(a) < 1<<16 || width <= 16 {
 		slices.Sort(a)
 		return
 	}
 	shift := uint(width - 8)
-	bounds := americanFlag(a, shift, workers)
+	var bounds *[257]int
+	inPlace := len(scratch) < len(a)
+	if inPlace {
+		bounds = americanFlag(a, shift, workers)
+	} else {
+		scratch = scratch[:len(a)]
+		bounds = scatter(a, scratch, shift, workers)
+	}
 	// Largest buckets first balances the workers.
 	order := make([]int, 0, 256)
 	for d := 0; d < 256; d++ {
-		if bounds[d+1]-bounds[d] > 1 {
+		if bounds[d+1]-bounds[d] > 1 || !inPlace && bounds[d+1] > bounds[d] {
 			order = append(order, d)
 		}
 	}
@@ -53,19 +59,94 @@ func sortKeys(a []uint64, width int, workers int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var scratch []uint64
+			var tmp []uint64
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= len(order) {
 					return
 				}
 				d := order[i]
-				b := a[bounds[d]:bounds[d+1]]
-				scratch = sortBucket(b, shift, scratch, lsdScratchMax)
+				lo, hi := bounds[d], bounds[d+1]
+				if inPlace {
+					tmp = sortBucket(a[lo:hi], shift, tmp, lsdScratchMax)
+					continue
+				}
+				// Second byte: back from scratch into a, then each sub-bucket.
+				var b2 [257]int
+				scatterOne(scratch[lo:hi], a[lo:hi], shift-8, &b2)
+				for e := 0; e < 256; e++ {
+					if b2[e+1]-b2[e] > 1 {
+						tmp = sortBucket(a[lo+b2[e]:lo+b2[e+1]], shift-8, tmp, lsdScratchMax)
+					}
+				}
 			}
 		}()
 	}
 	wg.Wait()
+}
+
+// scatter distributes src into dst by the byte at shift, the workers each
+// scattering a contiguous part, and returns the bucket boundaries.
+func scatter(src, dst []uint64, shift uint, workers int) *[257]int {
+	counts := make([][256]int, workers)
+	per := (len(src) + workers - 1) / workers
+	part := func(w int) []uint64 { return src[min(w*per, len(src)):min((w+1)*per, len(src))] }
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := &counts[w]
+			for _, v := range part(w) {
+				c[v>>shift&255]++
+			}
+		}()
+	}
+	wg.Wait()
+	var bounds [257]int
+	sum := 0
+	for d := 0; d < 256; d++ {
+		bounds[d] = sum
+		for w := 0; w < workers; w++ {
+			c := counts[w][d]
+			counts[w][d] = sum // becomes worker w's next slot for digit d
+			sum += c
+		}
+	}
+	bounds[256] = sum
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := &counts[w]
+			for _, v := range part(w) {
+				k := v >> shift & 255
+				dst[c[k]] = v
+				c[k]++
+			}
+		}()
+	}
+	wg.Wait()
+	return &bounds
+}
+
+// scatterOne is scatter for one worker.
+func scatterOne(src, dst []uint64, shift uint, bounds *[257]int) {
+	var c [256]int
+	for _, v := range src {
+		c[v>>shift&255]++
+	}
+	sum := 0
+	for d := 0; d < 256; d++ {
+		bounds[d] = sum
+		c[d], sum = sum, sum+c[d]
+	}
+	bounds[256] = sum
+	for _, v := range src {
+		k := v >> shift & 255
+		dst[c[k]] = v
+		c[k]++
+	}
 }
 
 // sortBucket sorts keys that agree on all bits from shift up.

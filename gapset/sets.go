@@ -2,6 +2,7 @@ package gapset
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -26,25 +27,28 @@ type Progress struct {
 	Phase     string        // "layer" while enumerating, "project"/"merge" afterwards
 }
 
+// ErrArgs marks invalid enumeration arguments (board size, gap, cells).
+var ErrArgs = errors.New("bad enumeration arguments")
+
 // checkArgs validates the common arguments of Sets and Enumerate.
 func checkArgs(rows, cols, maxGap int, cells []int) (*geometry, error) {
 	g, err := newGeometry(rows, cols)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", ErrArgs, err)
 	}
 	if maxGap < 0 || maxGap%2 != 0 || maxGap > 254 {
-		return nil, fmt.Errorf("gap %d must be even and in 0..254", maxGap)
+		return nil, fmt.Errorf("%w: gap %d must be even and in 0..254", ErrArgs, maxGap)
 	}
 	if len(cells) == 0 {
-		return nil, fmt.Errorf("no projections asked for (cells is empty)")
+		return nil, fmt.Errorf("%w: no projections asked for (cells is empty)", ErrArgs)
 	}
 	seen := map[int]bool{}
 	for _, k := range cells {
 		if k < 1 || k > g.n {
-			return nil, fmt.Errorf("cells %d out of range 1..%d for a %dx%d board", k, g.n, rows, cols)
+			return nil, fmt.Errorf("%w: cells %d out of range 1..%d for a %dx%d board", ErrArgs, k, g.n, rows, cols)
 		}
 		if seen[k] {
-			return nil, fmt.Errorf("cells %d asked for twice", k)
+			return nil, fmt.Errorf("%w: cells %d asked for twice", ErrArgs, k)
 		}
 		seen[k] = true
 	}
@@ -69,15 +73,16 @@ func Sets(ctx context.Context, rows, cols, maxGap int, cells []int, progress fun
 		return nil, err
 	}
 	out := make(map[int][]uint64, len(cells))
+	var scratch []uint64 // shared by the projections' sorts
 	for _, k := range cells {
-		out[k] = unionProjected(layers, k, g.n)
+		out[k], scratch = unionProjected(layers, k, g.n, scratch)
 	}
 	return out, nil
 }
 
 // unionProjected projects every layer onto the last k cells and returns the
-// sorted union.
-func unionProjected(layers []memLayer, k, n int) []uint64 {
+// sorted union (and the sort scratch, for reuse).
+func unionProjected(layers []memLayer, k, n int, scratch []uint64) ([]uint64, []uint64) {
 	total := 0
 	for _, l := range layers {
 		total += len(l.keys)
@@ -89,11 +94,18 @@ func unionProjected(layers []memLayer, k, n int) []uint64 {
 			all = append(all, v&mask)
 		}
 	}
-	sortKeys(all, 4*min(k, n), defaultWorkers())
+	if len(scratch) < total && total >= 1<<16 {
+		scratch = nil
+		scratch = make([]uint64, total)
+	}
+	sortKeys(all, scratch, 4*min(k, n), defaultWorkers())
 	if k < n {
 		all = dedup(all)
 	}
-	return slices.Clip(all)
+	if len(all) < cap(all)/2 {
+		all = slices.Clone(all) // a projection can be far smaller: free the rest
+	}
+	return slices.Clip(all), scratch
 }
 
 func projectMask(k int) uint64 {
@@ -144,25 +156,31 @@ func memLayers(ctx context.Context, rows, cols, maxGap, maxStep int, progress fu
 		}
 	}
 	report(0, 0, hist[0][0])
+	var buf, scratch []uint64
 	for d := 1; maxStep < 0 || d <= maxStep; d++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		any := false
 		for j := 0; j < levels; j++ {
-			var cand []uint64
-			cand = expandAll(g, hist[j][d-1], true, cand, workers)
+			// buf and scratch are reused from layer to layer; the layer
+			// itself is stored in a slice of its exact size.
+			buf = expandAll(g, hist[j][d-1], true, buf[:0], workers)
 			if j > 0 {
-				cand = expandAll(g, hist[j-1][d-1], false, cand, workers)
+				buf = expandAll(g, hist[j-1][d-1], false, buf, workers)
 			}
-			sortKeys(cand, 4*g.n, workers)
-			cand = dedup(cand)
+			if len(scratch) < len(buf) {
+				scratch = nil
+				scratch = make([]uint64, len(buf))
+			}
+			sortKeys(buf, scratch, 4*g.n, workers)
+			cand := dedup(buf)
 			for i := 0; i < j; i++ {
 				if s := d - 2*(j-i); s >= 0 {
 					cand = subtract(cand, hist[i][s])
 				}
 			}
-			cand = slices.Clip(cand)
+			cand = slices.Clone(cand)
 			hist[j] = append(hist[j], cand)
 			if len(cand) > 0 {
 				any = true

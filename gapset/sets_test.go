@@ -135,7 +135,7 @@ func TestSetsBadArgs(t *testing.T) {
 		{5, 4, 0, []int{16}}, {3, 3, 1, []int{9}}, {3, 3, -2, []int{9}}, {3, 3, 0, nil}, {3, 3, 0, []int{10}}, {3, 3, 0, []int{9, 9}},
 	} {
 		_, err := Sets(context.Background(), c.rows, c.cols, c.gap, c.cells, nil)
-		assert.Error(t, err, "%+v", c)
+		assert.ErrorIs(t, err, ErrArgs, "%+v", c)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -231,8 +231,11 @@ func TestRadixSort(t *testing.T) {
 			}
 			want := slices.Clone(a)
 			slices.Sort(want)
-			sortKeys(a, width, 2)
-			require.Equal(t, want, a, "n=%d width=%d", n, width)
+			b := slices.Clone(a)
+			sortKeys(a, nil, width, 2)
+			require.Equal(t, want, a, "in place n=%d width=%d", n, width)
+			sortKeys(b, make([]uint64, n), width, 2)
+			require.Equal(t, want, b, "with scratch n=%d width=%d", n, width)
 			assert.Equal(t, slices.Compact(slices.Clone(want)), dedup(a))
 		}
 	}

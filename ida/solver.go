@@ -107,6 +107,8 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 		e0, g0 := s.expanded, s.generated
 		if ev == nil {
 			s.searchMD(s.pos.Blank, -1, 0, s.pos.MD)
+		} else if ge, ok := ev.(*gapEval); ok {
+			s.searchGap(ge, s.pos.Blank, -1, 0, s.pos.MD, ge.key)
 		} else {
 			s.searchEval(-1)
 		}
@@ -192,18 +194,12 @@ func (s *searcher) searchMD(blank, prev, g, h int) bool {
 	}
 	tab := s.tab
 	tiles := &s.pos.Tiles
-	nbr := &tab.nbr[blank]
-	n := int(tab.nbrN[blank])
+	kids := &tab.kids[blank][prev+1]
+	n := int(kids.n)
 	limit := s.limit - g - 1 // largest child heuristic value that is not cut
 	s.generated += int64(n)
-	if prev >= 0 {
-		s.generated--
-	}
 	for i := 0; i < n; i++ {
-		c := int(nbr[i])
-		if c == prev {
-			continue
-		}
+		c := int(kids.c[i])
 		t := tiles[c]
 		nh := h + int(tab.delta[t][c][blank])
 		if nh > limit {
@@ -215,28 +211,18 @@ func (s *searcher) searchMD(blank, prev, g, h int) bool {
 		s.moves[g] = t
 		tiles[blank], tiles[c] = t, 0
 		if nh == 0 {
-			s.uncount(nbr, i, n, prev)
+			s.generated -= int64(n - 1 - i) // later children are never generated
 			s.depth = g + 1
 			s.found = true
 			return true
 		}
 		if s.searchMD(c, blank, g+1, nh) {
-			s.uncount(nbr, i, n, prev)
+			s.generated -= int64(n - 1 - i)
 			return true
 		}
 		tiles[c], tiles[blank] = t, 0
 	}
 	return false
-}
-
-// uncount takes back the children after index i that searchMD counted in
-// advance but never generated because the goal was found.
-func (s *searcher) uncount(nbr *[4]uint8, i, n, prev int) {
-	for j := i + 1; j < n; j++ {
-		if int(nbr[j]) != prev {
-			s.generated--
-		}
-	}
 }
 
 // searchEval is the general loop: the solver keeps Position (with its

@@ -8,6 +8,12 @@ type tables struct {
 	nbrN       [encode.MaxCells]uint8
 	nbr        [encode.MaxCells][4]uint8
 	md         [encode.MaxCells][encode.MaxCells]int8 // md[tile][cell]
+	// kids[blank][prev+1]: the cells the blank can move to from blank,
+	// except prev (the cell it just left; prev = -1 at the root).
+	kids [encode.MaxCells][encode.MaxCells + 1]struct {
+		n uint8
+		c [4]uint8
+	}
 	// delta[tile][from][to]: change of Manhattan distance when tile moves
 	// from cell from to the adjacent cell to.
 	delta [encode.MaxCells][encode.MaxCells][encode.MaxCells]int8
@@ -21,6 +27,17 @@ func newTables(rows, cols int) *tables {
 		t.nbrN[c] = uint8(len(nb))
 		for i, x := range nb {
 			t.nbr[c][i] = uint8(x)
+		}
+	}
+	for c := 0; c < n; c++ {
+		for prev := -1; prev < n; prev++ {
+			k := &t.kids[c][prev+1]
+			for _, x := range encode.Neighbors(rows, cols, c) {
+				if x != prev {
+					k.c[k.n] = uint8(x)
+					k.n++
+				}
+			}
 		}
 	}
 	for tile := 1; tile < n; tile++ {

@@ -50,7 +50,7 @@ func TestBuildAndReport3x3(t *testing.T) {
 	var files []string
 	for _, order := range []string{"natural", "reverse"} {
 		out := filepath.Join(dir, order+".bdd")
-		code, stdout, stderr := gapset(t, "", "build", "-q", "--rudd", "--keys", kpath, "--gap", "2", "--order", order, "--out", out)
+		code, stdout, stderr := runCmd(t, "", "build", "-q", "--rudd", "--keys", kpath, "--gap", "2", "--order", order, "--out", out)
 		require.Equal(t, 0, code, stderr)
 		assert.Contains(t, stdout, "Gap2 order="+order)
 		files = append(files, out)
@@ -63,7 +63,7 @@ func TestBuildAndReport3x3(t *testing.T) {
 		assert.False(t, s.Contains(0x123456870), "goal with 7 and 8 swapped is not even a board")
 	}
 
-	code, stdout, stderr := gapset(t, "", "report", "--verify", "--format", "json", files[0], files[1])
+	code, stdout, stderr := runCmd(t, "", "report", "--verify", "--format", "json", files[0], files[1])
 	require.Equal(t, 0, code, stderr)
 	var rows []reportRow
 	require.NoError(t, json.Unmarshal([]byte(stdout), &rows))
@@ -79,13 +79,13 @@ func TestBuildAndReport3x3(t *testing.T) {
 	}
 	assert.Equal(t, "reverse", rows[1].Order)
 
-	code, stdout, _ = gapset(t, "", "report", "--format", "csv", files[0])
+	code, stdout, _ = runCmd(t, "", "report", "--format", "csv", files[0])
 	require.Equal(t, 0, code)
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
 	require.Len(t, lines, 2)
 	assert.True(t, strings.HasPrefix(lines[1], files[0]+",Gap2,3x3,9,natural,"))
 
-	code, stdout, _ = gapset(t, "", "report", files[0])
+	code, stdout, _ = runCmd(t, "", "report", files[0])
 	require.Equal(t, 0, code)
 	assert.Contains(t, stdout, "| Gap2 | natural |")
 }
@@ -105,25 +105,25 @@ func TestBuildReportBadInput(t *testing.T) {
 		{"report", "--format", "xml", kpath},
 		{"report", kpath},
 	} {
-		code, _, stderr := gapset(t, "", args...)
+		code, _, stderr := runCmd(t, "", args...)
 		assert.Equal(t, 2, code, "%v: %s", args, stderr)
 		assert.Equal(t, 1, strings.Count(stderr, "\n"), "one-line error for %v: %q", args, stderr)
 	}
 	_, err := os.Stat(out)
 	assert.True(t, os.IsNotExist(err), "no output after errors")
 
-	code, _, stderr := gapset(t, "", "build", "-q", "--keys", kpath, "--out", out)
+	code, _, stderr := runCmd(t, "", "build", "-q", "--keys", kpath, "--out", out)
 	require.Equal(t, 0, code, stderr)
 	data, err := os.ReadFile(out)
 	require.NoError(t, err)
 	bad := filepath.Join(dir, "bad.bdd")
 	require.NoError(t, os.WriteFile(bad, data[:len(data)-9], 0o644))
-	code, _, stderr = gapset(t, "", "report", bad)
+	code, _, stderr = runCmd(t, "", "report", bad)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "truncated")
 	data[len(data)/2] ^= 0x40
 	require.NoError(t, os.WriteFile(bad, data, 0o644))
-	code, _, stderr = gapset(t, "", "report", "--verify", bad)
+	code, _, stderr = runCmd(t, "", "report", "--verify", bad)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "checksum")
 }
@@ -142,9 +142,9 @@ func TestBuildEnumerates3x3(t *testing.T) {
 	kpath := filepath.Join(dir, "g2_6.keys")
 	require.NoError(t, keyset.WriteFile(kpath, keyset.Header{Rows: 3, Cols: 3, Cells: 6, Gap: 2}, proj))
 	a, b := filepath.Join(dir, "a.bdd"), filepath.Join(dir, "b.bdd")
-	code, _, stderr := gapset(t, "", "build", "-q", "--rows", "3", "--cols", "3", "--gap", "2", "--cells", "6", "--order", "lsb", "--out", a)
+	code, _, stderr := runCmd(t, "", "build", "-q", "--rows", "3", "--cols", "3", "--gap", "2", "--cells", "6", "--order", "lsb", "--out", a)
 	require.Equal(t, 0, code, stderr)
-	code, _, stderr = gapset(t, "", "build", "-q", "--keys", kpath, "--order", "lsb", "--out", b)
+	code, _, stderr = runCmd(t, "", "build", "-q", "--keys", kpath, "--order", "lsb", "--out", b)
 	require.Equal(t, 0, code, stderr)
 	ia, err := bdd.ReadInfo(a)
 	require.NoError(t, err)
@@ -156,7 +156,7 @@ func TestBuildEnumerates3x3(t *testing.T) {
 	assert.Equal(t, ib.FileSize, ia.FileSize)
 	assert.Equal(t, "Gap2_6", ia.Name())
 
-	code, _, stderr = gapset(t, "", "build", "--gap", "2", "--cells", "8", "--out", a)
+	code, _, stderr = runCmd(t, "", "build", "--gap", "2", "--cells", "8", "--out", a)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "--keys")
 }

@@ -75,8 +75,15 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			solveCommand(env),
 			genCommand(env),
 			demoCommand(env),
+			benchCommand(env),
+			sixCommand(env),
+			oshidoriCommand(env),
+			slideCommand(env),
+			enumerateCommand(env),
+			countCommand(env),
 			buildCommand(env),
 			reportCommand(env),
+			pdbCommand(env),
 		},
 	}
 	markUsageErrors(app.Commands)

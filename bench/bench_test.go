@@ -1,0 +1,170 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"image/png"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/memset"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func instances3x3(n int) []encode.Instance {
+	rng := rand.New(rand.NewPCG(9, 9))
+	var out []encode.Instance
+	for i := 0; i < n; i++ {
+		out = append(out, encode.Instance{ID: string(rune('a' + i)), Line: i + 1, Board: encode.Random(rng, 3, 3)})
+	}
+	return out
+}
+
+func gap0(t *testing.T) ida.Heuristic {
+	sets, err := gapset.Sets(context.Background(), 3, 3, 0, []int{9}, nil)
+	require.NoError(t, err)
+	return ida.Gap{Levels: []ida.Set{memset.New(sets[9], 9)}}
+}
+
+func TestRunSummaryAndFiles(t *testing.T) {
+	insts := instances3x3(12)
+	hs := []ida.Heuristic{ida.Manhattan{}, gap0(t)}
+	var calls int
+	recs, err := Run(context.Background(), insts, hs, Options{Jobs: 2, Progress: func(done, total int, r Record) {
+		calls++
+		assert.Equal(t, 24, total)
+	}})
+	require.NoError(t, err)
+	require.Len(t, recs, 24)
+	assert.Equal(t, 24, calls)
+	for i, r := range recs {
+		assert.Equal(t, insts[i/2].ID, r.ID)
+		assert.Equal(t, hs[i%2].Name(), r.Heuristic)
+		assert.Empty(t, r.Error)
+		want, err := ida.Solve(insts[i/2].Board, ida.Manhattan{}, ida.Options{})
+		require.NoError(t, err)
+		assert.Equal(t, want.Length, r.Length)
+		if r.Heuristic == "md" {
+			assert.Equal(t, want.Expanded, r.Nodes)
+			assert.Zero(t, r.Queries)
+		} else {
+			assert.LessOrEqual(t, r.Nodes, want.Expanded)
+			assert.Positive(t, r.Queries+r.Skipped)
+		}
+	}
+
+	s := Summarize(recs, "md")
+	assert.Equal(t, 12, s.Instances)
+	assert.Empty(t, s.Mismatches)
+	require.Len(t, s.Rows, 2)
+	assert.InDelta(t, 1.0, s.Rows[0].NodeRatio, 1e-12)
+	var md, g float64
+	for _, r := range recs {
+		if r.Heuristic == "md" {
+			md += float64(r.Nodes)
+		} else {
+			g += float64(r.Nodes)
+		}
+	}
+	assert.InDelta(t, md/12, s.Rows[0].AvgNodes, 1e-9)
+	assert.InDelta(t, g/md, s.Rows[1].NodeRatio, 1e-9)
+	assert.Less(t, s.Rows[1].NodeRatio, 1.0)
+
+	dir := filepath.Join(t.TempDir(), "out")
+	require.NoError(t, WriteAll(dir, recs, s, "test run", []string{"note line"}))
+	f, err := os.Open(filepath.Join(dir, CSVFile))
+	require.NoError(t, err)
+	rows, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	require.NoError(t, err)
+	assert.Len(t, rows, 25)
+	assert.Equal(t, "nodes", rows[0][4])
+
+	jf, err := os.ReadFile(filepath.Join(dir, JSONLFile))
+	require.NoError(t, err)
+	sc := bufio.NewScanner(bytes.NewReader(jf))
+	n := 0
+	for sc.Scan() {
+		var r Record
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &r))
+		assert.Equal(t, recs[n], r)
+		n++
+	}
+	assert.Equal(t, 24, n)
+
+	md2, err := os.ReadFile(filepath.Join(dir, SummaryFile))
+	require.NoError(t, err)
+	assert.Contains(t, string(md2), "## test run")
+	assert.Contains(t, string(md2), "| gap0 |")
+	assert.Contains(t, string(md2), "h_G:2 (Gap0_8 / Gap2_8) | 8.65e+06")
+
+	pf, err := os.Open(filepath.Join(dir, ChartFile))
+	require.NoError(t, err)
+	img, err := png.Decode(pf)
+	pf.Close()
+	require.NoError(t, err)
+	assert.Greater(t, img.Bounds().Dx(), 400)
+}
+
+func TestNodeLimitAndMismatch(t *testing.T) {
+	insts := instances3x3(3)
+	recs, err := Run(context.Background(), insts, []ida.Heuristic{ida.Manhattan{}}, Options{MaxNodes: 1})
+	require.NoError(t, err)
+	unsolved := 0
+	for _, r := range recs {
+		if r.Error != "" {
+			unsolved++
+			assert.Equal(t, -1, r.Length)
+		}
+	}
+	assert.Positive(t, unsolved)
+	s := Summarize(recs, "md")
+	assert.Len(t, s.Unsolved, unsolved)
+	assert.Equal(t, 3-unsolved, s.Instances)
+
+	bad := []Record{{ID: "1", Heuristic: "md", Length: 10, Nodes: 5}, {ID: "1", Heuristic: "x", Length: 12, Nodes: 3}}
+	s = Summarize(bad, "md")
+	require.Len(t, s.Mismatches, 1)
+	assert.Contains(t, s.Mismatches[0], "md 10, x 12")
+	var b strings.Builder
+	require.NoError(t, s.Markdown(&b, "t", nil))
+	assert.Contains(t, b.String(), "Lengths differ")
+}
+
+func TestCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := Run(ctx, instances3x3(4), []ida.Heuristic{ida.Manhattan{}}, Options{})
+	assert.Error(t, err)
+}
+
+func TestWriteAllNeedsASolvedInstance(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "o")
+	err := WriteAll(dir, []Record{{ID: "1", Heuristic: "md", Error: "limit"}}, Summary{}, "t", nil)
+	assert.Error(t, err)
+	_, statErr := os.Stat(filepath.Join(dir, SummaryFile))
+	assert.True(t, os.IsNotExist(statErr))
+}
+
+func TestThreadCPUAdvances(t *testing.T) {
+	a, ok := threadCPU()
+	if !ok {
+		t.Skip("no per-thread CPU clock on this system")
+	}
+	x := uint64(1)
+	for i := 0; i < 50_000_000; i++ {
+		x = x*6364136223846793005 + 1
+	}
+	b, _ := threadCPU()
+	assert.Greater(t, b, a, "%d", x)
+}

@@ -1,0 +1,196 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+)
+
+// Output file names inside the output directory.
+const (
+	CSVFile     = "results.csv"
+	JSONLFile   = "results.jsonl"
+	SummaryFile = "summary.md"
+	ChartFile   = "nodes.png"
+)
+
+// CSV encodes records with a header line.
+func CSV(recs []Record) []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	_ = w.Write([]string{"id", "heuristic", "length", "root_bound", "nodes", "generated", "seconds", "cpu_seconds", "queries", "skipped", "error", "board"})
+	for _, r := range recs {
+		_ = w.Write([]string{r.ID, r.Heuristic, strconv.Itoa(r.Length), strconv.Itoa(r.RootBound),
+			strconv.FormatInt(r.Nodes, 10), strconv.FormatInt(r.Generated, 10), strconv.FormatFloat(r.Seconds, 'f', 6, 64), strconv.FormatFloat(r.CPU, 'f', 6, 64),
+			strconv.FormatInt(r.Queries, 10), strconv.FormatInt(r.Skipped, 10), r.Error, r.Board})
+	}
+	w.Flush()
+	return b.Bytes()
+}
+
+// JSONL encodes one record per line.
+func JSONL(recs []Record) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	for _, r := range recs {
+		_ = enc.Encode(r)
+	}
+	return b.Bytes()
+}
+
+// Chart draws nodes expanded per instance, one series per heuristic, on a
+// log scale; instances are ordered by the baseline's nodes (or the first
+// heuristic's) so the series read as curves.
+func Chart(recs []Record, baseline, title string) ([]byte, error) {
+	var names []string
+	byH := map[string]map[string]float64{}
+	var ids []string
+	for _, r := range recs {
+		if r.Error != "" || r.Nodes <= 0 {
+			continue
+		}
+		if byH[r.Heuristic] == nil {
+			byH[r.Heuristic] = map[string]float64{}
+			names = append(names, r.Heuristic)
+		}
+		if !slices.Contains(ids, r.ID) {
+			ids = append(ids, r.ID)
+		}
+		byH[r.Heuristic][r.ID] = float64(r.Nodes)
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("no solved instance to chart")
+	}
+	order := baseline
+	if byH[order] == nil {
+		order = names[0]
+	}
+	slices.SortStableFunc(ids, func(a, b string) int {
+		x, y := byH[order][a], byH[order][b]
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	})
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = fmt.Sprintf("instance (ordered by %s nodes)", order)
+	p.Y.Label.Text = "nodes expanded"
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Legend.Top = true
+	p.Legend.Left = true
+	for i, n := range names {
+		var pts plotter.XYs
+		for x, id := range ids {
+			if v, ok := byH[n][id]; ok {
+				pts = append(pts, plotter.XY{X: float64(x + 1), Y: v})
+			}
+		}
+		sc, err := plotter.NewScatter(pts)
+		if err != nil {
+			return nil, err
+		}
+		sc.GlyphStyle.Color = plotutil.Color(i)
+		sc.GlyphStyle.Shape = plotutil.Shape(i)
+		sc.GlyphStyle.Radius = vg.Points(2.5)
+		p.Add(sc)
+		p.Legend.Add(n, sc)
+	}
+	p.Add(plotter.NewGrid())
+	wt, err := p.WriterTo(9*vg.Inch, 5.5*vg.Inch, "png")
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if _, err := wt.WriteTo(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// WriteFile writes data to path through a temporary file in the same
+// directory and a rename, so a reader never sees half a file.
+func WriteFile(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	if werr == nil {
+		werr = f.Chmod(0o644) // CreateTemp makes 0600; results are for reading
+	}
+	cerr := f.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, path)
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return werr
+	}
+	return nil
+}
+
+// WriteAll writes the four outputs into dir (created if missing): every
+// file is rendered first, so a failure leaves no partial set behind.
+func WriteAll(dir string, recs []Record, s Summary, title string, notes []string) error {
+	var md bytes.Buffer
+	if err := s.Markdown(&md, title, notes); err != nil {
+		return err
+	}
+	fmt.Fprintf(&md, "\n![nodes per instance](%s)\n", ChartFile)
+	png, err := Chart(recs, s.Baseline, title)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{CSVFile, CSV(recs)}, {JSONLFile, JSONL(recs)}, {ChartFile, png}, {SummaryFile, md.Bytes()}} {
+		if err := WriteFile(filepath.Join(dir, f.name), f.data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ReadJSONL reads records written by JSONL (a results.jsonl file).
+func ReadJSONL(path string) ([]Record, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []Record
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for n := 1; dec.More(); n++ {
+		var r Record
+		if err := dec.Decode(&r); err != nil {
+			return nil, fmt.Errorf("%s: record %d: %w", path, n, err)
+		}
+		if r.ID == "" || r.Heuristic == "" {
+			return nil, fmt.Errorf("%s: record %d has no id or heuristic", path, n)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}

@@ -1,0 +1,132 @@
+// Package bench runs heuristics over instance sets and reports the work they
+// took: per-instance records (CSV, JSON Lines), a Markdown summary beside the
+// paper's Table 2, and a PNG chart of nodes per instance.
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/ida"
+)
+
+// Record is one solve of one instance with one heuristic.
+type Record struct {
+	ID        string  `json:"id"`
+	Board     string  `json:"board"`
+	Heuristic string  `json:"heuristic"`
+	Length    int     `json:"length"`
+	RootBound int     `json:"root_bound"`
+	Nodes     int64   `json:"nodes"` // expanded
+	Generated int64   `json:"generated"`
+	Seconds   float64 `json:"seconds"`     // wall clock
+	CPU       float64 `json:"cpu_seconds"` // CPU time of the search's thread (0: unknown)
+	Queries   int64   `json:"queries"`     // set-membership queries made
+	Skipped   int64   `json:"skipped"`     // nodes whose query was skipped
+	Error     string  `json:"error,omitempty"`
+}
+
+// Options tune a run.
+type Options struct {
+	Jobs     int   // parallel searches; <= 0 uses every core
+	MaxNodes int64 // per solve; 0 = no limit (a solve over it is recorded with Error)
+	// Progress, when set, is called (from one goroutine at a time) after
+	// each finished solve.
+	Progress func(done, total int, r Record)
+}
+
+// Run solves every instance with every heuristic. Records come back in
+// instance order, heuristics in the order given. Each solution has been
+// replayed by the solver; a failure other than the node limit or
+// cancellation stops the run.
+func Run(ctx context.Context, insts []encode.Instance, hs []ida.Heuristic, opt Options) ([]Record, error) {
+	jobs := opt.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	total := len(insts) * len(hs)
+	recs := make([]Record, total)
+	work := make(chan int)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu       sync.Mutex
+		done     int
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// one OS thread per worker, so its CPU clock times one search
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			for i := range work {
+				in, h := insts[i/len(hs)], hs[i%len(hs)]
+				r, err := solveOne(ctx, in, h, opt.MaxNodes)
+				mu.Lock()
+				recs[i] = r
+				done++
+				if err != nil && firstErr == nil {
+					firstErr = err
+					cancel()
+				}
+				if opt.Progress != nil && err == nil {
+					opt.Progress(done, total, r)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for i := 0; i < total; i++ {
+		select {
+		case work <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(work)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return recs, nil
+}
+
+func solveOne(ctx context.Context, in encode.Instance, h ida.Heuristic, maxNodes int64) (Record, error) {
+	r := Record{ID: in.ID, Board: in.Board.String(), Heuristic: h.Name()}
+	start := time.Now()
+	cpu0, okCPU := threadCPU()
+	res, err := ida.Solve(in.Board, h, ida.Options{Context: ctx, MaxNodes: maxNodes})
+	elapsed := time.Since(start)
+	if cpu1, ok := threadCPU(); ok && okCPU {
+		r.CPU = cpu1 - cpu0
+	}
+	r.Length, r.RootBound, r.Generated = res.Length, res.RootBound, res.Generated
+	r.Nodes, r.Seconds = res.Expanded, res.Elapsed.Seconds()
+	r.Queries, r.Skipped = res.Counters["queries"], res.Counters["skipped"]
+	if err != nil {
+		if errors.Is(err, ida.ErrNodeLimit) {
+			r.Error = err.Error()
+			r.Length = -1
+			r.Seconds = elapsed.Seconds()
+			for _, it := range res.Iterations {
+				r.Nodes += it.Expanded
+				r.Generated += it.Generated
+			}
+			return r, nil
+		}
+		return r, fmt.Errorf("instance %s with %s: %w", in.ID, h.Name(), err)
+	}
+	return r, nil
+}

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+
+	"github.com/gapset/gapset/bench"
+	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/ida"
+	"github.com/urfave/cli/v2"
+)
+
+func benchCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "bench",
+		Usage: "run heuristics over an instance file and report nodes and times (the paper's Table 2)",
+		Description: "Solves every instance with every heuristic, --jobs searches at a time, checks that all\n" +
+			"heuristics find the same lengths, and writes into --out: results.csv, results.jsonl,\n" +
+			"summary.md (averages, medians, ratios to md, set queries made and skipped, the paper's\n" +
+			"Table 2 beside them) and nodes.png (nodes per instance per heuristic). The summary is\n" +
+			"also printed. Gap heuristics take their sets from --keys/--bdd/--cells; gapG:K names\n" +
+			"h_G:G on the sets of K cells when several are loaded.\n" +
+			"Examples:\n" +
+			"  gapset bench -i data/random300.txt --limit 50 --heuristics md,gap0:8,gap0:16 --cells 8 --cells 16 --out results/r50\n" +
+			"  gapset bench -i data/random300.txt --heuristics md,gap2 --keys Gap0_8.keys --keys Gap2_8.keys --out results/g2",
+		Flags: append(append(boardFlags(),
+			&cli.StringFlag{Name: "heuristics", Aliases: []string{"H"}, Value: "md", Usage: "comma-separated `LIST` of heuristics: " + heuristicNames() + ", gapG:K"},
+			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "searches run in parallel"},
+			&cli.IntFlag{Name: "limit", Usage: "only the first `N` instances (0: all)"},
+			&cli.Int64Flag{Name: "max-nodes", Usage: "give up on a solve after `N` nodes expanded (recorded, left out of the averages; 0: no limit)"},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output `DIR` (created if missing; required)"},
+			&cli.StringFlag{Name: "title", Value: "Benchmark", Usage: "title of the summary"},
+			&cli.StringSliceFlag{Name: "include", Usage: "add the records of an earlier run's results.jsonl `FILE` for the same instances (repeatable); with --heuristics \"\" nothing is solved, the runs are only combined"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+			pdbFlag(),
+		), gapSetFlags()...),
+		Action: func(c *cli.Context) error { return runBench(c, e) },
+	}
+}
+
+func runBench(c *cli.Context, e *env) error {
+	if c.Int("jobs") < 1 {
+		return badInputf("--jobs must be at least 1")
+	}
+	if c.String("out") == "" {
+		return badInputf("--out DIR is required: the results are written there")
+	}
+	if c.Int("limit") < 0 {
+		return badInputf("--limit must not be negative")
+	}
+	insts, err := readBoards(c, e)
+	if err != nil {
+		return err
+	}
+	if n := c.Int("limit"); n > 0 && n < len(insts) {
+		insts = insts[:n]
+	}
+	var hs []ida.Heuristic
+	seen := map[string]bool{}
+	for _, name := range strings.Split(c.String("heuristics"), ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		h, err := resolveHeuristic(c, name)
+		if err != nil {
+			return err
+		}
+		if seen[h.Name()] {
+			return badInputf("heuristic %q given twice", h.Name())
+		}
+		seen[h.Name()] = true
+		hs = append(hs, h)
+	}
+	var included []bench.Record
+	for _, path := range c.StringSlice("include") {
+		recs, err := bench.ReadJSONL(path)
+		if err != nil {
+			return badInput(err)
+		}
+		included = append(included, recs...)
+	}
+	if len(hs) == 0 && len(included) == 0 {
+		return badInputf("--heuristics names no heuristic")
+	}
+	prog := newProgress(e.stderr, c.Bool("quiet"))
+	var nodes int64
+	recs, err := bench.Run(context.Background(), insts, hs, bench.Options{
+		Jobs: c.Int("jobs"), MaxNodes: c.Int64("max-nodes"),
+		Progress: func(done, total int, r bench.Record) {
+			nodes += r.Nodes
+			prog.update(int64(done), int64(total), false, "%s %s: length %d, %d nodes (%.3g nodes so far)", r.ID, r.Heuristic, r.Length, r.Nodes, float64(nodes))
+		},
+	})
+	prog.done()
+	if err != nil {
+		return err
+	}
+	recs, err = mergeRecords(insts, included, recs)
+	if err != nil {
+		return err
+	}
+	s := bench.Summarize(recs, "md")
+	notes := []string{fmt.Sprintf("%d instances from %s, heuristics %s, %d parallel searches on %d cores.",
+		len(insts), c.String("input"), c.String("heuristics"), c.Int("jobs"), runtime.NumCPU())}
+	if len(hs) == 0 {
+		notes[0] = fmt.Sprintf("%d instances from %s; nothing solved in this run.", len(insts), c.String("input"))
+	}
+	if inc := c.StringSlice("include"); len(inc) > 0 {
+		notes = append(notes, "", "Records included from earlier runs: "+strings.Join(inc, ", ")+".")
+	}
+	if pn := poolNotes(c); len(pn) > 0 {
+		notes = append(append(append(notes, "", "Gap sets (exact, in memory):", ""), pn...), "")
+	}
+	if err := bench.WriteAll(c.String("out"), recs, s, c.String("title"), notes); err != nil {
+		return err
+	}
+	if err := s.Markdown(e.stdout, c.String("title"), notes); err != nil {
+		return err
+	}
+	if len(s.Mismatches) > 0 {
+		return fmt.Errorf("%d instances got different lengths from different heuristics (see %s)", len(s.Mismatches), c.String("out"))
+	}
+	return nil
+}
+
+// mergeRecords puts included records (earlier runs) and new ones together,
+// in instance order; included records must be for the same boards, and a
+// heuristic solved now replaces the same heuristic's included record.
+func mergeRecords(insts []encode.Instance, included, fresh []bench.Record) ([]bench.Record, error) {
+	if len(included) == 0 {
+		return fresh, nil
+	}
+	board := map[string]string{}
+	for _, in := range insts {
+		board[in.ID] = in.Board.String()
+	}
+	type idh struct{ id, h string }
+	seen := map[idh]bool{}
+	for _, r := range fresh {
+		seen[idh{r.ID, r.Heuristic}] = true
+	}
+	byID := map[string][]bench.Record{}
+	for _, r := range included {
+		b, ok := board[r.ID]
+		if !ok {
+			continue // an instance outside this run (e.g. beyond --limit)
+		}
+		if b != r.Board {
+			return nil, badInputf("included record %s (%s) is for board %s, but this run's %s is %s", r.ID, r.Heuristic, r.Board, r.ID, b)
+		}
+		if k := (idh{r.ID, r.Heuristic}); !seen[k] {
+			seen[k] = true
+			byID[r.ID] = append(byID[r.ID], r)
+		}
+	}
+	for _, r := range fresh {
+		byID[r.ID] = append(byID[r.ID], r)
+	}
+	var out []bench.Record
+	for _, in := range insts {
+		out = append(out, byID[in.ID]...)
+	}
+	return out, nil
+}

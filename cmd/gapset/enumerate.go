@@ -1,0 +1,204 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	gs "github.com/gapset/gapset/gapset"
+	"github.com/urfave/cli/v2"
+)
+
+func enumerateCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "enumerate",
+		Usage: "enumerate a gap set and write its projections as key-set files",
+		Description: "Enumerates the configurations whose optimal length exceeds the Manhattan distance by at most --gap\n" +
+			"(--exact: by exactly --gap), layer by layer from the goal, spilling sorted runs to disk, and writes one\n" +
+			"key-set file per --cells value (the last K cells; K = rows*cols is the whole board), named like the\n" +
+			"paper's sets (Gap0.keys, Gap2_10.keys, ...). Progress on stderr, a summary on stdout.\n" +
+			"Example: gapset enumerate --gap 2 --cells 8,10,12,16 --out-dir /work/keys",
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "gap", Value: 0, Usage: "largest gap (even): 0 for G0, 2 for G0 and G2, ..."},
+			&cli.BoolFlag{Name: "exact", Usage: "keep only the members whose gap equals --gap"},
+			&cli.StringFlag{Name: "cells", Usage: "comma-separated projections `K[,K...]` (last K cells; default rows*cols = whole boards)"},
+			&cli.StringFlag{Name: "out", Usage: "write the (single) projection to `FILE`"},
+			&cli.StringFlag{Name: "out-dir", Value: ".", Usage: "write the key-set files into `DIR`"},
+			&cli.StringFlag{Name: "tmp", Usage: "scratch `DIR` for sorted runs (default: inside the output directory)"},
+			&cli.IntFlag{Name: "memory", Value: 4096, Usage: "MiB for the work buffers (sort buffer + scratch); bigger layers spill to disk"},
+			&cli.IntFlag{Name: "rows", Value: 4, Usage: "board rows"},
+			&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "summary format: text or json"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+		},
+		Action: func(c *cli.Context) error {
+			spec := c.String("cells")
+			if !c.IsSet("cells") {
+				spec = strconv.Itoa(c.Int("rows") * c.Int("cols"))
+			}
+			cells, err := parseCells(spec)
+			if err != nil {
+				return badInput(err)
+			}
+			format := c.String("format")
+			if format != "text" && format != "json" {
+				return badInputf("--format must be text or json, got %q", format)
+			}
+			if c.Int("memory") < 64 {
+				return badInputf("--memory must be at least 64 (MiB), got %d", c.Int("memory"))
+			}
+			cfg := gs.Config{Rows: c.Int("rows"), Cols: c.Int("cols"), MaxGap: c.Int("gap"), Exact: c.Bool("exact"),
+				Cells: cells, Dir: c.String("out-dir"), TempDir: c.String("tmp"), Memory: int64(c.Int("memory")) << 20}
+			if out := c.String("out"); out != "" {
+				if len(cells) != 1 {
+					return badInputf("--out takes one projection; use --out-dir for %d", len(cells))
+				}
+				if c.IsSet("out-dir") {
+					return badInputf("give either --out or --out-dir")
+				}
+				cfg.Dir = filepath.Dir(out)
+				cfg.Paths = map[int]string{cells[0]: out}
+			}
+			if st, err := os.Stat(cfg.Dir); err != nil || !st.IsDir() {
+				return badInputf("output directory %q does not exist", cfg.Dir)
+			}
+			if cfg.TempDir != "" {
+				if st, err := os.Stat(cfg.TempDir); err != nil || !st.IsDir() {
+					return badInputf("scratch directory %q does not exist", cfg.TempDir)
+				}
+			}
+			prog := newProgress(e.stderr, c.Bool("quiet"))
+			cfg.Progress = func(p gs.Progress) {
+				rate := float64(p.Members) / max(p.Elapsed.Seconds(), 1e-9)
+				if p.Phase == "layer" {
+					prog.update(0, 0, false, "%6.1fs gap %d M %2d: %11d; members %13d (%.3g/s); rss %d MiB, peak %d MiB",
+						p.Elapsed.Seconds(), p.Gap, p.Manhattan, p.Layer, p.Members, rate, p.RSS>>20, p.PeakRSS>>20)
+				} else {
+					prog.update(0, 0, true, "%6.1fs %s: %d keys; rss %d MiB, peak %d MiB", p.Elapsed.Seconds(), p.Phase, p.Layer, p.RSS>>20, p.PeakRSS>>20)
+				}
+			}
+			ctx := c.Context
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			// An interrupted run removes its scratch runs and partial files.
+			ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			res, err := gs.Enumerate(ctx, cfg)
+			prog.done()
+			if err != nil {
+				if errors.Is(err, gs.ErrArgs) {
+					return badInput(err)
+				}
+				return err
+			}
+			return writeEnumSummary(e, res, format)
+		},
+	}
+}
+
+func parseCells(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		k, err := strconv.Atoi(f)
+		if err != nil {
+			return nil, fmt.Errorf("--cells: %q is not a number", f)
+		}
+		out = append(out, k)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--cells: no projection given")
+	}
+	return out, nil
+}
+
+func writeEnumSummary(e *env, res gs.Result, format string) error {
+	if format == "json" {
+		type summary struct {
+			gs.Result
+			Seconds    float64 `json:"seconds"`
+			CPUSeconds float64 `json:"cpu_seconds"`
+		}
+		b, err := json.Marshal(summary{res, res.Elapsed.Seconds(), res.CPU.Seconds()})
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(e.stdout, "%s\n", b)
+		return err
+	}
+	w := e.stdout
+	what := fmt.Sprintf("gap <= %d", res.MaxGap)
+	if res.Exact {
+		what = fmt.Sprintf("gap = %d", res.MaxGap)
+	}
+	fmt.Fprintf(w, "# %dx%d, %s: members per layer\n", res.Rows, res.Cols, what)
+	fmt.Fprintf(w, "%-4s %-9s %s\n", "gap", "manhattan", "count")
+	for _, l := range res.Layers {
+		fmt.Fprintf(w, "%-4d %-9d %d\n", l.Gap, l.Manhattan, l.Count)
+	}
+	fmt.Fprintf(w, "members %d\n", res.Members)
+	for _, o := range res.Outputs {
+		fmt.Fprintf(w, "set %s cells %d count %d file %s\n", o.Name, o.Cells, o.Count, o.Path)
+	}
+	fmt.Fprintf(w, "seconds %.1f\ncpu_seconds %.1f\npeak_rss_mib %d\npeak_disk_mib %d\nspills %d\n", res.Elapsed.Seconds(), res.CPU.Seconds(), res.PeakRSS>>20, res.PeakDisk>>20, res.Spills)
+	return nil
+}
+
+func countCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "count",
+		Usage:     "print a key-set file's header and count, verifying order and checksum",
+		ArgsUsage: "FILE...",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "text or json"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return badInputf("no key-set file given")
+			}
+			format := c.String("format")
+			if format != "text" && format != "json" {
+				return badInputf("--format must be text or json, got %q", format)
+			}
+			for _, path := range c.Args().Slice() {
+				r, err := gs.Open(path)
+				if err != nil {
+					return badInput(err)
+				}
+				var n uint64
+				for {
+					if _, ok := r.Next(); !ok {
+						break
+					}
+					n++
+				}
+				err = r.Err()
+				r.Close()
+				if err != nil {
+					return badInput(err)
+				}
+				h := r.Header()
+				if format == "json" {
+					b, _ := json.Marshal(map[string]any{"file": path, "name": h.Name(), "rows": h.Rows, "cols": h.Cols,
+						"cells": h.Cells, "gap": h.Gap, "exact": h.Exact, "count": n, "checksum": "ok"})
+					fmt.Fprintf(e.stdout, "%s\n", b)
+				} else {
+					fmt.Fprintf(e.stdout, "%s: %s %dx%d cells %d gap %d exact %t count %d checksum ok\n",
+						path, h.Name(), h.Rows, h.Cols, h.Cells, h.Gap, h.Exact, n)
+				}
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestEnumerateAndCount(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := runCmd(t, "", "enumerate", "--rows", "3", "--cols", "3", "--gap", "2", "--cells", "9,6", "--out-dir", dir)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "members 8922\n")
+	assert.Contains(t, out, "set Gap2 cells 9 count 8922 file "+filepath.Join(dir, "Gap2.keys"))
+	assert.Contains(t, out, "set Gap2_6 cells 6 ")
+	assert.Contains(t, errs, "gap 0 M  0:")
+
+	code, out, _ = runCmd(t, "", "count", filepath.Join(dir, "Gap2.keys"))
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "Gap2 3x3 cells 9 gap 2 exact false count 8922 checksum ok")
+
+	// JSON summary, one file via --out, exact gap.
+	p := filepath.Join(dir, "exact.keys")
+	code, out, _ = runCmd(t, "", "enumerate", "-q", "--rows", "3", "--cols", "3", "--gap", "2", "--exact", "--cells", "9", "--out", p, "--format", "json")
+	require.Equal(t, 0, code)
+	var sum struct {
+		Members int64 `json:"members"`
+		Outputs []struct {
+			Name  string `json:"name"`
+			Path  string `json:"path"`
+			Count uint64 `json:"count"`
+		} `json:"outputs"`
+		Layers []struct {
+			Gap, Manhattan int
+			Count          int64
+		} `json:"layers"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &sum))
+	require.Len(t, sum.Outputs, 1)
+	assert.Equal(t, p, sum.Outputs[0].Path)
+	assert.Equal(t, "G2x", sum.Outputs[0].Name)
+	var g2 uint64
+	for _, l := range sum.Layers {
+		if l.Gap == 2 {
+			g2 += uint64(l.Count)
+		}
+	}
+	assert.Equal(t, g2, sum.Outputs[0].Count)
+	code, out, _ = runCmd(t, "", "count", "--format", "json", p)
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, `"exact":true`)
+}
+
+func TestEnumerateBadInput(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"enumerate", "--gap", "1", "--out-dir", dir},
+		{"enumerate", "--gap", "-2", "--out-dir", dir},
+		{"enumerate", "--rows", "3", "--cols", "3", "--cells", "10", "--out-dir", dir},
+		{"enumerate", "--cells", "x", "--out-dir", dir},
+		{"enumerate", "--cells", "", "--out-dir", dir},
+		{"enumerate", "--cells", "8,8", "--out-dir", dir},
+		{"enumerate", "--cells", "8,10", "--out", filepath.Join(dir, "a.keys")},
+		{"enumerate", "--out-dir", filepath.Join(dir, "missing")},
+		{"enumerate", "--rows", "5", "--out-dir", dir},
+		{"enumerate", "--format", "xml", "--out-dir", dir},
+		{"enumerate", "--memory", "1", "--out-dir", dir},
+		{"count"},
+		{"count", filepath.Join(dir, "missing.keys")},
+	} {
+		code, _, errs := runCmd(t, "", args...)
+		assert.Equal(t, 2, code, "%v: %s", args, errs)
+		assert.Equal(t, 1, strings.Count(errs, "\n"), "%v: one line: %q", args, errs)
+	}
+	entries, _ := os.ReadDir(dir)
+	assert.Empty(t, entries, "nothing written")
+
+	// A damaged file is refused.
+	code, _, _ := runCmd(t, "", "enumerate", "-q", "--rows", "2", "--cols", "3", "--cells", "6", "--out-dir", dir)
+	require.Equal(t, 0, code)
+	p := filepath.Join(dir, "Gap0.keys")
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	b[40] ^= 1
+	require.NoError(t, os.WriteFile(p, b, 0o644))
+	code, _, errs := runCmd(t, "", "count", p)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errs, "checksum")
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"strconv"
+
+	"github.com/gapset/gapset/puzzle/oshidori"
+	"github.com/gapset/gapset/search"
+	"github.com/urfave/cli/v2"
+)
+
+func oshidoriCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "oshidori",
+		Usage:     "the oshidori stone-pair puzzle (seed 001) by breadth-first search",
+		ArgsUsage: "[START]",
+		Description: "A row of black (B) and white (W) stones and two adjacent empty cells (_). A move slides two\n" +
+			"adjacent stones, order kept, into the empty cells. START defaults to \"B W B W B W _ _\".\n" +
+			"Examples:\n" +
+			"  gapset oshidori\n" +
+			"  gapset oshidori --goal \"W W W B B B _ _\"\n" +
+			"  gapset oshidori --free-gap          # the empty pair may end anywhere",
+		Flags: append(bfsFlags(false),
+			&cli.StringFlag{Name: "goal", Value: "B B B W W W _ _", Usage: "the goal row"},
+			&cli.BoolFlag{Name: "free-gap", Usage: "the empty pair may end anywhere: only the order of the stones must match the goal"},
+			&cli.BoolFlag{Name: "bidir", Usage: "bidirectional search (not with --free-gap)"},
+		),
+		Action: func(c *cli.Context) error {
+			if err := checkFormat(c.String("format"), "text", "json"); err != nil {
+				return err
+			}
+			opt, err := searchOptions(c)
+			if err != nil {
+				return err
+			}
+			startText := "B W B W B W _ _"
+			if c.NArg() > 0 {
+				startText, _ = joinArgs(c, "start")
+			}
+			start, err := oshidori.Parse(startText)
+			if err != nil {
+				return badInputf("start: %v", err)
+			}
+			target, err := oshidori.Parse(c.String("goal"))
+			if err != nil {
+				return badInputf("--goal: %v", err)
+			}
+			free := c.Bool("free-gap")
+			isGoal, err := oshidori.Goal(start, target, free)
+			if err != nil {
+				return badInput(err)
+			}
+			var r search.Result[oshidori.Row]
+			method := "bfs"
+			if c.Bool("bidir") {
+				if free {
+					return badInputf("--bidir needs one goal row; it cannot be combined with --free-gap")
+				}
+				method = "bidir"
+				r, err = search.Bidirectional[oshidori.Row](oshidori.Puzzle{}, start, target, opt)
+			} else {
+				r, err = search.BFS[oshidori.Row](oshidori.Puzzle{}, start, isGoal, opt)
+			}
+			if err != nil {
+				return searchError(err)
+			}
+			all, err := search.Farthest[oshidori.Row](oshidori.Puzzle{}, start, search.Options{})
+			if err != nil {
+				return err
+			}
+			goalText := target.String()
+			if free {
+				goalText = target.Stones() + " (empty pair anywhere)"
+			}
+			rec := pathRecord{Method: method, Goal: goalText, Dedup: opt.Dedup.String(), NoUndo: opt.NoUndo,
+				Extra: map[string]any{"reachable": all.Reached}}
+			spec := puzzleSpec[oshidori.Row]{
+				name:     "oshidori",
+				format:   oshidori.Row.String,
+				move:     oshidori.Row.Move,
+				goal:     isGoal,
+				moveName: func(m int) string { return strconv.Itoa(m) + "," + strconv.Itoa(m+1) },
+			}
+			if err := spec.report(e.stdout, c.String("format"), rec, r); err != nil {
+				return err
+			}
+			if c.String("format") == "text" {
+				_, err = e.stdout.Write([]byte("arrangements reachable from the start: " + strconv.Itoa(all.Reached) + "\n"))
+			}
+			return err
+		},
+	}
+}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/pdb"
+	"github.com/urfave/cli/v2"
+)
+
+// defaultPDBDir is where databases go when --pdb/--out is not given.
+const defaultPDBDir = "pdb-data"
+
+func pdbCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "pdb",
+		Usage: "additive pattern databases",
+		Subcommands: []*cli.Command{{
+			Name:  "build",
+			Usage: "build the databases of a partition into a directory",
+			Description: "One file per group, written atomically, with a CRC-32C checksum.\n" +
+				"Partitions: " + fmt.Sprint(pdb.Names()) + " (4-4 and 3-5 are for --rows 3 --cols 3), or groups like 1,2,3/4,5,6,7,8.\n" +
+				"Examples:\n" +
+				"  gapset pdb build --partition 7-8 --out pdb-data\n" +
+				"  gapset solve --heuristic pdb78 --pdb pdb-data -i data/korf100.txt",
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "partition", Aliases: []string{"p"}, Value: "7-8", Usage: "tile groups"},
+				&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: defaultPDBDir, Usage: "output `DIR` (created if needed)"},
+				&cli.IntFlag{Name: "rows", Value: 4, Usage: "board rows"},
+				&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns"},
+				&cli.IntFlag{Name: "workers", Value: runtime.NumCPU(), Usage: "goroutines for the large groups (at most 8 free cells)"},
+				&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+			},
+			Action: func(c *cli.Context) error { return runPDBBuild(c, e) },
+		}},
+	}
+}
+
+func runPDBBuild(c *cli.Context, e *env) error {
+	part, err := pdb.ParsePartition(c.String("partition"), c.Int("rows"), c.Int("cols"))
+	if err != nil {
+		return badInput(err)
+	}
+	dir := c.String("out")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return badInput(err)
+	}
+	prog := newProgress(e.stderr, c.Bool("quiet"))
+	start := time.Now()
+	for gi, g := range part.Groups {
+		t0 := time.Now()
+		table, step, err := pdb.Build(context.Background(), part.Rows, part.Cols, g, c.Int("workers"), func(layer int, reached, total int64) {
+			prog.update(reached, total, false, "group %d/%d %v: cost %d, %d placements reached, %s",
+				gi+1, len(part.Groups), g, layer, reached, time.Since(t0).Round(time.Second))
+		})
+		prog.done()
+		if err != nil {
+			return err
+		}
+		path := filepath.Join(dir, pdb.FileName(part.Rows, part.Cols, g))
+		if err := pdb.Write(path, part.Rows, part.Cols, g, table, step); err != nil {
+			return err
+		}
+		maxv := 0
+		for _, v := range table {
+			maxv = max(maxv, int(v))
+		}
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		fmt.Fprintf(e.stdout, "%s: %d entries, max %d moves, step %d, %s (memory from the OS so far %d MiB)\n",
+			path, len(table), maxv, step, time.Since(t0).Round(100*time.Millisecond), ms.Sys>>20)
+		table = nil
+		runtime.GC()
+	}
+	fmt.Fprintf(e.stdout, "built %s in %s\n", part.Name, time.Since(start).Round(100*time.Millisecond))
+	return nil
+}
+
+// pdbFlag is the --pdb flag of the commands that load databases.
+func pdbFlag() cli.Flag {
+	return &cli.StringFlag{Name: "pdb", Value: defaultPDBDir, Usage: "pattern database `DIR` (see gapset pdb build)"}
+}
+
+// pdbHeuristic loads the databases of a partition for the pdb* heuristics.
+func pdbHeuristic(partition string, rows, cols int, reflect bool, label string) func(c *cli.Context) (ida.Heuristic, error) {
+	return func(c *cli.Context) (ida.Heuristic, error) {
+		part, err := pdb.ParsePartition(partition, rows, cols)
+		if err != nil {
+			return nil, err
+		}
+		dir := defaultPDBDir
+		if c != nil && c.IsSet("pdb") {
+			dir = c.String("pdb")
+		}
+		set, err := pdb.Load(dir, part)
+		if err != nil {
+			return nil, err
+		}
+		return &pdb.Heuristic{Set: set, Reflect: reflect, Label: label, NoSkip: strings.HasSuffix(label, "-noskip")}, nil
+	}
+}
+
+// pdbMaxHeuristic is the max of several partitions' reflected databases, all
+// loaded from the same --pdb directory.
+func pdbMaxHeuristic(label string, partitions ...string) func(c *cli.Context) (ida.Heuristic, error) {
+	return func(c *cli.Context) (ida.Heuristic, error) {
+		var parts []ida.Heuristic
+		for _, p := range partitions {
+			h, err := pdbHeuristic(p, 4, 4, true, "pdb"+p)(c)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, h)
+		}
+		return ida.Max{Parts: parts, Label: label}, nil
+	}
+}

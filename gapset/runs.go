@@ -1,0 +1,268 @@
+package gapset
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"unsafe"
+)
+
+// Runs are the enumeration's scratch files: sorted uint64 keys in the
+// machine's byte order, no header. They live only inside one run of the
+// program (in its temporary directory); key-set files are the durable form.
+
+func asBytes(keys []uint64) []byte {
+	if len(keys) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&keys[0])), 8*len(keys))
+}
+
+// run is one sorted file of keys.
+type run struct {
+	path string
+	n    int64
+}
+
+// runWriter writes a run.
+type runWriter struct {
+	f    *os.File
+	bw   *bufio.Writer
+	n    int64
+	path string
+}
+
+func createRun(path string) (*runWriter, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	return &runWriter{f: f, bw: bufio.NewWriterSize(f, 1<<20), path: path}, nil
+}
+
+func (w *runWriter) write(keys []uint64) error {
+	w.n += int64(len(keys))
+	_, err := w.bw.Write(asBytes(keys))
+	return err
+}
+
+func (w *runWriter) close() (run, error) {
+	err := w.bw.Flush()
+	if cerr := w.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(w.path)
+		return run{}, err
+	}
+	return run{w.path, w.n}, nil
+}
+
+func writeRun(path string, keys []uint64) (run, error) {
+	w, err := createRun(path)
+	if err != nil {
+		return run{}, err
+	}
+	if err := w.write(keys); err != nil {
+		w.close()
+		os.Remove(path)
+		return run{}, err
+	}
+	return w.close()
+}
+
+// cursor reads a run key by key through a buffer.
+type cursor struct {
+	f    *os.File
+	buf  []uint64
+	pos  int
+	left int64 // keys not yet read into buf
+	cur  uint64
+	err  error
+}
+
+func openCursor(r run, bufKeys int) (*cursor, error) {
+	f, err := os.Open(r.path)
+	if err != nil {
+		return nil, err
+	}
+	return &cursor{f: f, buf: make([]uint64, 0, bufKeys), left: r.n}, nil
+}
+
+// next advances to the next key; false at the end or on an error.
+func (c *cursor) next() bool {
+	if c.pos >= len(c.buf) {
+		if c.left == 0 || c.err != nil {
+			return false
+		}
+		n := int(min(int64(cap(c.buf)), c.left))
+		c.buf = c.buf[:n]
+		if _, err := io.ReadFull(c.f, asBytes(c.buf)); err != nil {
+			c.err = fmt.Errorf("reading %s: %w", c.f.Name(), err)
+			return false
+		}
+		c.left -= int64(n)
+		c.pos = 0
+	}
+	c.cur = c.buf[c.pos]
+	c.pos++
+	return true
+}
+
+// chunk returns up to max keys in one slice (the cursor's own buffer).
+func (c *cursor) chunk() []uint64 {
+	if c.pos >= len(c.buf) {
+		if !c.next() {
+			return nil
+		}
+		c.pos--
+	}
+	out := c.buf[c.pos:]
+	c.pos = len(c.buf)
+	return out
+}
+
+func (c *cursor) close() { c.f.Close() }
+
+// forEachChunk streams a run in chunks.
+func forEachChunk(r run, bufKeys int, fn func([]uint64) error) error {
+	c, err := openCursor(r, bufKeys)
+	if err != nil {
+		return err
+	}
+	defer c.close()
+	for {
+		ch := c.chunk()
+		if ch == nil {
+			return c.err
+		}
+		if err := fn(ch); err != nil {
+			return err
+		}
+	}
+}
+
+// mergeRuns merges sorted runs, dropping repeats, and hands the result to
+// emit in sorted batches. It keeps a binary heap of (key, run) pairs by
+// value, without interface calls: the merge of a hundred runs is a large
+// part of the whole enumeration's time.
+func mergeRuns(runs []run, bufKeys int, emit func([]uint64) error) error {
+	type item struct {
+		v uint64
+		c *cursor
+	}
+	var h []item
+	var open []*cursor
+	defer func() {
+		for _, c := range open {
+			c.close()
+		}
+	}()
+	for _, r := range runs {
+		if r.n == 0 {
+			continue
+		}
+		c, err := openCursor(r, bufKeys)
+		if err != nil {
+			return err
+		}
+		open = append(open, c)
+		if !c.next() {
+			if c.err != nil {
+				return c.err
+			}
+			continue
+		}
+		h = append(h, item{c.cur, c})
+	}
+	down := func(i int) {
+		n := len(h)
+		x := h[i]
+		for {
+			l := 2*i + 1
+			if l >= n {
+				break
+			}
+			if r := l + 1; r < n && h[r].v < h[l].v {
+				l = r
+			}
+			if h[l].v >= x.v {
+				break
+			}
+			h[i] = h[l]
+			i = l
+		}
+		h[i] = x
+	}
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	out := make([]uint64, 0, 1<<16)
+	have := false
+	var last uint64
+	for len(h) > 0 {
+		top := &h[0]
+		if v := top.v; !have || v != last {
+			out = append(out, v)
+			last, have = v, true
+			if len(out) == cap(out) {
+				if err := emit(out); err != nil {
+					return err
+				}
+				out = out[:0]
+			}
+		}
+		c := top.c
+		if c.next() {
+			top.v = c.cur
+		} else {
+			if c.err != nil {
+				return c.err
+			}
+			h[0] = h[len(h)-1]
+			h = h[:len(h)-1]
+		}
+		if len(h) > 0 {
+			down(0)
+		}
+	}
+	if len(out) > 0 {
+		return emit(out)
+	}
+	return nil
+}
+
+// subtractor removes from sorted batches the keys of a sorted run, keeping
+// its place between batches (the batches must come in increasing order).
+type subtractor struct {
+	c    *cursor
+	more bool
+}
+
+func newSubtractor(r run) (*subtractor, error) {
+	c, err := openCursor(r, 1<<16)
+	if err != nil {
+		return nil, err
+	}
+	s := &subtractor{c: c}
+	s.more = c.next()
+	return s, c.err
+}
+
+func (s *subtractor) apply(a []uint64) ([]uint64, error) {
+	j := 0
+	for _, v := range a {
+		for s.more && s.c.cur < v {
+			s.more = s.c.next()
+		}
+		if s.more && s.c.cur == v {
+			continue
+		}
+		a[j] = v
+		j++
+	}
+	return a[:j], s.c.err
+}
+
+func (s *subtractor) close() { s.c.close() }

@@ -1,0 +1,440 @@
+package pdb
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/ida"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// bfsDistances is the exact distance of every board reachable from the goal.
+func bfsDistances(rows, cols int) map[uint64]int {
+	g := encode.Goal(rows, cols)
+	dist := map[uint64]int{g.Key(): 0}
+	queue := []encode.Board{g}
+	for len(queue) > 0 {
+		b := queue[0]
+		queue = queue[1:]
+		next, _ := b.Successors()
+		for _, nb := range next {
+			if _, ok := dist[nb.Key()]; !ok {
+				dist[nb.Key()] = dist[b.Key()] + 1
+				queue = append(queue, nb)
+			}
+		}
+	}
+	return dist
+}
+
+func TestRankRoundTrip(t *testing.T) {
+	for _, nk := range [][2]int{{9, 1}, {9, 4}, {9, 8}, {16, 5}} {
+		n, k := nk[0], nk[1]
+		pos := make([]uint8, k)
+		step := max(1, Entries(n, k)/5000)
+		for r := 0; r < Entries(n, k); r += step {
+			used := unrank(r, pos, n)
+			var u uint32
+			for _, c := range pos {
+				require.Less(t, int(c), n)
+				require.Zero(t, u&(1<<c), "cell repeated")
+				u |= 1 << c
+			}
+			require.Equal(t, u, used)
+			require.Equal(t, r, rank(pos, n))
+		}
+	}
+	free := uint32(0b1011_0110)
+	for m := uint32(0); m < 16; m++ {
+		require.Equal(t, m, compress(expand(m, free), free))
+	}
+}
+
+// A group holding every tile is the whole puzzle: its database must be the
+// exact distance of every board.
+func TestFullGroupIsExactDistance(t *testing.T) {
+	for _, sz := range [][2]int{{2, 3}, {3, 3}} {
+		rows, cols := sz[0], sz[1]
+		n := rows * cols
+		group := make([]uint8, n-1)
+		for i := range group {
+			group[i] = uint8(i + 1)
+		}
+		table, step, err := Build(context.Background(), rows, cols, group, 1, nil)
+		assert.Equal(t, 1, step, "the whole puzzle is consistent")
+		require.NoError(t, err)
+		dist := bfsDistances(rows, cols)
+		pos := make([]uint8, n-1)
+		for key, d := range dist {
+			b, err := encode.FromKey(key, rows, cols)
+			require.NoError(t, err)
+			for c, tile := range b.Tiles {
+				if tile != 0 {
+					pos[tile-1] = uint8(c)
+				}
+			}
+			require.Equal(t, d, int(table[rank(pos, n)]), "board %s", b)
+		}
+	}
+}
+
+// naiveGroupDistances is an independent reference: Dijkstra over explicit
+// boards where non-group tiles are indistinguishable (written 255), with cost
+// 1 for moving a group tile and 0 otherwise, keyed by the group's placement.
+func naiveGroupDistances(rows, cols int, group []uint8) map[string]int {
+	n := rows * cols
+	inGroup := map[uint8]bool{}
+	for _, t := range group {
+		inGroup[t] = true
+	}
+	start := make([]uint8, n)
+	for c := 0; c < n-1; c++ {
+		start[c] = 255
+		if inGroup[uint8(c+1)] {
+			start[c] = uint8(c + 1)
+		}
+	}
+	start[n-1] = 0
+	type item struct {
+		s string
+		d int
+	}
+	best := map[string]int{string(start): 0}
+	deque := []item{{string(start), 0}}
+	placement := map[string]int{}
+	for len(deque) > 0 {
+		it := deque[0]
+		deque = deque[1:]
+		if best[it.s] < it.d {
+			continue
+		}
+		s := []byte(it.s)
+		var key []byte
+		for _, t := range group {
+			key = append(key, byte(strings.IndexByte(it.s, byte(t))))
+		}
+		if d, ok := placement[string(key)]; !ok || it.d < d {
+			placement[string(key)] = it.d
+		}
+		blank := strings.IndexByte(it.s, 0)
+		for _, c := range encode.Neighbors(rows, cols, blank) {
+			cost := 0
+			if s[c] != 255 {
+				cost = 1
+			}
+			s[blank], s[c] = s[c], 0
+			ns := string(s)
+			s[c], s[blank] = s[blank], 0
+			if d, ok := best[ns]; !ok || it.d+cost < d {
+				best[ns] = it.d + cost
+				if cost == 0 {
+					deque = append([]item{{ns, it.d}}, deque...)
+				} else {
+					deque = append(deque, item{ns, it.d + 1})
+				}
+			}
+		}
+	}
+	return placement
+}
+
+func TestBuildMatchesNaiveSearch(t *testing.T) {
+	for _, tc := range []struct {
+		rows, cols int
+		group      []uint8
+	}{
+		{3, 3, []uint8{1, 2, 3}},
+		{3, 3, []uint8{2, 5, 8}},
+		{2, 3, []uint8{1, 5}},
+		{2, 4, []uint8{3, 4, 7}},
+	} {
+		n := tc.rows * tc.cols
+		table, step, err := Build(context.Background(), tc.rows, tc.cols, tc.group, 1, nil)
+		assert.GreaterOrEqual(t, step, 1)
+		require.NoError(t, err)
+		ref := naiveGroupDistances(tc.rows, tc.cols, tc.group)
+		require.Len(t, ref, len(table))
+		for key, d := range ref {
+			pos := []uint8(key)
+			require.Equal(t, d, int(table[rank(pos, n)]), "group %v placement %v", tc.group, pos)
+		}
+	}
+}
+
+func buildSet(t testing.TB, name string, rows, cols int) *Set {
+	t.Helper()
+	part, err := ParsePartition(name, rows, cols)
+	require.NoError(t, err)
+	set, err := BuildSet(context.Background(), part, 2, nil)
+	require.NoError(t, err)
+	return set
+}
+
+// Every 3x3 board: the additive bound (direct and reflected) never exceeds
+// the true distance, dominates Manhattan distance, and IDA* with it finds the
+// BFS length.
+func TestAdditiveOn3x3IsAdmissibleAndOptimal(t *testing.T) {
+	dist := bfsDistances(3, 3)
+	for _, name := range []string{"4-4", "3-5", "1,5/2,3,6/4,7,8"} {
+		set := buildSet(t, name, 3, 3)
+		for _, refl := range []bool{false, true} {
+			h := &Heuristic{Set: set, Reflect: refl}
+			tr, err := h.NewTracker(3, 3) // Reset makes it reusable
+			require.NoError(t, err)
+			exact, solved := 0, 0
+			for key, d := range dist {
+				b, _ := encode.FromKey(key, 3, 3)
+				p := ida.Position{Rows: 3, Cols: 3}
+				copy(p.Tiles[:], b.Tiles)
+				tr.Reset(&p)
+				v := tr.Bound(&p, 1<<30)
+				if key%1000 == 0 { // the convenience path agrees
+					w, err := h.Value(b)
+					require.NoError(t, err)
+					require.Equal(t, v, w)
+				}
+				if v > d || v < b.Manhattan() {
+					t.Fatalf("%s reflect=%v %s: bound %d, distance %d, manhattan %d", name, refl, b, v, d, b.Manhattan())
+				}
+				if v == d {
+					exact++
+				}
+				if (exact+int(key>>8))%40 == 0 {
+					res, err := ida.Solve(b, h, ida.Options{})
+					require.NoError(t, err)
+					require.Equal(t, d, res.Length, "%s", b)
+					solved++
+				}
+			}
+			assert.Greater(t, exact, 0)
+			assert.Greater(t, solved, 1000)
+		}
+	}
+}
+
+// Reflection must help somewhere: the reflected bound beats the direct one
+// on some board and is never worse in the max.
+func TestReflectionAddsInformation(t *testing.T) {
+	set := buildSet(t, "4-4", 3, 3)
+	direct, refl := &Heuristic{Set: set}, &Heuristic{Set: set, Reflect: true}
+	rng := rand.New(rand.NewPCG(1, 2))
+	better := 0
+	for i := 0; i < 2000; i++ {
+		b := encode.Random(rng, 3, 3)
+		vd, _ := direct.Value(b)
+		vr, _ := refl.Value(b)
+		require.GreaterOrEqual(t, vr, vd)
+		if vr > vd {
+			better++
+		}
+	}
+	assert.Greater(t, better, 0)
+}
+
+func korf(t testing.TB) []encode.Instance {
+	f, err := os.Open("../data/korf100.txt")
+	require.NoError(t, err)
+	defer f.Close()
+	insts, err := encode.ReadInstances(f, "korf100.txt", 4, 4)
+	require.NoError(t, err)
+	return insts
+}
+
+// 5-5-5 is small enough to build in a test (about a second). The easy Korf
+// instances have published lengths; random walks are checked against the
+// Manhattan-only optimum; skipping changes neither nodes nor lengths.
+func TestPDB555On15Puzzle(t *testing.T) {
+	set := buildSet(t, "5-5-5", 4, 4)
+	insts := korf(t)
+	want := map[int]int{12: 45, 42: 42, 55: 41, 79: 42, 97: 44}
+	for _, refl := range []bool{false, true} {
+		h := &Heuristic{Set: set, Reflect: refl}
+		noSkip := &Heuristic{Set: set, Reflect: refl, NoSkip: true}
+		for id, l := range want {
+			b := insts[id-1].Board
+			res, err := ida.Solve(b, h, ida.Options{})
+			require.NoError(t, err)
+			require.Equal(t, l, res.Length, "korf %d", id)
+			res2, err := ida.Solve(b, noSkip, ida.Options{})
+			require.NoError(t, err)
+			require.Equal(t, res.Length, res2.Length)
+			require.Equal(t, res.Expanded, res2.Expanded, "korf %d: skipping changed the nodes", id)
+			require.Equal(t, res.Generated, res2.Generated)
+			require.Equal(t, res.Iterations, res2.Iterations)
+			// Every generated node and the root is either checked or skipped.
+			assert.Equal(t, res.Generated+1, res.Counters["checks"]+res.Counters["skipped"])
+			assert.Zero(t, res2.Counters["skipped"])
+			assert.Equal(t, res2.Generated+1, res2.Counters["checks"])
+		}
+	}
+	rng := rand.New(rand.NewPCG(5, 5))
+	h := &Heuristic{Set: set, Reflect: true}
+	for i := 0; i < 20; i++ {
+		b := encode.Goal(4, 4)
+		for j := 0; j < 60; j++ {
+			_, tiles := b.Successors()
+			require.NoError(t, b.Move(tiles[rng.IntN(len(tiles))]))
+		}
+		want, err := ida.Solve(b, ida.Manhattan{}, ida.Options{})
+		require.NoError(t, err)
+		got, err := ida.Solve(b, h, ida.Options{})
+		require.NoError(t, err)
+		require.Equal(t, want.Length, got.Length, "%s", b)
+		assert.LessOrEqual(t, got.Expanded, want.Expanded)
+	}
+}
+
+func TestFileRoundTripAndCorruption(t *testing.T) {
+	dir := t.TempDir()
+	part, err := ParsePartition("4-4", 3, 3)
+	require.NoError(t, err)
+	_, err = Load(dir, part)
+	require.ErrorIs(t, err, ErrMissing)
+	assert.Contains(t, err.Error(), "gapset pdb build --partition 4-4 --rows 3 --cols 3 --out "+dir)
+
+	set := buildSet(t, "4-4", 3, 3)
+	for i, g := range part.Groups {
+		require.NoError(t, Write(filepath.Join(dir, FileName(3, 3, g)), 3, 3, g, set.Tables[i], set.Steps[i]))
+	}
+	got, err := Load(dir, part)
+	require.NoError(t, err)
+	require.Equal(t, set.Tables, got.Tables)
+	require.Equal(t, set.Steps, got.Steps)
+	entries, _ := os.ReadDir(dir)
+	require.Len(t, entries, 2, "no temporary files left")
+
+	path := filepath.Join(dir, FileName(3, 3, part.Groups[0]))
+	good, err := os.ReadFile(path)
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name string
+		data []byte
+		msg  string
+	}{
+		{"empty", nil, "header too short"},
+		{"truncated", good[:len(good)-1], "truncated"},
+		{"trailing", append(append([]byte(nil), good...), 0), "trailing"},
+		{"magic", flip(good, 0), "not a pattern database"},
+		{"version", flip(good, 7), "version"},
+		{"rows", flip(good, 8), "holds group"},
+		{"tiles", flip(good, 13), "holds group"},
+		{"entries", flip(good, 28), "entries"},
+		{"payload", flip(good, headerSize+100), "checksum"},
+		{"crc", flip(good, 36), "checksum"},
+	} {
+		require.NoError(t, os.WriteFile(path, tc.data, 0o644))
+		_, err := Load(dir, part)
+		require.ErrorIs(t, err, ErrCorrupt, tc.name)
+		assert.Contains(t, err.Error(), tc.msg, tc.name)
+		assert.Contains(t, err.Error(), "gapset pdb build", tc.name)
+	}
+	// Another group's file under this name is refused too.
+	other := filepath.Join(dir, FileName(3, 3, part.Groups[1]))
+	data, _ := os.ReadFile(other)
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+	_, err = Load(dir, part)
+	require.ErrorIs(t, err, ErrCorrupt)
+}
+
+func flip(b []byte, i int) []byte {
+	c := append([]byte(nil), b...)
+	c[i] ^= 0x41
+	return c
+}
+
+func TestParsePartition(t *testing.T) {
+	p, err := ParsePartition("7-8", 4, 4)
+	require.NoError(t, err)
+	require.Len(t, p.Groups, 2)
+	assert.Len(t, p.Groups[0], 7)
+	for _, bad := range []string{"7-9", "1,2/2,3,4,5,6,7,8", "1,2,3", "1,2,3/4,5,6,7,x", "0,1,2,3/4,5,6,7,8"} {
+		_, err := ParsePartition(bad, 3, 3)
+		assert.Error(t, err, bad)
+	}
+	_, err = ParsePartition("7-8", 3, 3)
+	assert.ErrorContains(t, err, "4x4")
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte(magic))
+	f.Add(append([]byte(magic), make([]byte, 40)...))
+	group := []uint8{1, 2}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		table, _, err := decode(strings.NewReader(string(data)), "fuzz", 2, 2, group)
+		if err == nil && len(table) != Entries(4, 2) {
+			t.Fatalf("accepted a table of %d entries", len(table))
+		}
+	})
+}
+
+// The parallel build gives the sequential build's tables and steps.
+func TestParallelBuildMatchesSequential(t *testing.T) {
+	for _, tc := range []struct {
+		rows, cols int
+		group      []uint8
+	}{
+		{3, 3, []uint8{1, 2, 3}},
+		{3, 3, []uint8{1, 2, 3, 4, 5, 6, 7, 8}},
+		{3, 4, []uint8{2, 5, 6, 11}},
+		{3, 4, []uint8{1, 2, 3, 4, 5}},
+	} {
+		want, wstep, err := Build(context.Background(), tc.rows, tc.cols, tc.group, 1, nil)
+		require.NoError(t, err)
+		for _, w := range []int{2, 3} {
+			got, step, err := Build(context.Background(), tc.rows, tc.cols, tc.group, w, nil)
+			require.NoError(t, err)
+			require.Equal(t, wstep, step)
+			require.Equal(t, want, got, "group %v, %d workers", tc.group, w)
+		}
+	}
+}
+
+// TestPDB78FromEnv checks built 7-8 databases (opt-in: building them takes
+// minutes): GAPSET_PDB78_DIR=DIR go test -run PDB78 ./pdb/
+func TestPDB78FromEnv(t *testing.T) {
+	dir := os.Getenv("GAPSET_PDB78_DIR")
+	if dir == "" {
+		t.Skip("set GAPSET_PDB78_DIR to a directory made by gapset pdb build --partition 7-8")
+	}
+	part, err := ParsePartition("7-8", 4, 4)
+	require.NoError(t, err)
+	set, err := Load(dir, part)
+	require.NoError(t, err)
+	h := &Heuristic{Set: set, Reflect: true}
+	insts := korf(t)
+	for id, l := range map[int]int{1: 57, 2: 55, 3: 59, 12: 45, 42: 42, 55: 41, 79: 42, 97: 44} {
+		res, err := ida.Solve(insts[id-1].Board, h, ida.Options{})
+		require.NoError(t, err)
+		require.Equal(t, l, res.Length, "korf %d", id)
+	}
+	b, err := encode.Parse("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1", 4, 4)
+	require.NoError(t, err)
+	res, err := ida.Solve(b, h, ida.Options{})
+	require.NoError(t, err)
+	require.Equal(t, 80, res.Length)
+	// Random walks: the Manhattan-only optimum.
+	rng := rand.New(rand.NewPCG(78, 78))
+	for i := 0; i < 20; i++ {
+		b := randomWalkBoard(rng, 80)
+		want, err := ida.Solve(b, ida.Manhattan{}, ida.Options{})
+		require.NoError(t, err)
+		got, err := ida.Solve(b, h, ida.Options{})
+		require.NoError(t, err)
+		require.Equal(t, want.Length, got.Length, "%s", b)
+	}
+}
+
+func randomWalkBoard(rng *rand.Rand, n int) encode.Board {
+	b := encode.Goal(4, 4)
+	for j := 0; j < n; j++ {
+		_, tiles := b.Successors()
+		_ = b.Move(tiles[rng.IntN(len(tiles))])
+	}
+	return b
+}

@@ -1,0 +1,70 @@
+package pdb
+
+import "math/bits"
+
+// rank numbers a placement of k distinct cells (pos[i] = cell of the group's
+// i-th tile) on n cells densely in 0..n!/(n-k)!-1: digit i is pos[i] counted
+// among the cells not used by tiles 0..i-1, in radix n-i, tile 0 the most
+// significant.
+func rank(pos []uint8, n int) int {
+	var used uint32
+	r := 0
+	for i, c := range pos {
+		d := int(c) - bits.OnesCount32(used&(1<<c-1))
+		r = r*(n-i) + d
+		used |= 1 << c
+	}
+	return r
+}
+
+// unrank is the inverse of rank: it fills pos and returns the used cells.
+func unrank(r int, pos []uint8, n int) uint32 {
+	k := len(pos)
+	var digits [16]int
+	for i := k - 1; i >= 0; i-- {
+		radix := n - i
+		digits[i] = r % radix
+		r /= radix
+	}
+	var used uint32
+	for i := 0; i < k; i++ {
+		c := selectFree(used, digits[i])
+		pos[i] = uint8(c)
+		used |= 1 << c
+	}
+	return used
+}
+
+// selectFree returns the d-th (from 0) cell not in used.
+func selectFree(used uint32, d int) int {
+	free := ^used
+	for ; d > 0; d-- {
+		free &= free - 1
+	}
+	return bits.TrailingZeros32(free)
+}
+
+// compress maps the cells of set (a subset of within) to bit positions
+// counted among within's cells (a software PEXT).
+func compress(set, within uint32) uint32 {
+	var out uint32
+	for s := set; s != 0; s &= s - 1 {
+		b := s & -s
+		out |= 1 << bits.OnesCount32(within&(b-1))
+	}
+	return out
+}
+
+// expand is the inverse of compress (a software PDEP).
+func expand(m, within uint32) uint32 {
+	var out uint32
+	w := within
+	for i := 0; w != 0; i++ {
+		b := w & -w
+		if m&(1<<i) != 0 {
+			out |= b
+		}
+		w &= w - 1
+	}
+	return out
+}
