@@ -12,29 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// bfsDistances returns the optimal distance to the goal of every reachable
-// configuration of a small board (plain BFS from the goal).
-func bfsDistances(t *testing.T, rows, cols int) map[uint64]int {
-	t.Helper()
-	g, err := newGeometry(rows, cols)
-	require.NoError(t, err)
-	dist := map[uint64]int{g.goal: 0}
-	frontier := []uint64{g.goal}
-	for d := 1; len(frontier) > 0; d++ {
-		var next []uint64
-		for _, k := range frontier {
-			g.successors(k, func(n uint64, _ bool) {
-				if _, ok := dist[n]; !ok {
-					dist[n] = d
-					next = append(next, n)
-				}
-			})
-		}
-		frontier = next
-	}
-	return dist
-}
-
 // truth returns the sorted keys whose gap (BFS distance - Manhattan) lies in [lo, hi].
 func truth(t *testing.T, rows, cols int, dist map[uint64]int, lo, hi int) []uint64 {
 	g, err := newGeometry(rows, cols)
@@ -59,15 +36,15 @@ func projectAll(keys []uint64, k int) []uint64 {
 }
 
 func TestBFSSanity(t *testing.T) {
-	assert.Len(t, bfsDistances(t, 3, 3), 181440)
-	assert.Len(t, bfsDistances(t, 2, 3), 360)
+	assert.Len(t, encode.Distances(3, 3), 181440)
+	assert.Len(t, encode.Distances(2, 3), 360)
 }
 
 func TestSetsMatchBFS(t *testing.T) {
 	for _, sz := range [][2]int{{2, 3}, {3, 3}, {2, 4}} {
 		rows, cols := sz[0], sz[1]
 		n := rows * cols
-		dist := bfsDistances(t, rows, cols)
+		dist := encode.Distances(rows, cols)
 		for _, gap := range []int{0, 2, 4} {
 			cells := []int{n, n - 1, n / 2}
 			sets, err := Sets(context.Background(), rows, cols, gap, cells, nil)
@@ -83,7 +60,7 @@ func TestSetsMatchBFS(t *testing.T) {
 }
 
 func TestLayersAreExactGaps(t *testing.T) {
-	dist := bfsDistances(t, 3, 3)
+	dist := encode.Distances(3, 3)
 	g, _ := newGeometry(3, 3)
 	layers, err := memLayers(context.Background(), 3, 3, 4, -1, nil)
 	require.NoError(t, err)
@@ -120,7 +97,7 @@ func TestDepthFirstAgrees(t *testing.T) {
 	}
 	df, err := DepthFirst(context.Background(), 3, 3, 2)
 	require.NoError(t, err)
-	dist := bfsDistances(t, 3, 3)
+	dist := encode.Distances(3, 3)
 	g, _ := newGeometry(3, 3)
 	for k, gap := range df {
 		require.Equal(t, dist[k]-g.manhattan(k), gap)

@@ -20,7 +20,7 @@ type truth3x3 struct {
 }
 
 var truthOnce = sync.OnceValue(func() *truth3x3 {
-	tr := &truth3x3{dist: bfsDistances(3, 3)}
+	tr := &truth3x3{dist: encode.Distances(3, 3)}
 	for key, d := range tr.dist {
 		b, _ := encode.FromKey(key, 3, 3)
 		for i := range tr.gaps {

@@ -55,7 +55,7 @@ func TestWDTableSize(t *testing.T) {
 func TestHeuristicsAdmissibleOnEverySmallBoard(t *testing.T) {
 	for _, sz := range [][2]int{{2, 3}, {3, 2}, {3, 3}} {
 		rows, cols := sz[0], sz[1]
-		dist := bfsDistances(rows, cols)
+		dist := encode.Distances(rows, cols)
 		for _, h := range newHeuristics() {
 			ev, err := h.NewEvaluator(rows, cols) // Root resets it: reused for speed
 			require.NoError(t, err)

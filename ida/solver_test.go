@@ -11,27 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// bfsDistances returns the exact distance to the goal of every reachable
-// board, by breadth-first search from the goal.
-func bfsDistances(rows, cols int) map[uint64]int {
-	g := encode.Goal(rows, cols)
-	dist := map[uint64]int{g.Key(): 0}
-	queue := []encode.Board{g}
-	for len(queue) > 0 {
-		b := queue[0]
-		queue = queue[1:]
-		d := dist[b.Key()]
-		next, _ := b.Successors()
-		for _, n := range next {
-			if _, ok := dist[n.Key()]; !ok {
-				dist[n.Key()] = d + 1
-				queue = append(queue, n)
-			}
-		}
-	}
-	return dist
-}
-
 // mdEvaluator runs Manhattan distance through the general Evaluator loop,
 // so the two loops can be compared node for node.
 type mdEvaluator struct{}
@@ -54,7 +33,7 @@ func (e *mdEval) Counters() map[string]int64     { return map[string]int64{"push
 func TestOptimalOnEvery2x3And3x3Board(t *testing.T) {
 	for _, sz := range [][2]int{{2, 3}, {3, 3}} {
 		rows, cols := sz[0], sz[1]
-		dist := bfsDistances(rows, cols)
+		dist := encode.Distances(rows, cols)
 		require.Equal(t, map[[2]int]int{{2, 3}: 360, {3, 3}: 181440}[sz], len(dist))
 		checked := 0
 		for key, d := range dist {

@@ -14,25 +14,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// bfsDistances is the exact distance of every board reachable from the goal.
-func bfsDistances(rows, cols int) map[uint64]int {
-	g := encode.Goal(rows, cols)
-	dist := map[uint64]int{g.Key(): 0}
-	queue := []encode.Board{g}
-	for len(queue) > 0 {
-		b := queue[0]
-		queue = queue[1:]
-		next, _ := b.Successors()
-		for _, nb := range next {
-			if _, ok := dist[nb.Key()]; !ok {
-				dist[nb.Key()] = dist[b.Key()] + 1
-				queue = append(queue, nb)
-			}
-		}
-	}
-	return dist
-}
-
 func TestRankRoundTrip(t *testing.T) {
 	for _, nk := range [][2]int{{9, 1}, {9, 4}, {9, 8}, {16, 5}} {
 		n, k := nk[0], nk[1]
@@ -69,7 +50,7 @@ func TestFullGroupIsExactDistance(t *testing.T) {
 		table, step, err := Build(context.Background(), rows, cols, group, 1, nil)
 		assert.Equal(t, 1, step, "the whole puzzle is consistent")
 		require.NoError(t, err)
-		dist := bfsDistances(rows, cols)
+		dist := encode.Distances(rows, cols)
 		pos := make([]uint8, n-1)
 		for key, d := range dist {
 			b, err := encode.FromKey(key, rows, cols)
@@ -180,7 +161,7 @@ func buildSet(t testing.TB, name string, rows, cols int) *Set {
 // the true distance, dominates Manhattan distance, and IDA* with it finds the
 // BFS length.
 func TestAdditiveOn3x3IsAdmissibleAndOptimal(t *testing.T) {
-	dist := bfsDistances(3, 3)
+	dist := encode.Distances(3, 3)
 	for _, name := range []string{"4-4", "3-5", "1,5/2,3,6/4,7,8"} {
 		set := buildSet(t, name, 3, 3)
 		for _, refl := range []bool{false, true} {
