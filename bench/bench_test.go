@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -157,6 +158,10 @@ func TestWriteAllNeedsASolvedInstance(t *testing.T) {
 }
 
 func TestThreadCPUAdvances(t *testing.T) {
+	// the clock is per OS thread: without the lock the goroutine may read
+	// two different threads' clocks
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	a, ok := threadCPU()
 	if !ok {
 		t.Skip("no per-thread CPU clock on this system")
