@@ -48,6 +48,14 @@ func BenchmarkGap0(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	dense := map[int]BitTable{}
+	for _, k := range []int{4, 5, 6} {
+		d, err := set.Project(k)
+		if err != nil {
+			b.Fatal(err)
+		}
+		dense[k] = d
+	}
 	var boards []encode.Board
 	for _, id := range []int{12, 42, 55, 79, 97} {
 		boards = append(boards, korf(b, id))
@@ -55,7 +63,15 @@ func BenchmarkGap0(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		h    Heuristic
-	}{{"md", Manhattan{}}, {"skip", Gap{Levels: []Set{set}}}, {"noskip", Gap{Levels: []Set{set}, NoSkip: true}}} {
+	}{
+		{"md", Manhattan{}},
+		{"skip", Gap{Levels: []Set{set}}},
+		{"skip-dense4", Gap{Levels: []Set{set}, Dense: [][]BitTable{{dense[4]}}}},
+		{"skip-dense5", Gap{Levels: []Set{set}, Dense: [][]BitTable{{dense[5]}}}},
+		{"skip-dense6", Gap{Levels: []Set{set}, Dense: [][]BitTable{{dense[6]}}}},
+		{"skip-dense4-6", Gap{Levels: []Set{set}, Dense: [][]BitTable{{dense[4], dense[6]}}}},
+		{"noskip", Gap{Levels: []Set{set}, NoSkip: true}},
+	} {
 		b.Run(c.name, func(b *testing.B) {
 			var nodes, queries int64
 			for b.Loop() {

@@ -224,6 +224,13 @@ func TestGapLoopMatchesGeneralLoop(t *testing.T) {
 	for _, n := range []int{1, 2} {
 		for _, noSkip := range []bool{false, true} {
 			h := Gap{Levels: tr.levels(n, 5), NoSkip: noSkip}
+			if noSkip {
+				for _, s := range h.Levels {
+					d, err := s.(*memset.Set).Project(3)
+					require.NoError(t, err)
+					h.Dense = append(h.Dense, []BitTable{d})
+				}
+			}
 			for _, b := range boards {
 				fast, err := Solve(b, h, Options{})
 				require.NoError(t, err)
@@ -257,5 +264,38 @@ func TestGapFiltersChangeNothingButLookups(t *testing.T) {
 	}
 	assert.Positive(t, vetoed)
 	_, err := Gap{Levels: full, Filters: filters[:1]}.NewEvaluator(3, 3)
+	assert.Error(t, err)
+}
+
+// Dense tables in front of the levels answer some questions "no" without
+// the sets, and change nothing else: the same nodes, counts and lengths.
+func TestGapDenseTablesChangeNothingButLookups(t *testing.T) {
+	tr := truthOnce()
+	boards, dists := sample3x3(tr, 300)
+	full := tr.levels(2, 9)
+	var dense [][]BitTable
+	for _, s := range full {
+		var tabs []BitTable
+		for _, k := range []int{2, 4} {
+			d, err := s.(*memset.Set).Project(k)
+			require.NoError(t, err)
+			tabs = append(tabs, d)
+		}
+		dense = append(dense, tabs)
+	}
+	var denied int64
+	for i, b := range boards {
+		plain, err := Solve(b, Gap{Levels: full}, Options{})
+		require.NoError(t, err)
+		withDense, err := Solve(b, Gap{Levels: full, Dense: dense}, Options{})
+		require.NoError(t, err)
+		require.Equal(t, dists[i], withDense.Length)
+		require.Equal(t, plain.Expanded, withDense.Expanded, "%s", b)
+		require.Equal(t, plain.Generated, withDense.Generated, "%s", b)
+		require.Equal(t, plain.Counters["queries"], withDense.Counters["queries"])
+		denied += withDense.Counters["dense_no"]
+	}
+	assert.Positive(t, denied)
+	_, err := Gap{Levels: full, Dense: dense[:1]}.NewEvaluator(3, 3)
 	assert.Error(t, err)
 }

@@ -93,3 +93,27 @@ func TestLoadKeySetFile(t *testing.T) {
 	_, _, err = Load(filepath.Join(t.TempDir(), "missing.keys"))
 	assert.Error(t, err)
 }
+
+func TestDenseProjection(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	keys := randomKeys(rng, 20000)
+	s := New(keys, 8)
+	d, err := s.Project(3)
+	require.NoError(t, err)
+	want := map[uint64]bool{}
+	for _, k := range keys {
+		want[k&0xfff] = true
+	}
+	assert.Equal(t, len(want), d.Len())
+	for p := uint64(0); p < 1<<12; p++ {
+		require.Equal(t, want[p], d.Contains(p|rng.Uint64()<<12), "%#x", p)
+	}
+	words, mask := d.Bits()
+	assert.Equal(t, uint64(0xfff), mask)
+	assert.Len(t, words, 64)
+
+	_, err = s.Project(8)
+	assert.Error(t, err, "not fewer cells")
+	_, err = NewDense(MaxDenseCells + 1)
+	assert.Error(t, err)
+}

@@ -22,6 +22,7 @@ func gapSetFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "bdd", Usage: "BDD `FILE` of a gap set; repeat for the Gap0 and Gap2 sets"},
 		&cli.IntSliceFlag{Name: "cells", Usage: "enumerate in memory the sets Gap0, Gap2, ..., Gap<max-gap> projected onto the last `K` cells (K = rows*cols: whole boards; the 4x4 Gap0 takes about a minute); repeatable"},
 		&cli.IntFlag{Name: "max-gap", Usage: "largest gap `G` enumerated for --cells (even; the 4x4 board needs key files beyond 0)"},
+		&cli.IntSliceFlag{Name: "dense", Value: cli.NewIntSlice(defaultDense()...), Usage: "put in front of each gap set its projections onto its last `K` cells as bit tables (16^K bits: 4 is 8 KiB, 5 128 KiB, 6 2 MiB), asked in the order given, that answer most questions \"no\" from the cache; repeatable; 0: none"},
 		&cli.BoolFlag{Name: "no-skip", Usage: "query the gap sets at every node (no lower-bound-check skipping)"},
 	}
 }
@@ -48,7 +49,10 @@ type bddSet struct {
 func (b bddSet) Mask() uint64 { return b.mask }
 
 // setPool is every set named by the flags, loaded once per run.
-type setPool struct{ sets []loadedSet }
+type setPool struct {
+	sets   []loadedSet
+	tables map[string]*memset.Dense // dense filters by set name and cells
+}
 
 const poolKey = "gapsets"
 
@@ -169,6 +173,23 @@ func gapHeuristic(c *cli.Context, maxGap, cells, filter int) (ida.Heuristic, err
 		}
 		h.Levels = append(h.Levels, s.set)
 		name := s.name
+		var tabs []ida.BitTable
+		var ks []string
+		for _, k := range c.IntSlice("dense") {
+			d, err := p.dense(s, k)
+			if err != nil {
+				return nil, err
+			}
+			if d != nil {
+				tabs = append(tabs, d)
+				ks = append(ks, strconv.Itoa(k))
+			}
+		}
+		h.Dense = append(h.Dense, tabs)
+		if c.IsSet("dense") {
+			// only named when chosen, to compare runs; the default is silent
+			name += "<" + strings.Join(ks, ",") + ">"
+		}
 		if filter > 0 {
 			f, err := p.pick(g, filter)
 			if err != nil {
@@ -187,6 +208,46 @@ func gapHeuristic(c *cli.Context, maxGap, cells, filter int) (ida.Heuristic, err
 		h.Label += "-noskip"
 	}
 	return h, nil
+}
+
+// defaultDense is the dense tables' cells by default (see NOTES.md, issue 6:
+// the fastest of 4, 5, 6 and 4+6 on random instances).
+func defaultDense() []int { return []int{5} }
+
+// dense returns the bit table of s projected onto its last k cells (nil
+// when k is 0 or s is on no more than k cells), made once per set and k.
+func (p *setPool) dense(s loadedSet, k int) (ida.BitTable, error) {
+	if k <= 0 || s.cells <= k {
+		return nil, nil
+	}
+	if k > memset.MaxDenseCells {
+		return nil, badInputf("--dense %d: at most %d cells", k, memset.MaxDenseCells)
+	}
+	id := fmt.Sprintf("%s/%d", s.name, k)
+	if d, ok := p.tables[id]; ok {
+		return d, nil
+	}
+	var d *memset.Dense
+	var err error
+	switch set := s.set.(type) {
+	case *memset.Set:
+		d, err = set.Project(k)
+	case bddSet:
+		d, err = memset.NewDense(k)
+		if err == nil {
+			err = set.Project(k, d.Add)
+		}
+	default:
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.name, err)
+	}
+	if p.tables == nil {
+		p.tables = map[string]*memset.Dense{}
+	}
+	p.tables[id] = d
+	return d, nil
 }
 
 // resolveHeuristic accepts every name of heuristicMakers and, for gap
