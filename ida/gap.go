@@ -137,15 +137,15 @@ type gapEval struct {
 	key     uint64 // Position.Key of the current position
 	shift   [16]uint8
 	memo    []memo
-	filters []Set  // per level, nil or a cheaper superset
-	fmemo   []memo // the filters' memos (nil without filters)
+	filters []Set          // per level, nil or a cheaper superset
+	fmemo   []memo         // the filters' memos (nil without filters)
 	dense   []denseTable   // per level, the first dense table (words nil: none)
 	more    [][]denseTable // per level, the dense tables after the first
 	denied  int64          // questions a dense table answered "no"
-	queries int64  // membership questions answered (by the sets or the memos)
-	skipped int64  // pushes answered without any question
-	hits    int64  // set lookups the memos answered
-	vetoed  int64  // questions a filter answered "no"
+	queries int64          // membership questions answered (by the sets or the memos)
+	skipped int64          // pushes answered without any question
+	hits    int64          // set lookups the memos answered
+	vetoed  int64          // questions a filter answered "no"
 }
 
 // denseTable is a BitTable's table (words nil: none).
