@@ -141,7 +141,8 @@ type gapEval struct {
 	fmemo   []memo         // the filters' memos (nil without filters)
 	dense   []denseTable   // per level, the first dense table (words nil: none)
 	more    [][]denseTable // per level, the dense tables after the first
-	denied  int64          // questions a dense table answered "no"
+	denied  int64          // questions a dense table after the first answered "no"
+	passed  int64          // questions past the first dense table (or without one)
 	queries int64          // membership questions answered (by the sets or the memos)
 	skipped int64          // pushes answered without any question
 	hits    int64          // set lookups the memos answered
@@ -181,7 +182,6 @@ func newMemo(mask uint64, cells int) memo {
 func (e *gapEval) contains(i int, key uint64) bool {
 	e.queries++
 	if d := &e.dense[i]; d.words != nil && !d.has(key) {
-		e.denied++
 		return false
 	}
 	return e.lookup(i, key)
@@ -190,6 +190,7 @@ func (e *gapEval) contains(i int, key uint64) bool {
 // lookup asks level i past its first dense table: the other dense tables,
 // the filter (if any), then the set, each of these two through its memo.
 func (e *gapEval) lookup(i int, key uint64) bool {
+	e.passed++
 	for k := range e.more[i] {
 		if !e.more[i][k].has(key) {
 			e.denied++
@@ -281,7 +282,8 @@ func (e *gapEval) Counters() map[string]int64 {
 	}
 	for _, d := range e.dense {
 		if d.words != nil {
-			c["dense_no"] = e.denied
+			// the first tables' "no"s are the questions that never got past
+			c["dense_no"] = e.queries - e.passed + e.denied
 			break
 		}
 	}
@@ -309,20 +311,22 @@ func (s *searcher) searchGap(e *gapEval, blank, prev, g, h int, key uint64) bool
 		c := int(kids.c[i])
 		t := tiles[c]
 		nh := h + int(tab.delta[t][c][blank])
+		if nh > need && !e.noSkip {
+			// cut by Manhattan alone: no question (counted as skipped by
+			// the caller)
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+			continue
+		}
 		nkey := key ^ (uint64(t)<<e.shift[c] | uint64(t)<<e.shift[blank])
 		b := nh
 		if e.noSkip {
 			b = e.bound(nh, nkey)
-		} else if d := need - nh; d < 0 || d >= e.top {
-			e.skipped++
-		} else {
+		} else if d := need - nh; d < e.top {
 			j := d / 2
 			e.queries++
-			dt := &e.dense[j]
-			if dt.words != nil && !dt.has(nkey) {
-				e.denied++
-				b = nh + 2*j + 2
-			} else if !e.lookup(j, nkey) {
+			if dt := &e.dense[j]; dt.words != nil && !dt.has(nkey) || !e.lookup(j, nkey) {
 				b = nh + 2*j + 2
 			}
 		}

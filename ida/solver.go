@@ -108,7 +108,12 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 		if ev == nil {
 			s.searchMD(s.pos.Blank, -1, 0, s.pos.MD)
 		} else if ge, ok := ev.(*gapEval); ok {
+			q0 := ge.queries
 			s.searchGap(ge, s.pos.Blank, -1, 0, s.pos.MD, ge.key)
+			if !ge.noSkip {
+				// the loop asks about a child or skips it, never both
+				ge.skipped += (s.generated - g0) - (ge.queries - q0)
+			}
 		} else {
 			s.searchEval(-1)
 		}

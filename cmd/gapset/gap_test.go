@@ -132,6 +132,7 @@ func TestGapHeuristicErrors(t *testing.T) {
 		{[]string{"-H", "gap0", "--bdd", "/nonexistent/x.bdd"}, "x.bdd"},
 		{[]string{"-H", "gap0", "--keys", "/nonexistent/x.keys"}, "x.keys"},
 		{[]string{"-H", "nope"}, "unknown heuristic"},
+		{[]string{"-H", "gap0", "--cells", "9", "--dense", "8"}, "--dense 8"},
 	} {
 		code, _, errs := runCmd(t, boards3x3, append([]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-"}, c.args...)...)
 		assert.Equal(t, 2, code, "%v: %s", c.args, errs)
@@ -228,14 +229,25 @@ func TestSolveWithBDD(t *testing.T) {
 	require.NotEmpty(t, viaBDD, errs)
 	_, viaKeys, errs := runCmd(t, boards3x3, append(base, "-H", "gap0", "--cells", "5")...)
 	require.NotEmpty(t, viaKeys, errs)
+	// the BDD projected onto 2 and 3 cells as dense tables in front of it
+	_, viaDense, errs := runCmd(t, boards3x3, append(base, "-H", "gap0", "--bdd", path, "--dense", "2", "--dense", "3")...)
+	require.NotEmpty(t, viaDense, errs)
 	a, b := strings.Split(strings.TrimSpace(viaBDD), "\n"), strings.Split(strings.TrimSpace(viaKeys), "\n")
+	c := strings.Split(strings.TrimSpace(viaDense), "\n")
 	require.Len(t, a, 3)
+	var denied int64
 	for i := range a {
-		var x, y solveRecord
+		var x, y, z solveRecord
 		require.NoError(t, json.Unmarshal([]byte(a[i]), &x))
 		require.NoError(t, json.Unmarshal([]byte(b[i]), &y))
+		require.NoError(t, json.Unmarshal([]byte(c[i]), &z))
 		assert.Equal(t, y.Length, x.Length)
 		assert.Equal(t, y.Nodes, x.Nodes)
+		assert.Equal(t, y.Nodes, z.Nodes)
+		assert.Equal(t, y.Counters["queries"], z.Counters["queries"])
 		assert.Equal(t, "gap0(Gap0_5.bdd)", x.Heuristic)
+		assert.Equal(t, "gap0(Gap0_5.bdd<2,3>)", z.Heuristic)
+		denied += z.Counters["dense_no"]
 	}
+	assert.Positive(t, denied)
 }
