@@ -57,6 +57,7 @@ func TestRunSummaryAndFiles(t *testing.T) {
 		assert.Equal(t, want.Length, r.Length)
 		if r.Heuristic == "md" {
 			assert.Equal(t, want.Expanded, r.Nodes)
+			assert.Equal(t, want.Iterations[len(want.Iterations)-1].Expanded, r.LastIteration)
 			assert.Zero(t, r.Queries)
 		} else {
 			assert.LessOrEqual(t, r.Nodes, want.Expanded)

@@ -28,7 +28,11 @@ type Record struct {
 	CPU       float64 `json:"cpu_seconds"` // CPU time of the search's thread (0: unknown)
 	Queries   int64   `json:"queries"`     // set-membership queries made
 	Skipped   int64   `json:"skipped"`     // nodes whose query was skipped
-	Error     string  `json:"error,omitempty"`
+	// LastIteration is the nodes expanded by the last iteration alone (the
+	// one that finds the solution and stops at it).
+	LastIteration int64            `json:"last_iteration_nodes,omitempty"`
+	Counters      map[string]int64 `json:"counters,omitempty"` // the heuristic's own
+	Error         string           `json:"error,omitempty"`
 }
 
 // Options tune a run.
@@ -115,6 +119,10 @@ func solveOne(ctx context.Context, in encode.Instance, h ida.Heuristic, maxNodes
 	r.Length, r.RootBound, r.Generated = res.Length, res.RootBound, res.Generated
 	r.Nodes, r.Seconds = res.Expanded, res.Elapsed.Seconds()
 	r.Queries, r.Skipped = res.Counters["queries"], res.Counters["skipped"]
+	r.Counters = res.Counters
+	if n := len(res.Iterations); n > 0 {
+		r.LastIteration = res.Iterations[n-1].Expanded
+	}
 	if err != nil {
 		if errors.Is(err, ida.ErrNodeLimit) {
 			r.Error = err.Error()
