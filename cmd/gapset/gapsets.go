@@ -210,9 +210,10 @@ func gapHeuristic(c *cli.Context, maxGap, cells, filter int) (ida.Heuristic, err
 	return h, nil
 }
 
-// defaultDense is the dense tables' cells by default (see NOTES.md, issue 6:
-// the fastest of 4, 5, 6 and 4+6 on random instances).
-func defaultDense() []int { return []int{5} }
+// defaultDense is the dense tables' cells by default: 8 KiB that stays in
+// the L1 cache, then 2 MiB in L2 (see NOTES.md, issue 6: the fastest of 4,
+// 5, 6 and 4+6 on random instances).
+func defaultDense() []int { return []int{4, 6} }
 
 // dense returns the bit table of s projected onto its last k cells (nil
 // when k is 0 or s is on no more than k cells), made once per set and k.
