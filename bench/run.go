@@ -31,7 +31,8 @@ type Record struct {
 	// LastIteration is the nodes expanded by the last iteration alone (the
 	// one that finds the solution and stops at it).
 	LastIteration int64            `json:"last_iteration_nodes,omitempty"`
-	Counters      map[string]int64 `json:"counters,omitempty"` // the heuristic's own
+	Solutions     int64            `json:"solutions,omitempty"` // optimal solutions found (all with AllSolutions)
+	Counters      map[string]int64 `json:"counters,omitempty"`  // the heuristic's own
 	Error         string           `json:"error,omitempty"`
 }
 
@@ -39,6 +40,8 @@ type Record struct {
 type Options struct {
 	Jobs     int   // parallel searches; <= 0 uses every core
 	MaxNodes int64 // per solve; 0 = no limit (a solve over it is recorded with Error)
+	// AllSolutions finishes each last iteration (ida.Options.AllSolutions).
+	AllSolutions bool
 	// Progress, when set, is called (from one goroutine at a time) after
 	// each finished solve.
 	Progress func(done, total int, r Record)
@@ -73,7 +76,7 @@ func Run(ctx context.Context, insts []encode.Instance, hs []ida.Heuristic, opt O
 			defer runtime.UnlockOSThread()
 			for i := range work {
 				in, h := insts[i/len(hs)], hs[i%len(hs)]
-				r, err := solveOne(ctx, in, h, opt.MaxNodes)
+				r, err := solveOne(in, h, ida.Options{Context: ctx, MaxNodes: opt.MaxNodes, AllSolutions: opt.AllSolutions})
 				mu.Lock()
 				recs[i] = r
 				done++
@@ -107,11 +110,11 @@ feed:
 	return recs, nil
 }
 
-func solveOne(ctx context.Context, in encode.Instance, h ida.Heuristic, maxNodes int64) (Record, error) {
+func solveOne(in encode.Instance, h ida.Heuristic, opt ida.Options) (Record, error) {
 	r := Record{ID: in.ID, Board: in.Board.String(), Heuristic: h.Name()}
 	start := time.Now()
 	cpu0, okCPU := threadCPU()
-	res, err := ida.Solve(in.Board, h, ida.Options{Context: ctx, MaxNodes: maxNodes})
+	res, err := ida.Solve(in.Board, h, opt)
 	elapsed := time.Since(start)
 	if cpu1, ok := threadCPU(); ok && okCPU {
 		r.CPU = cpu1 - cpu0
@@ -119,7 +122,7 @@ func solveOne(ctx context.Context, in encode.Instance, h ida.Heuristic, maxNodes
 	r.Length, r.RootBound, r.Generated = res.Length, res.RootBound, res.Generated
 	r.Nodes, r.Seconds = res.Expanded, res.Elapsed.Seconds()
 	r.Queries, r.Skipped = res.Counters["queries"], res.Counters["skipped"]
-	r.Counters = res.Counters
+	r.Counters, r.Solutions = res.Counters, res.Solutions
 	if n := len(res.Iterations); n > 0 {
 		r.LastIteration = res.Iterations[n-1].Expanded
 	}

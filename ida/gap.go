@@ -339,10 +339,12 @@ func (s *searcher) searchGap(e *gapEval, blank, prev, g, h int, key uint64) bool
 		s.moves[g] = t
 		tiles[blank], tiles[c] = t, 0
 		if nh == 0 {
-			s.generated -= int64(n - 1 - i) // later children are never generated
-			s.depth = g + 1
-			s.found = true
-			return true
+			if s.goal(g + 1) {
+				s.generated -= int64(n - 1 - i) // later children are never generated
+				return true
+			}
+			tiles[c], tiles[blank] = t, 0
+			continue
 		}
 		if s.searchGap(e, c, blank, g+1, nh, nkey) {
 			s.generated -= int64(n - 1 - i)

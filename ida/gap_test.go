@@ -299,3 +299,52 @@ func TestGapDenseTablesChangeNothingButLookups(t *testing.T) {
 	_, err := Gap{Levels: full, Dense: dense[:1]}.NewEvaluator(3, 3)
 	assert.Error(t, err)
 }
+
+// With AllSolutions the last iteration runs to its end and counts every
+// optimal solution: exactly the number of shortest paths, counted here on
+// the BFS distances, for Manhattan (fast loop), h_G:2 (gap loop) and the
+// general loop; the first solution is still optimal and replayed.
+func TestAllSolutionsCountsEveryShortestPath(t *testing.T) {
+	tr := truthOnce()
+	paths := map[uint64]int64{}
+	var count func(b encode.Board) int64
+	count = func(b encode.Board) int64 {
+		k := b.Key()
+		if n, ok := paths[k]; ok {
+			return n
+		}
+		var n int64
+		if tr.dist[k] == 0 {
+			n = 1
+		}
+		next, _ := b.Successors()
+		for _, s := range next {
+			if tr.dist[s.Key()] == tr.dist[k]-1 {
+				n += count(s)
+			}
+		}
+		paths[k] = n
+		return n
+	}
+	boards, dists := sample3x3(tr, 60)
+	gap := Gap{Levels: tr.levels(2, 9)}
+	var many int
+	for i, b := range boards {
+		want := count(b)
+		if want > 1 {
+			many++
+		}
+		for _, h := range []Heuristic{Manhattan{}, gap, opaque{gap}} {
+			first, err := Solve(b, h, Options{})
+			require.NoError(t, err)
+			all, err := Solve(b, h, Options{AllSolutions: true})
+			require.NoError(t, err)
+			require.Equal(t, dists[i], all.Length, "%s %s", h.Name(), b)
+			require.Equal(t, want, all.Solutions, "%s %s", h.Name(), b)
+			require.Equal(t, int64(1), first.Solutions)
+			require.GreaterOrEqual(t, all.Expanded, first.Expanded)
+			require.Equal(t, first.Moves, all.Moves, "the first solution is kept")
+		}
+	}
+	assert.Greater(t, many, 30, "boards with several optimal solutions")
+}

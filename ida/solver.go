@@ -21,6 +21,10 @@ type Options struct {
 	MaxNodes int64
 	// OnIteration, when set, is called after each completed iteration.
 	OnIteration func(Iteration)
+	// AllSolutions finishes the last iteration instead of stopping at the
+	// first solution: Result.Solutions counts every optimal solution path,
+	// and the node counts no longer depend on where the first one lies.
+	AllSolutions bool
 }
 
 // Iteration is one depth-first pass with a cost limit.
@@ -40,7 +44,10 @@ type Result struct {
 	Expanded   int64            `json:"nodes"`
 	Generated  int64            `json:"generated"`
 	Counters   map[string]int64 `json:"counters,omitempty"`
-	Elapsed    time.Duration    `json:"-"`
+	// Solutions is the number of optimal solution paths found: 1, or all
+	// of them with Options.AllSolutions.
+	Solutions int64         `json:"solutions"`
+	Elapsed   time.Duration `json:"-"`
 }
 
 // maxDepth bounds the search depth: no board of at most 16 cells needs more
@@ -60,8 +67,11 @@ type searcher struct {
 	expanded  int64
 	generated int64
 	moves     [maxDepth]uint8 // moves[i] = tile moved at depth i on the current path
+	sol       [maxDepth]uint8 // the first solution's moves
 	depth     int             // solution length once found
 	found     bool
+	all       bool  // Options.AllSolutions
+	solutions int64 // solution paths found
 	// stop is polled every checkEvery expansions.
 	stop    func() error
 	stopErr error
@@ -85,7 +95,7 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 		return Result{}, err
 	}
 	start := time.Now()
-	s := &searcher{tab: newTables(b.Rows, b.Cols), eval: ev}
+	s := &searcher{tab: newTables(b.Rows, b.Cols), eval: ev, all: opt.AllSolutions}
 	s.pos.Rows, s.pos.Cols = b.Rows, b.Cols
 	copy(s.pos.Tiles[:], b.Tiles)
 	s.pos.Blank = b.Blank()
@@ -140,8 +150,9 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 	res.Length = s.depth
 	res.Moves = make([]int, s.depth)
 	for i := range res.Moves {
-		res.Moves[i] = int(s.moves[i])
+		res.Moves[i] = int(s.sol[i])
 	}
+	res.Solutions = s.solutions
 	if cr, ok := ev.(CounterReporter); ok {
 		res.Counters = cr.Counters()
 	}
@@ -180,6 +191,17 @@ func stopFunc(opt Options, s *searcher) func() error {
 	}
 }
 
+// goal records a solution of length d (the path in moves) and reports
+// whether the search stops at it.
+func (s *searcher) goal(d int) bool {
+	if !s.found {
+		s.found, s.depth = true, d
+		copy(s.sol[:d], s.moves[:d])
+	}
+	s.solutions++
+	return !s.all
+}
+
 // poll runs the cancellation check; it returns true when the search must
 // unwind.
 func (s *searcher) poll() bool {
@@ -216,10 +238,12 @@ func (s *searcher) searchMD(blank, prev, g, h int) bool {
 		s.moves[g] = t
 		tiles[blank], tiles[c] = t, 0
 		if nh == 0 {
-			s.generated -= int64(n - 1 - i) // later children are never generated
-			s.depth = g + 1
-			s.found = true
-			return true
+			if s.goal(g + 1) {
+				s.generated -= int64(n - 1 - i) // later children are never generated
+				return true
+			}
+			tiles[c], tiles[blank] = t, 0
+			continue
 		}
 		if s.searchMD(c, blank, g+1, nh) {
 			s.generated -= int64(n - 1 - i)
@@ -261,12 +285,11 @@ func (s *searcher) searchEval(prev int) bool {
 			}
 		} else {
 			s.moves[g] = t
-			if p.MD == 0 {
-				s.depth = g + 1
-				s.found = true
-				return true
-			}
-			if s.searchEval(blank) {
+			if p.MD != 0 {
+				if s.searchEval(blank) {
+					return true
+				}
+			} else if s.goal(g + 1) {
 				return true
 			}
 		}

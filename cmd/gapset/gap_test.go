@@ -251,3 +251,21 @@ func TestSolveWithBDD(t *testing.T) {
 	}
 	assert.Positive(t, denied)
 }
+
+// Every admissible heuristic finds the same number of optimal solutions when
+// the last iteration is finished.
+func TestAllSolutionsAgree(t *testing.T) {
+	var counts [2][]int64
+	for i, h := range [][]string{{"-H", "md"}, {"-H", "gap2", "--cells", "9", "--max-gap", "2"}} {
+		code, out, errs := runCmd(t, boards3x3, append([]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-f", "json", "--all-solutions"}, h...)...)
+		require.Equal(t, 0, code, errs)
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var rec solveRecord
+			require.NoError(t, json.Unmarshal([]byte(line), &rec))
+			counts[i] = append(counts[i], rec.Solutions)
+		}
+	}
+	assert.Len(t, counts[0], 3)
+	assert.Equal(t, counts[0], counts[1])
+	assert.Greater(t, counts[0][0], int64(1))
+}

@@ -25,6 +25,7 @@ func solveCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Value: "md", Usage: "lower bound: " + heuristicNames()},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text, json (one object per line) or csv"},
 			&cli.Int64Flag{Name: "max-nodes", Usage: "give up on a board after `N` nodes expanded (0: no limit)"},
+			allSolutionsFlag(),
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 			pdbFlag(),
 		), gapSetFlags()...),
@@ -45,6 +46,11 @@ type solveRecord struct {
 	RootBound  int              `json:"root_bound"`
 	Iterations []ida.Iteration  `json:"iterations"`
 	Counters   map[string]int64 `json:"counters,omitempty"`
+	Solutions  int64            `json:"solutions"`
+}
+
+func allSolutionsFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "all-solutions", Usage: "finish the last iteration instead of stopping at the first solution: count every optimal solution, and nodes that do not depend on where the first one lies"}
 }
 
 func runSolve(c *cli.Context, e *env) error {
@@ -71,7 +77,7 @@ func runSolve(c *cli.Context, e *env) error {
 	var totalSec float64
 	for i, in := range insts {
 		prog.update(int64(i), int64(len(insts)), true, "solving %s (%s)", in.ID, h.Name())
-		opt := ida.Options{Context: context.Background(), MaxNodes: c.Int64("max-nodes")}
+		opt := ida.Options{Context: context.Background(), MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions")}
 		opt.OnIteration = func(it ida.Iteration) {
 			prog.update(int64(i), int64(len(insts)), false, "solving %s: limit %d, %d nodes", in.ID, it.Limit, it.Expanded)
 		}
@@ -86,6 +92,7 @@ func runSolve(c *cli.Context, e *env) error {
 			ID: in.ID, Board: in.Board.String(), Length: res.Length, Moves: res.Moves,
 			Nodes: res.Expanded, Generated: res.Generated, Seconds: res.Elapsed.Seconds(),
 			Heuristic: res.Heuristic, RootBound: res.RootBound, Iterations: res.Iterations, Counters: res.Counters,
+			Solutions: res.Solutions,
 		}
 		prog.done()
 		switch format {
@@ -101,8 +108,12 @@ func runSolve(c *cli.Context, e *env) error {
 				return err
 			}
 		default:
-			fmt.Fprintf(e.stdout, "%s: length %d, %d nodes, %ss, %s\n  board: %s\n  moves: %s\n",
-				rec.ID, rec.Length, rec.Nodes, seconds(rec.Seconds), rec.Heuristic, rec.Board, formatMoves(rec.Moves))
+			all := ""
+			if c.Bool("all-solutions") {
+				all = fmt.Sprintf(", %d optimal solutions", rec.Solutions)
+			}
+			fmt.Fprintf(e.stdout, "%s: length %d%s, %d nodes, %ss, %s\n  board: %s\n  moves: %s\n",
+				rec.ID, rec.Length, all, rec.Nodes, seconds(rec.Seconds), rec.Heuristic, rec.Board, formatMoves(rec.Moves))
 		}
 	}
 	if format == "text" && len(insts) > 1 {
