@@ -42,6 +42,8 @@ type Options struct {
 	MaxNodes int64 // per solve; 0 = no limit (a solve over it is recorded with Error)
 	// AllSolutions finishes each last iteration (ida.Options.AllSolutions).
 	AllSolutions bool
+	// KeepUndo generates undo moves too (ida.Options.KeepUndo).
+	KeepUndo bool
 	// Progress, when set, is called (from one goroutine at a time) after
 	// each finished solve.
 	Progress func(done, total int, r Record)
@@ -76,7 +78,7 @@ func Run(ctx context.Context, insts []encode.Instance, hs []ida.Heuristic, opt O
 			defer runtime.UnlockOSThread()
 			for i := range work {
 				in, h := insts[i/len(hs)], hs[i%len(hs)]
-				r, err := solveOne(in, h, ida.Options{Context: ctx, MaxNodes: opt.MaxNodes, AllSolutions: opt.AllSolutions})
+				r, err := solveOne(in, h, ida.Options{Context: ctx, MaxNodes: opt.MaxNodes, AllSolutions: opt.AllSolutions, KeepUndo: opt.KeepUndo})
 				mu.Lock()
 				recs[i] = r
 				done++

@@ -348,3 +348,24 @@ func TestAllSolutionsCountsEveryShortestPath(t *testing.T) {
 	}
 	assert.Greater(t, many, 30, "boards with several optimal solutions")
 }
+
+// KeepUndo generates more nodes but finds the same optimal solutions, in
+// all three loops.
+func TestKeepUndoSameSolutions(t *testing.T) {
+	tr := truthOnce()
+	boards, dists := sample3x3(tr, 40)
+	gap := Gap{Levels: tr.levels(2, 9)}
+	for i, b := range boards {
+		for _, h := range []Heuristic{Manhattan{}, gap, opaque{gap}} {
+			pruned, err := Solve(b, h, Options{AllSolutions: true})
+			require.NoError(t, err)
+			kept, err := Solve(b, h, Options{AllSolutions: true, KeepUndo: true})
+			require.NoError(t, err)
+			require.Equal(t, dists[i], kept.Length)
+			require.Equal(t, pruned.Solutions, kept.Solutions, "%s %s", h.Name(), b)
+			if dists[i] > 2 {
+				require.Greater(t, kept.Generated, pruned.Generated, "%s %s", h.Name(), b)
+			}
+		}
+	}
+}

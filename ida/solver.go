@@ -25,6 +25,10 @@ type Options struct {
 	// first solution: Result.Solutions counts every optimal solution path,
 	// and the node counts no longer depend on where the first one lies.
 	AllSolutions bool
+	// KeepUndo also generates the move that undoes the previous one, as an
+	// IDA* without that pruning does (for comparing node counts with such
+	// searches; the solutions are the same).
+	KeepUndo bool
 }
 
 // Iteration is one depth-first pass with a cost limit.
@@ -71,6 +75,7 @@ type searcher struct {
 	depth     int             // solution length once found
 	found     bool
 	all       bool  // Options.AllSolutions
+	keepUndo  bool  // Options.KeepUndo
 	solutions int64 // solution paths found
 	// stop is polled every checkEvery expansions.
 	stop    func() error
@@ -95,7 +100,7 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 		return Result{}, err
 	}
 	start := time.Now()
-	s := &searcher{tab: newTables(b.Rows, b.Cols), eval: ev, all: opt.AllSolutions}
+	s := &searcher{tab: newTables(b.Rows, b.Cols, opt.KeepUndo), eval: ev, all: opt.AllSolutions, keepUndo: opt.KeepUndo}
 	s.pos.Rows, s.pos.Cols = b.Rows, b.Cols
 	copy(s.pos.Tiles[:], b.Tiles)
 	s.pos.Blank = b.Blank()
@@ -268,7 +273,7 @@ func (s *searcher) searchEval(prev int) bool {
 	n := int(tab.nbrN[blank])
 	for i := 0; i < n; i++ {
 		c := int(tab.nbr[blank][i])
-		if c == prev {
+		if c == prev && !s.keepUndo {
 			continue
 		}
 		t := p.Tiles[c]

@@ -9,7 +9,8 @@ type tables struct {
 	nbr        [encode.MaxCells][4]uint8
 	md         [encode.MaxCells][encode.MaxCells]int8 // md[tile][cell]
 	// kids[blank][prev+1]: the cells the blank can move to from blank,
-	// except prev (the cell it just left; prev = -1 at the root).
+	// except prev (the cell it just left; prev = -1 at the root), unless
+	// the tables keep undo moves.
 	kids [encode.MaxCells][encode.MaxCells + 1]struct {
 		n uint8
 		c [4]uint8
@@ -19,7 +20,7 @@ type tables struct {
 	delta [encode.MaxCells][encode.MaxCells][encode.MaxCells]int8
 }
 
-func newTables(rows, cols int) *tables {
+func newTables(rows, cols int, keepUndo bool) *tables {
 	t := &tables{rows: rows, cols: cols}
 	n := rows * cols
 	for c := 0; c < n; c++ {
@@ -33,7 +34,7 @@ func newTables(rows, cols int) *tables {
 		for prev := -1; prev < n; prev++ {
 			k := &t.kids[c][prev+1]
 			for _, x := range encode.Neighbors(rows, cols, c) {
-				if x != prev {
+				if x != prev || keepUndo {
 					k.c[k.n] = uint8(x)
 					k.n++
 				}

@@ -30,6 +30,7 @@ func benchCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "searches run in parallel"},
 			&cli.IntFlag{Name: "limit", Usage: "only the first `N` instances (0: all)"},
 			allSolutionsFlag(),
+			keepUndoFlag(),
 			&cli.Int64Flag{Name: "max-nodes", Usage: "give up on a solve after `N` nodes expanded (recorded, left out of the averages; 0: no limit)"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output `DIR` (created if missing; required)"},
 			&cli.StringFlag{Name: "title", Value: "Benchmark", Usage: "title of the summary"},
@@ -89,7 +90,7 @@ func runBench(c *cli.Context, e *env) error {
 	prog := newProgress(e.stderr, c.Bool("quiet"))
 	var nodes int64
 	recs, err := bench.Run(context.Background(), insts, hs, bench.Options{
-		Jobs: c.Int("jobs"), MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"),
+		Jobs: c.Int("jobs"), MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo"),
 		Progress: func(done, total int, r bench.Record) {
 			nodes += r.Nodes
 			prog.update(int64(done), int64(total), false, "%s %s: length %d, %d nodes (%.3g nodes so far)", r.ID, r.Heuristic, r.Length, r.Nodes, float64(nodes))

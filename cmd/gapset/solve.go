@@ -26,6 +26,7 @@ func solveCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text, json (one object per line) or csv"},
 			&cli.Int64Flag{Name: "max-nodes", Usage: "give up on a board after `N` nodes expanded (0: no limit)"},
 			allSolutionsFlag(),
+			keepUndoFlag(),
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 			pdbFlag(),
 		), gapSetFlags()...),
@@ -47,6 +48,10 @@ type solveRecord struct {
 	Iterations []ida.Iteration  `json:"iterations"`
 	Counters   map[string]int64 `json:"counters,omitempty"`
 	Solutions  int64            `json:"solutions"`
+}
+
+func keepUndoFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "keep-undo", Usage: "also generate the move that undoes the previous one (an IDA* without that pruning; same solutions, more nodes)"}
 }
 
 func allSolutionsFlag() cli.Flag {
@@ -77,7 +82,7 @@ func runSolve(c *cli.Context, e *env) error {
 	var totalSec float64
 	for i, in := range insts {
 		prog.update(int64(i), int64(len(insts)), true, "solving %s (%s)", in.ID, h.Name())
-		opt := ida.Options{Context: context.Background(), MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions")}
+		opt := ida.Options{Context: context.Background(), MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo")}
 		opt.OnIteration = func(it ida.Iteration) {
 			prog.update(int64(i), int64(len(insts)), false, "solving %s: limit %d, %d nodes", in.ID, it.Limit, it.Expanded)
 		}
