@@ -5,6 +5,10 @@ import (
 	"fmt"
 )
 
+// ErrNotCellwise is returned by Project for orders that interleave the bits
+// of different cells (the bit planes).
+var ErrNotCellwise = errors.New("projection needs a variable order that keeps each cell's bits together")
+
 // Project calls add once or more with every pattern of the set's
 // projection onto the key's last k cells (the low 4k bits; a pattern is a
 // key with the other bits 0): the patterns some member has there. It is an
@@ -13,7 +17,7 @@ import (
 // read, and once per distinct partial pattern after that.
 func (s *Set) Project(k int, add func(uint64)) error {
 	if s.cells == nil {
-		return errors.New("projection needs a variable order that keeps each cell's bits together")
+		return ErrNotCellwise
 	}
 	if k < 1 || 4*k >= 64 {
 		return fmt.Errorf("cannot project onto %d cells", k)

@@ -269,3 +269,24 @@ func TestAllSolutionsAgree(t *testing.T) {
 	assert.Equal(t, counts[0], counts[1])
 	assert.Greater(t, counts[0][0], int64(1))
 }
+
+// A BDD whose order interleaves cells (bit planes) cannot give dense
+// tables; it is used without them.
+func TestBDDWithoutDenseTables(t *testing.T) {
+	sets, err := keysets.Sets(context.Background(), 3, 3, 0, []int{9}, nil)
+	require.NoError(t, err)
+	order, err := bdd.NamedOrder("planes", 3, 3, 9)
+	require.NoError(t, err)
+	d, err := bdd.BuildInPlace(slices.Clone(sets[9]), order, false, nil)
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "g0.planes.bdd")
+	_, err = bdd.Save(path, d, bdd.Meta{Rows: 3, Cols: 3, Cells: 9, Gap: 0})
+	require.NoError(t, err)
+	code, out, errs := runCmd(t, boards3x3, "solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-f", "json", "-H", "gap0", "--bdd", path)
+	require.Equal(t, 0, code, errs)
+	var rec solveRecord
+	require.NoError(t, json.Unmarshal([]byte(strings.Split(out, "\n")[0]), &rec))
+	assert.Equal(t, 31, rec.Length)
+	assert.NotContains(t, rec.Counters, "dense_no")
+	assert.Positive(t, rec.Counters["queries"])
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -237,6 +238,9 @@ func (p *setPool) dense(s loadedSet, k int) (ida.BitTable, error) {
 		d, err = memset.NewDense(k)
 		if err == nil {
 			err = set.Project(k, d.Add)
+		}
+		if errors.Is(err, bdd.ErrNotCellwise) {
+			return nil, nil // the set is still used, only without its dense table
 		}
 	default:
 		return nil, nil
