@@ -118,6 +118,11 @@ func (g Gap) NewEvaluator(rows, cols int) (Evaluator, error) {
 	for c := 0; c < n; c++ {
 		ev.shift[c] = uint8(4 * (n - 1 - c))
 	}
+	for a := 0; a < n; a++ {
+		for c := 0; c < n; c++ {
+			ev.mul[a][c] = 1<<ev.shift[a] | 1<<ev.shift[c]
+		}
+	}
 	return ev, nil
 }
 
@@ -131,11 +136,14 @@ func maskOf(s Set) uint64 {
 // gapEval keeps the board's key along the path (two nibbles change per
 // move); every bound is a function of the position alone.
 type gapEval struct {
-	levels  []Set
-	top     int // 2N + 2: the bound's excess over M outside every level
-	noSkip  bool
-	key     uint64 // Position.Key of the current position
-	shift   [16]uint8
+	levels []Set
+	top    int // 2N + 2: the bound's excess over M outside every level
+	noSkip bool
+	key    uint64 // Position.Key of the current position
+	shift  [16]uint8
+	// mul[a][c]: a tile t moving between cells a and c flips the key by
+	// t*mul[a][c] (the two nibbles never carry into each other)
+	mul     [16][16]uint64
 	memo    []memo
 	filters []Set          // per level, nil or a cheaper superset
 	fmemo   []memo         // the filters' memos (nil without filters)
@@ -307,11 +315,12 @@ func (s *searcher) searchGap(e *gapEval, blank, prev, g, h int, key uint64) bool
 	n := int(kids.n)
 	need := s.limit - g - 1 // largest child bound that is not cut
 	s.generated += int64(n)
+	noSkip, top, mul := e.noSkip, e.top, &e.mul[blank]
 	for i := 0; i < n; i++ {
 		c := int(kids.c[i])
 		t := tiles[c]
 		nh := h + int(tab.delta[t][c][blank])
-		if nh > need && !e.noSkip {
+		if nh > need && !noSkip {
 			// cut by Manhattan alone: no question (counted as skipped by
 			// the caller)
 			if f := g + 1 + nh; f < s.next {
@@ -319,12 +328,12 @@ func (s *searcher) searchGap(e *gapEval, blank, prev, g, h int, key uint64) bool
 			}
 			continue
 		}
-		nkey := key ^ (uint64(t)<<e.shift[c] | uint64(t)<<e.shift[blank])
+		nkey := key ^ uint64(t)*mul[c]
 		b := nh
-		if e.noSkip {
+		if noSkip {
 			b = e.bound(nh, nkey)
-		} else if d := need - nh; d < e.top {
-			j := d / 2
+		} else if d := need - nh; d < top {
+			j := int(uint(d) >> 1) // d >= 0 here
 			e.queries++
 			if dt := &e.dense[j]; dt.words != nil && !dt.has(nkey) || !e.lookup(j, nkey) {
 				b = nh + 2*j + 2
