@@ -160,3 +160,34 @@ func TestBuildEnumerates3x3(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "--keys")
 }
+
+// The multi-pass build (a small --sort-mem) writes the same file as the
+// in-memory build that --rudd takes, ZDD count included.
+func TestBuildInPassesSameFile(t *testing.T) {
+	dir := t.TempDir()
+	keys := gapKeys3x3(t, 2)
+	kpath := filepath.Join(dir, "g2.keys")
+	require.NoError(t, keyset.WriteFile(kpath, keyset.Header{Rows: 3, Cols: 3, Cells: 9, Gap: 2}, keys))
+	a, b := filepath.Join(dir, "a.bdd"), filepath.Join(dir, "b.bdd")
+	require.Greater(t, len(keys), 3*2684, "room for 2684 keys at a time: several passes")
+	code, _, stderr := runCmd(t, "", "build", "-q", "--keys", kpath, "--order", "reverse", "--sort-mem", "0.00002", "--out", a)
+	require.Equal(t, 0, code, stderr)
+	code, _, stderr = runCmd(t, "", "build", "-q", "--rudd", "--keys", kpath, "--order", "reverse", "--out", b)
+	require.Equal(t, 0, code, stderr)
+	da, err := os.ReadFile(a)
+	require.NoError(t, err)
+	db, err := os.ReadFile(b)
+	require.NoError(t, err)
+	ia, _ := bdd.ReadInfo(a)
+	ib, _ := bdd.ReadInfo(b)
+	assert.Positive(t, ia.ZDDNodes)
+	assert.Equal(t, ib.ZDDNodes, ia.ZDDNodes)
+	// Header fields differ only in the build time; the rest must match.
+	ia.BuildTime, ib.BuildTime = 0, 0
+	assert.Equal(t, ib, ia)
+	assert.Equal(t, db[96:len(db)-4], da[96:len(da)-4], "same nodes, same payload (the checksum covers the build time)")
+
+	code, _, stderr = runCmd(t, "", "build", "--keys", kpath, "--order", "reverse", "--sort-mem", "-1", "--out", a)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "--sort-mem")
+}
