@@ -25,10 +25,14 @@ func shuffledPass(keys []uint64, seed uint64) (KeyPass, *int) {
 }
 
 func encoded(t *testing.T, d *Diagram) []byte {
-	k := d.Order.Vars() / 4
+	t.Helper()
+	return encodedAs(t, d, 3, 3, d.Order.Vars()/4)
+}
+
+func encodedAs(t *testing.T, d *Diagram, rows, cols, k int) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	_, err := Encode(&buf, d, Meta{Rows: 3, Cols: 3, Cells: k})
+	_, err := Encode(&buf, d, Meta{Rows: rows, Cols: cols, Cells: k})
 	require.NoError(t, err)
 	return buf.Bytes()
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -190,4 +191,46 @@ func TestBuildInPassesSameFile(t *testing.T) {
 	code, _, stderr = runCmd(t, "", "build", "--keys", kpath, "--order", "reverse", "--sort-mem", "-1", "--out", a)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "--sort-mem")
+}
+
+// gapset zdd stores the same ZDD count in a file built without one as
+// build counts from the keys, and leaves the nodes alone.
+func TestZDDCommand(t *testing.T) {
+	dir := t.TempDir()
+	keys := gapKeys3x3(t, 0)
+	kpath := filepath.Join(dir, "g0.keys")
+	require.NoError(t, keyset.WriteFile(kpath, keyset.Header{Rows: 3, Cols: 3, Cells: 9, Gap: 0}, keys))
+	for _, order := range []string{"natural", "reverse"} {
+		with, without := filepath.Join(dir, order+".z.bdd"), filepath.Join(dir, order+".bdd")
+		code, _, stderr := runCmd(t, "", "build", "-q", "--keys", kpath, "--order", order, "--out", with)
+		require.Equal(t, 0, code, stderr)
+		code, _, stderr = runCmd(t, "", "build", "-q", "--keys", kpath, "--order", order, "--zdd=false", "--out", without)
+		require.Equal(t, 0, code, stderr)
+		iw, err := bdd.ReadInfo(with)
+		require.NoError(t, err)
+		before, err := bdd.ReadInfo(without)
+		require.NoError(t, err)
+		require.Zero(t, before.ZDDNodes)
+		require.Positive(t, iw.ZDDNodes)
+
+		code, stdout, stderr := runCmd(t, "", "zdd", "-q", "--dry-run", without)
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, stdout, "zdd_nodes="+strconv.FormatUint(iw.ZDDNodes, 10))
+		after, _ := bdd.ReadInfo(without)
+		assert.Zero(t, after.ZDDNodes, "dry run")
+
+		code, _, stderr = runCmd(t, "", "zdd", "-q", without)
+		require.Equal(t, 0, code, stderr)
+		after, err = bdd.ReadInfo(without)
+		require.NoError(t, err)
+		assert.Equal(t, iw.ZDDNodes, after.ZDDNodes)
+		assert.Equal(t, before.Nodes, after.Nodes)
+		assert.Equal(t, before.FileSize, after.FileSize)
+		_, _, err = bdd.Load(without)
+		require.NoError(t, err, "still a valid file")
+	}
+	for _, args := range [][]string{{"zdd"}, {"zdd", filepath.Join(dir, "none.bdd")}, {"zdd", kpath}} {
+		code, _, stderr := runCmd(t, "", args...)
+		assert.Equal(t, 2, code, "%v: %s", args, stderr)
+	}
 }
