@@ -48,6 +48,9 @@ func BuildPasses(pass KeyPass, o Order, alsoZDD bool, maxKeys int, progress Prog
 	if err := pass(func(key uint64) {
 		hist[b.Permute(key)>>shift]++
 		total++
+		if total&(1<<24-1) == 0 {
+			report(fmt.Sprintf("counting: %d keys", total), total, 0)
+		}
 	}); err != nil {
 		return nil, nil, err
 	}
@@ -83,7 +86,11 @@ func BuildPasses(pass KeyPass, o Order, alsoZDD bool, maxKeys int, progress Prog
 		fill := slices.Clone(start[r.lo : r.hi+1])
 		report(stage+" reading", fed, total)
 		var overflow bool
+		var seen uint64
 		if err := pass(func(key uint64) {
+			if seen++; seen&(1<<24-1) == 0 {
+				report(stage+" reading", seen, total)
+			}
 			s := b.Permute(key)
 			d := int(s >> shift)
 			if d < r.lo || d >= r.hi {
