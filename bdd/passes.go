@@ -1,9 +1,14 @@
 package bdd
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 )
+
+// ErrBudget marks a memory budget too small for the keys that share the
+// leading bits BuildPasses splits on.
+var ErrBudget = errors.New("memory budget too small")
 
 // KeyPass reads every key of a set once, in any order, calling add for each.
 // BuildPasses calls it several times (a key-set file can be re-read).
@@ -66,7 +71,7 @@ func BuildPasses(pass KeyPass, o Order, alsoZDD bool, maxKeys int, progress Prog
 			hi++
 		}
 		if n > uint64(maxKeys) {
-			return nil, nil, fmt.Errorf("memory budget of %d keys is too small: %d keys share the first %d bits of the order", maxKeys, n, pb)
+			return nil, nil, fmt.Errorf("%w: room for %d keys, but %d keys share the first %d bits of the order", ErrBudget, maxKeys, n, pb)
 		}
 		runs = append(runs, run{lo, hi})
 		biggest = max(biggest, n)

@@ -89,7 +89,7 @@ func TestBuildPassesErrors(t *testing.T) {
 	o, _ := NamedOrder("reverse", 3, 3, 9)
 	pass, _ := shuffledPass(keys, 1)
 	_, _, err := BuildPasses(pass, o, false, 1, nil)
-	assert.ErrorContains(t, err, "too small")
+	assert.ErrorIs(t, err, ErrBudget)
 
 	// A source that yields a duplicate is refused by the builder.
 	dup := append(append([]uint64(nil), keys[:50]...), keys[7])

@@ -126,7 +126,7 @@ func runBuild(c *cli.Context, e *env) error {
 		}
 	}
 	if err != nil {
-		if errors.Is(err, keyset.ErrKeySetFormat) {
+		if errors.Is(err, keyset.ErrKeySetFormat) || errors.Is(err, bdd.ErrBudget) {
 			return badInput(err)
 		}
 		return err

@@ -191,6 +191,9 @@ func TestBuildInPassesSameFile(t *testing.T) {
 	code, _, stderr = runCmd(t, "", "build", "--keys", kpath, "--order", "reverse", "--sort-mem", "-1", "--out", a)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "--sort-mem")
+	code, _, stderr = runCmd(t, "", "build", "--keys", kpath, "--order", "reverse", "--sort-mem", "1e-9", "--out", a)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "budget too small")
 }
 
 // gapset zdd stores the same ZDD count in a file built without one as
