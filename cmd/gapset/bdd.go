@@ -23,7 +23,9 @@ func buildCommand(e *env) *cli.Command {
 		Description: "Enumerates a gap set in memory (--gap, --cells; the 4x4 gap-2 sets need --keys) or reads its\n" +
 			"sorted keys from a key-set file (--keys), builds the reduced BDD\n" +
 			"under the chosen variable order, counts the ZDD nodes of the same set, and writes a .bdd file.\n" +
-			"The natural order streams the keys; other orders sort them in memory (8 bytes per key).\n" +
+			"The natural order streams the keys. Other orders re-sort them: from a key file in passes, each\n" +
+			"holding at most --sort-mem GiB of keys (8 bytes per key; the file is read 1 + size/sort-mem\n" +
+			"times, no scratch files), building the ZDD in the same passes.\n" +
 			"Orders: " + strings.Join(bdd.OrderNames(), ", ") + ".\n" +
 			"Example: gapset build --keys /work/keys/gap0_8.keys --order reverse --out /work/keys/gap0_8.bdd",
 		Flags: []cli.Flag{
@@ -35,6 +37,7 @@ func buildCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "order", Value: "natural", Usage: "variable `NAME`"},
 			&cli.StringFlag{Name: "out", Required: true, Usage: "output .bdd `FILE`"},
 			&cli.BoolFlag{Name: "zdd", Value: true, Usage: "also count the ZDD nodes (stored in the file)"},
+			&cli.Float64Flag{Name: "sort-mem", Value: 4, Usage: "`GiB` of keys held at once when re-sorting a key file for an order other than natural"},
 			&cli.BoolFlag{Name: "rudd", Usage: "build through rudd too and check it gives the same BDD (small sets)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 		},
@@ -85,6 +88,7 @@ func runBuild(c *cli.Context, e *env) error {
 	var d *bdd.Diagram
 	var zddNodes uint64
 	var keys []uint64
+	passesZDD := false // the multi-pass build counted the ZDD already
 	natural := o.Name == "natural" && !c.Bool("rudd") && path != ""
 	if path == "" {
 		var sets map[int][]uint64
@@ -103,14 +107,26 @@ func runBuild(c *cli.Context, e *env) error {
 	} else if natural {
 		// Stream: the keys never sit in memory.
 		d, err = streamBuild(path, o, false, prog)
-	} else {
+	} else if c.Bool("rudd") {
 		_, keys, err = keyset.ReadAll(path)
 		if err == nil {
 			d, err = bdd.BuildInPlace(keys, o, false, prog)
 		}
+	} else {
+		gib := c.Float64("sort-mem")
+		if !(gib > 0) || gib > 1<<20 {
+			return badInputf("--sort-mem must be a positive number of GiB")
+		}
+		maxKeys := max(1, int(gib*(1<<30)/8))
+		var z *bdd.Diagram
+		d, z, err = bdd.BuildPasses(filePass(path), o, c.Bool("zdd"), maxKeys, prog)
+		if z != nil {
+			zddNodes = uint64(z.NodeCount())
+			passesZDD = true
+		}
 	}
 	if err != nil {
-		if errors.Is(err, keyset.ErrKeySetFormat) {
+		if errors.Is(err, keyset.ErrKeySetFormat) || errors.Is(err, bdd.ErrBudget) {
 			return badInput(err)
 		}
 		return err
@@ -133,7 +149,7 @@ func runBuild(c *cli.Context, e *env) error {
 			return err
 		}
 	}
-	if c.Bool("zdd") {
+	if c.Bool("zdd") && !passesZDD {
 		var z *bdd.Diagram
 		if natural {
 			z, err = streamBuild(path, o, true, prog)
@@ -172,6 +188,25 @@ func streamBuild(path string, o bdd.Order, zdd bool, prog bdd.Progress) (*bdd.Di
 		return nil, err
 	}
 	return d, nil
+}
+
+// filePass reads a key-set file once per call, checking it to the end.
+func filePass(path string) bdd.KeyPass {
+	return func(add func(uint64)) error {
+		r, err := keyset.Open(path)
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		for {
+			k, ok := r.Next()
+			if !ok {
+				break
+			}
+			add(k)
+		}
+		return r.Err()
+	}
 }
 
 // checkRudd rebuilds the set through rudd and compares it with ours.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -159,4 +160,80 @@ func TestBuildEnumerates3x3(t *testing.T) {
 	code, _, stderr = runCmd(t, "", "build", "--gap", "2", "--cells", "8", "--out", a)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "--keys")
+}
+
+// The multi-pass build (a small --sort-mem) writes the same file as the
+// in-memory build that --rudd takes, ZDD count included.
+func TestBuildInPassesSameFile(t *testing.T) {
+	dir := t.TempDir()
+	keys := gapKeys3x3(t, 2)
+	kpath := filepath.Join(dir, "g2.keys")
+	require.NoError(t, keyset.WriteFile(kpath, keyset.Header{Rows: 3, Cols: 3, Cells: 9, Gap: 2}, keys))
+	a, b := filepath.Join(dir, "a.bdd"), filepath.Join(dir, "b.bdd")
+	require.Greater(t, len(keys), 3*2684, "room for 2684 keys at a time: several passes")
+	code, _, stderr := runCmd(t, "", "build", "-q", "--keys", kpath, "--order", "reverse", "--sort-mem", "0.00002", "--out", a)
+	require.Equal(t, 0, code, stderr)
+	code, _, stderr = runCmd(t, "", "build", "-q", "--rudd", "--keys", kpath, "--order", "reverse", "--out", b)
+	require.Equal(t, 0, code, stderr)
+	da, err := os.ReadFile(a)
+	require.NoError(t, err)
+	db, err := os.ReadFile(b)
+	require.NoError(t, err)
+	ia, _ := bdd.ReadInfo(a)
+	ib, _ := bdd.ReadInfo(b)
+	assert.Positive(t, ia.ZDDNodes)
+	assert.Equal(t, ib.ZDDNodes, ia.ZDDNodes)
+	// Header fields differ only in the build time; the rest must match.
+	ia.BuildTime, ib.BuildTime = 0, 0
+	assert.Equal(t, ib, ia)
+	assert.Equal(t, db[96:len(db)-4], da[96:len(da)-4], "same nodes, same payload (the checksum covers the build time)")
+
+	code, _, stderr = runCmd(t, "", "build", "--keys", kpath, "--order", "reverse", "--sort-mem", "-1", "--out", a)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "--sort-mem")
+	code, _, stderr = runCmd(t, "", "build", "--keys", kpath, "--order", "reverse", "--sort-mem", "1e-9", "--out", a)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "budget too small")
+}
+
+// gapset zdd stores the same ZDD count in a file built without one as
+// build counts from the keys, and leaves the nodes alone.
+func TestZDDCommand(t *testing.T) {
+	dir := t.TempDir()
+	keys := gapKeys3x3(t, 0)
+	kpath := filepath.Join(dir, "g0.keys")
+	require.NoError(t, keyset.WriteFile(kpath, keyset.Header{Rows: 3, Cols: 3, Cells: 9, Gap: 0}, keys))
+	for _, order := range []string{"natural", "reverse"} {
+		with, without := filepath.Join(dir, order+".z.bdd"), filepath.Join(dir, order+".bdd")
+		code, _, stderr := runCmd(t, "", "build", "-q", "--keys", kpath, "--order", order, "--out", with)
+		require.Equal(t, 0, code, stderr)
+		code, _, stderr = runCmd(t, "", "build", "-q", "--keys", kpath, "--order", order, "--zdd=false", "--out", without)
+		require.Equal(t, 0, code, stderr)
+		iw, err := bdd.ReadInfo(with)
+		require.NoError(t, err)
+		before, err := bdd.ReadInfo(without)
+		require.NoError(t, err)
+		require.Zero(t, before.ZDDNodes)
+		require.Positive(t, iw.ZDDNodes)
+
+		code, stdout, stderr := runCmd(t, "", "zdd", "-q", "--dry-run", without)
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, stdout, "zdd_nodes="+strconv.FormatUint(iw.ZDDNodes, 10))
+		after, _ := bdd.ReadInfo(without)
+		assert.Zero(t, after.ZDDNodes, "dry run")
+
+		code, _, stderr = runCmd(t, "", "zdd", "-q", without)
+		require.Equal(t, 0, code, stderr)
+		after, err = bdd.ReadInfo(without)
+		require.NoError(t, err)
+		assert.Equal(t, iw.ZDDNodes, after.ZDDNodes)
+		assert.Equal(t, before.Nodes, after.Nodes)
+		assert.Equal(t, before.FileSize, after.FileSize)
+		_, _, err = bdd.Load(without)
+		require.NoError(t, err, "still a valid file")
+	}
+	for _, args := range [][]string{{"zdd"}, {"zdd", filepath.Join(dir, "none.bdd")}, {"zdd", kpath}} {
+		code, _, stderr := runCmd(t, "", args...)
+		assert.Equal(t, 2, code, "%v: %s", args, stderr)
+	}
 }

@@ -83,6 +83,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			countCommand(env),
 			buildCommand(env),
 			reportCommand(env),
+			zddCommand(env),
 			pdbCommand(env),
 		},
 	}
