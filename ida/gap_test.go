@@ -222,9 +222,9 @@ func TestGapLoopMatchesGeneralLoop(t *testing.T) {
 	tr := truthOnce()
 	boards, _ := sample3x3(tr, 300)
 	for _, n := range []int{1, 2} {
-		for _, noSkip := range []bool{false, true} {
-			h := Gap{Levels: tr.levels(n, 5), NoSkip: noSkip}
-			if noSkip {
+		for _, v := range []struct{ noSkip, dense bool }{{false, false}, {false, true}, {true, true}} {
+			h := Gap{Levels: tr.levels(n, 5), NoSkip: v.noSkip}
+			if v.dense {
 				for _, s := range h.Levels {
 					d, err := s.(*memset.Set).Project(3)
 					require.NoError(t, err)
