@@ -49,7 +49,7 @@ func BenchmarkGap0(b *testing.B) {
 		b.Fatal(err)
 	}
 	dense := map[int]BitTable{}
-	for _, k := range []int{4, 5, 6} {
+	for _, k := range []int{4, 5, 6, 7} {
 		d, err := set.Project(k)
 		if err != nil {
 			b.Fatal(err)
@@ -70,6 +70,8 @@ func BenchmarkGap0(b *testing.B) {
 		{"skip-dense5", Gap{Levels: []Set{set}, Dense: [][]BitTable{{dense[5]}}}},
 		{"skip-dense6", Gap{Levels: []Set{set}, Dense: [][]BitTable{{dense[6]}}}},
 		{"skip-dense4-6", Gap{Levels: []Set{set}, Dense: [][]BitTable{{dense[4], dense[6]}}}},
+		{"skip-dense4-7", Gap{Levels: []Set{set}, Dense: [][]BitTable{{dense[4], dense[7]}}}},
+		{"skip-dense5-7", Gap{Levels: []Set{set}, Dense: [][]BitTable{{dense[5], dense[7]}}}},
 		{"noskip", Gap{Levels: []Set{set}, NoSkip: true}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
