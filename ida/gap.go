@@ -116,11 +116,8 @@ func (g Gap) NewEvaluator(rows, cols int) (Evaluator, error) {
 	}
 	n := rows * cols
 	for c := 0; c < n; c++ {
-		ev.shift[c] = uint8(4 * (n - 1 - c))
-	}
-	for a := 0; a < n; a++ {
-		for c := 0; c < n; c++ {
-			ev.mul[a][c] = 1<<ev.shift[a] | 1<<ev.shift[c]
+		for a := 0; a < n; a++ {
+			ev.mul[a][c] = 1<<(4*(n-1-a)) | 1<<(4*(n-1-c))
 		}
 	}
 	return ev, nil
@@ -140,7 +137,6 @@ type gapEval struct {
 	top    int // 2N + 2: the bound's excess over M outside every level
 	noSkip bool
 	key    uint64 // Position.Key of the current position
-	shift  [16]uint8
 	// mul[a][c]: a tile t moving between cells a and c flips the key by
 	// t*mul[a][c] (the two nibbles never carry into each other)
 	mul     [16][16]uint64
@@ -261,7 +257,7 @@ func (e *gapEval) Root(p *Position) int {
 // M + 2j + 2 is a valid bound; inside it no cut happens and M is returned.
 func (e *gapEval) Push(p *Position, tile uint8, from, to int, need int) int {
 	// the blank's nibble is 0, so the tile's two nibbles flip by xor
-	e.key ^= uint64(tile)<<e.shift[from] | uint64(tile)<<e.shift[to]
+	e.key ^= uint64(tile) * e.mul[from][to]
 	if e.noSkip {
 		return e.full(p)
 	}
@@ -279,7 +275,7 @@ func (e *gapEval) Push(p *Position, tile uint8, from, to int, need int) int {
 
 // Pop implements Evaluator.
 func (e *gapEval) Pop(_ *Position, tile uint8, from, to int) {
-	e.key ^= uint64(tile)<<e.shift[from] | uint64(tile)<<e.shift[to]
+	e.key ^= uint64(tile) * e.mul[from][to]
 }
 
 // Counters implements CounterReporter.

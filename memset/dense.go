@@ -17,7 +17,6 @@ const MaxDenseCells = 7
 type Dense struct {
 	words []uint64
 	mask  uint64
-	cells int
 	count int
 }
 
@@ -26,7 +25,7 @@ func NewDense(cells int) (*Dense, error) {
 	if cells < 1 || cells > MaxDenseCells {
 		return nil, fmt.Errorf("dense set on %d cells: want 1 to %d", cells, MaxDenseCells)
 	}
-	return &Dense{words: make([]uint64, (1<<(4*cells)+63)/64), mask: encode.ProjectMask(cells), cells: cells}, nil
+	return &Dense{words: make([]uint64, (1<<(4*cells)+63)/64), mask: encode.ProjectMask(cells)}, nil
 }
 
 // Add inserts the projection of key (a whole-board key or a longer pattern).
@@ -51,14 +50,8 @@ func (d *Dense) Mask() uint64 { return d.mask }
 // Bits exposes the table (read only) so a search loop can test a bit inline.
 func (d *Dense) Bits() ([]uint64, uint64) { return d.words, d.mask }
 
-// Cells is the number of cells the patterns cover.
-func (d *Dense) Cells() int { return d.cells }
-
 // Len is the number of patterns.
 func (d *Dense) Len() int { return d.count }
-
-// Bytes is the memory held by the table.
-func (d *Dense) Bytes() int64 { return int64(len(d.words)) * 8 }
 
 // Project returns the set's projection onto its last cells cells (fewer than
 // its own) as a dense set: a superset filter for it.
