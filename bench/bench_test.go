@@ -174,3 +174,39 @@ func TestThreadCPUAdvances(t *testing.T) {
 	b, _ := threadCPU()
 	assert.Greater(t, b, a, "%d", x)
 }
+
+// Repeat solves every pair several times and keeps the fastest times; the
+// nodes and lengths are those of a single run, and progress counts pairs.
+func TestRunRepeatKeepsFastest(t *testing.T) {
+	insts := instances3x3(6)
+	hs := []ida.Heuristic{ida.Manhattan{}, gap0(t)}
+	once, err := Run(context.Background(), insts, hs, Options{Jobs: 1})
+	require.NoError(t, err)
+	var calls int
+	rep, err := Run(context.Background(), insts, hs, Options{Jobs: 2, Repeat: 3, Progress: func(done, total int, r Record) {
+		calls++
+		assert.Equal(t, 12, total)
+		assert.LessOrEqual(t, done, total)
+	}})
+	require.NoError(t, err)
+	assert.Equal(t, 12, calls)
+	require.Len(t, rep, len(once))
+	for i := range once {
+		assert.Equal(t, once[i].ID, rep[i].ID)
+		assert.Equal(t, once[i].Heuristic, rep[i].Heuristic)
+		assert.Equal(t, once[i].Nodes, rep[i].Nodes)
+		assert.Equal(t, once[i].Length, rep[i].Length)
+		assert.Equal(t, once[i].Queries, rep[i].Queries)
+	}
+
+	a := Record{ID: "x", Heuristic: "md", Nodes: 10, Length: 4, Seconds: 2, CPU: 1.5}
+	b := a
+	b.Seconds, b.CPU = 3, 1.0
+	f, err := fastest(a, b)
+	require.NoError(t, err)
+	assert.Equal(t, 2.0, f.Seconds)
+	assert.Equal(t, 1.0, f.CPU)
+	b.Nodes = 11
+	_, err = fastest(a, b)
+	assert.ErrorContains(t, err, "differ")
+}

@@ -114,12 +114,7 @@ func (g Gap) NewEvaluator(rows, cols int) (Evaluator, error) {
 			}
 		}
 	}
-	n := rows * cols
-	for c := 0; c < n; c++ {
-		for a := 0; a < n; a++ {
-			ev.mul[a][c] = 1<<(4*(n-1-a)) | 1<<(4*(n-1-c))
-		}
-	}
+	ev.mul = keyFlips(rows * cols)
 	return ev, nil
 }
 
@@ -136,10 +131,9 @@ type gapEval struct {
 	levels []Set
 	top    int // 2N + 2: the bound's excess over M outside every level
 	noSkip bool
-	key    uint64 // Position.Key of the current position
-	// mul[a][c]: a tile t moving between cells a and c flips the key by
-	// t*mul[a][c] (the two nibbles never carry into each other)
-	mul     [16][16]uint64
+	key    uint64         // Position.Key of the current position
+	mul    [16][16]uint64 // keyFlips
+
 	memo    []memo
 	filters []Set          // per level, nil or a cheaper superset
 	fmemo   []memo         // the filters' memos (nil without filters)
@@ -294,13 +288,13 @@ func (e *gapEval) Counters() map[string]int64 {
 	return c
 }
 
-// searchGap is the specialised loop for Gap: the board's key travels as an
-// argument, the skipping test and the dense table are inline, so the only
+// searchGap is the specialised loop for Gap: the board's key at depth g is
+// s.keys[g], the skipping test and the dense table are inline, so the only
 // work beyond the Manhattan loop is the membership question where it can
 // change the cut, and most questions end in one bit of a cached table.
 // It visits exactly the nodes searchEval visits with a gapEval and keeps
 // the same counters (tested).
-func (s *searcher) searchGap(e *gapEval, blank, prev, g, h int, key uint64) bool {
+func (s *searcher) searchGap(blank, prev, g, h int) bool {
 	s.expanded++
 	if s.expanded&(checkEvery-1) == 0 && s.poll() {
 		return true
@@ -311,7 +305,8 @@ func (s *searcher) searchGap(e *gapEval, blank, prev, g, h int, key uint64) bool
 	n := int(kids.n)
 	need := s.limit - g - 1 // largest child bound that is not cut
 	s.generated += int64(n)
-	noSkip, top, mul := e.noSkip, e.top, &e.mul[blank]
+	e := s.gap
+	noSkip, top := e.noSkip, e.top
 	for i := 0; i < n; i++ {
 		c := int(kids.c[i])
 		t := tiles[c]
@@ -324,7 +319,7 @@ func (s *searcher) searchGap(e *gapEval, blank, prev, g, h int, key uint64) bool
 			}
 			continue
 		}
-		nkey := key ^ uint64(t)*mul[c]
+		nkey := s.keys[g] ^ uint64(t)*tab.mul[blank][c]
 		b := nh
 		if noSkip {
 			b = e.bound(nh, nkey)
@@ -351,11 +346,75 @@ func (s *searcher) searchGap(e *gapEval, blank, prev, g, h int, key uint64) bool
 			tiles[c], tiles[blank] = t, 0
 			continue
 		}
-		if s.searchGap(e, c, blank, g+1, nh, nkey) {
+		if s.keys[g+1] = nkey; s.searchGap(c, blank, g+1, nh) {
 			s.generated -= int64(n - 1 - i)
 			return true
 		}
 		tiles[c], tiles[blank] = t, 0
 	}
+	return false
+}
+
+// searchGap1 is searchGap for the common case of one level (h_G) with a
+// first dense table and skipping on. With one level the question is asked
+// exactly where need - M is 0, so the dense table's bit can be read for
+// every child and folded into the cut test: need - M + bit <= 0 cuts by
+// Manhattan alone (need < M) or by the table (need = M, bit 0). One hard to
+// predict branch per child remains, as in the Manhattan loop, instead of
+// two; the rare children the table lets through ask lookup.
+func (s *searcher) searchGap1(blank, prev, g, h int) bool {
+	s.expanded++
+	if s.expanded&(checkEvery-1) == 0 && s.poll() {
+		return true
+	}
+	tab := s.tab
+	tiles := &s.pos.Tiles
+	kids := &tab.kids[blank][prev+1]
+	n := int(kids.n)
+	need := s.limit - g - 1
+	s.generated += int64(n)
+	for i := 0; i < n; i++ {
+		c := int(kids.c[i])
+		t := tiles[c]
+		nh := h + int(tab.delta[t][c][blank])
+		nkey := s.keys[g] ^ uint64(t)*tab.mul[blank][c]
+		k := nkey & s.dmask
+		x := need - nh
+		if x+int(s.dwords[k>>6]>>(k&63)&1) > 0 && (x != 0 || s.gap.ask1(nkey)) {
+			s.moves[g] = t
+			tiles[blank], tiles[c] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(n - 1 - i) // later children are never generated
+					return true
+				}
+			} else if s.keys[g+1] = nkey; s.searchGap1(c, blank, g+1, nh) {
+				s.generated -= int64(n - 1 - i)
+				return true
+			}
+			tiles[c], tiles[blank] = t, 0
+			continue
+		}
+		// cut: by Manhattan alone (x < 0) or by the set (x == 0)
+		tight := 0
+		if x == 0 {
+			tight = 1
+		}
+		s.gap.queries += int64(tight)
+		if f := g + 1 + nh + 2*tight; f < s.next {
+			s.next = f
+		}
+	}
+	return false
+}
+
+// ask1 is searchGap1's question for a tight child the first dense table
+// holds: it counts the question and asks the rest of the level.
+func (e *gapEval) ask1(key uint64) bool {
+	e.queries++
+	if e.lookup(0, key) {
+		return true
+	}
+	e.queries-- // counted again where the cut is recorded
 	return false
 }

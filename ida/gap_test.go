@@ -302,8 +302,9 @@ func TestGapDenseTablesChangeNothingButLookups(t *testing.T) {
 
 // With AllSolutions the last iteration runs to its end and counts every
 // optimal solution: exactly the number of shortest paths, counted here on
-// the BFS distances, for Manhattan (fast loop), h_G:2 (gap loop) and the
-// general loop; the first solution is still optimal and replayed.
+// the BFS distances, for Manhattan (fast loop), h_G:2 (gap loop), h_G with
+// a dense table (one-level loop) and the general loop; the first solution
+// is still optimal and replayed.
 func TestAllSolutionsCountsEveryShortestPath(t *testing.T) {
 	tr := truthOnce()
 	paths := map[uint64]int64{}
@@ -328,13 +329,17 @@ func TestAllSolutionsCountsEveryShortestPath(t *testing.T) {
 	}
 	boards, dists := sample3x3(tr, 60)
 	gap := Gap{Levels: tr.levels(2, 9)}
+	hg := Gap{Levels: tr.levels(1, 9)}
+	d, err := hg.Levels[0].(*memset.Set).Project(3)
+	require.NoError(t, err)
+	hg.Dense = [][]BitTable{{d}} // the one-level loop
 	var many int
 	for i, b := range boards {
 		want := count(b)
 		if want > 1 {
 			many++
 		}
-		for _, h := range []Heuristic{Manhattan{}, gap, opaque{gap}} {
+		for _, h := range []Heuristic{Manhattan{}, gap, opaque{gap}, hg} {
 			first, err := Solve(b, h, Options{})
 			require.NoError(t, err)
 			all, err := Solve(b, h, Options{AllSolutions: true})

@@ -80,6 +80,14 @@ type searcher struct {
 	// stop is polled every checkEvery expansions.
 	stop    func() error
 	stopErr error
+	// The gap loops' evaluator, its first level's first dense table and
+	// the board's key at each depth of the path: here, not in arguments,
+	// because every value live across the recursive call costs a spill and
+	// a reload per child (a third of the gap loop's extra cost per node).
+	gap    *gapEval
+	keys   [maxDepth + 1]uint64
+	dwords []uint64
+	dmask  uint64
 }
 
 // Solve finds an optimal solution of b with heuristic h. The solution is
@@ -124,7 +132,13 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 			s.searchMD(s.pos.Blank, -1, 0, s.pos.MD)
 		} else if ge, ok := ev.(*gapEval); ok {
 			q0 := ge.queries
-			s.searchGap(ge, s.pos.Blank, -1, 0, s.pos.MD, ge.key)
+			s.gap, s.dwords, s.dmask = ge, ge.dense[0].words, ge.dense[0].mask
+			s.keys[0] = ge.key
+			if len(ge.levels) == 1 && !ge.noSkip && s.dwords != nil {
+				s.searchGap1(s.pos.Blank, -1, 0, s.pos.MD)
+			} else {
+				s.searchGap(s.pos.Blank, -1, 0, s.pos.MD)
+			}
 			if !ge.noSkip {
 				// the loop asks about a child or skips it, never both
 				ge.skipped += (s.generated - g0) - (ge.queries - q0)

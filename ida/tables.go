@@ -18,6 +18,7 @@ type tables struct {
 	// delta[tile][from][to]: change of Manhattan distance when tile moves
 	// from cell from to the adjacent cell to.
 	delta [encode.MaxCells][encode.MaxCells][encode.MaxCells]int8
+	mul   [encode.MaxCells][encode.MaxCells]uint64 // keyFlips
 }
 
 func newTables(rows, cols int, keepUndo bool) *tables {
@@ -54,7 +55,21 @@ func newTables(rows, cols int, keepUndo bool) *tables {
 			}
 		}
 	}
+	t.mul = keyFlips(n)
 	return t
+}
+
+// keyFlips gives, for a board of n cells, the multipliers by which a tile
+// t moving between cells a and c flips Position.Key: the key changes by
+// t*flips[a][c] (xor), because the blank's nibble is 0 and the two nibbles
+// never carry into each other.
+func keyFlips(n int) (flips [encode.MaxCells][encode.MaxCells]uint64) {
+	for a := 0; a < n; a++ {
+		for c := 0; c < n; c++ {
+			flips[a][c] = 1<<(4*(n-1-a)) | 1<<(4*(n-1-c))
+		}
+	}
+	return flips
 }
 
 func absInt(x int) int {

@@ -29,6 +29,7 @@ func benchCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "heuristics", Aliases: []string{"H"}, Value: "md", Usage: "comma-separated `LIST` of heuristics: " + heuristicNames() + ", gapG:K"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "searches run in parallel"},
 			&cli.IntFlag{Name: "limit", Usage: "only the first `N` instances (0: all)"},
+			&cli.IntFlag{Name: "repeat", Value: 1, Usage: "solve each instance `N` times with each heuristic, in interleaved rounds, and keep the fastest wall and CPU times (steadier ratios on a shared machine)"},
 			allSolutionsFlag(),
 			keepUndoFlag(),
 			&cli.Int64Flag{Name: "max-nodes", Usage: "give up on a solve after `N` nodes expanded (recorded, left out of the averages; 0: no limit)"},
@@ -51,6 +52,9 @@ func runBench(c *cli.Context, e *env) error {
 	}
 	if c.Int("limit") < 0 {
 		return badInputf("--limit must not be negative")
+	}
+	if c.Int("repeat") < 1 {
+		return badInputf("--repeat must be at least 1")
 	}
 	insts, err := readBoards(c, e)
 	if err != nil {
@@ -90,7 +94,7 @@ func runBench(c *cli.Context, e *env) error {
 	prog := newProgress(e.stderr, c.Bool("quiet"))
 	var nodes int64
 	recs, err := bench.Run(context.Background(), insts, hs, bench.Options{
-		Jobs: c.Int("jobs"), MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo"),
+		Jobs: c.Int("jobs"), MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo"), Repeat: c.Int("repeat"),
 		Progress: func(done, total int, r bench.Record) {
 			nodes += r.Nodes
 			prog.update(int64(done), int64(total), false, "%s %s: length %d, %d nodes (%.3g nodes so far)", r.ID, r.Heuristic, r.Length, r.Nodes, float64(nodes))
@@ -107,6 +111,9 @@ func runBench(c *cli.Context, e *env) error {
 	s := bench.Summarize(recs, "md")
 	notes := []string{fmt.Sprintf("%d instances from %s, heuristics %s, %d parallel searches on %d cores.",
 		len(insts), c.String("input"), c.String("heuristics"), c.Int("jobs"), runtime.NumCPU())}
+	if r := c.Int("repeat"); r > 1 {
+		notes[0] += fmt.Sprintf(" Times are the fastest of %d solves.", r)
+	}
 	if len(hs) == 0 {
 		notes[0] = fmt.Sprintf("%d instances from %s; nothing solved in this run.", len(insts), c.String("input"))
 	}

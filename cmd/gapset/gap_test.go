@@ -147,12 +147,13 @@ func TestBenchCommand(t *testing.T) {
 	require.NoError(t, os.WriteFile(in, []byte(boards3x3+"104 0 8 7 6 5 4 3 2 1\n"), 0o644))
 	out := filepath.Join(dir, "out")
 	code, stdout, errs := runCmd(t, "", "bench", "-q", "--rows", "3", "--cols", "3", "-i", in, "--limit", "3", "-j", "2",
-		"-H", "md,gap0:9,gap0:4", "--cells", "9", "--cells", "4", "--out", out, "--title", "tiny")
+		"-H", "md,gap0:9,gap0:4", "--cells", "9", "--cells", "4", "--out", out, "--title", "tiny", "--repeat", "2")
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, stdout, "## tiny")
 	assert.Contains(t, stdout, "| Gap0 | 2351 |")
 	assert.Contains(t, stdout, "| gap0(Gap0_4) |")
 	assert.Contains(t, stdout, "Instances solved by every heuristic: 3.")
+	assert.Contains(t, stdout, "Times are the fastest of 2 solves.")
 	for _, f := range []string{"results.csv", "results.jsonl", "summary.md", "nodes.png"} {
 		st, err := os.Stat(filepath.Join(out, f))
 		require.NoError(t, err, f)
@@ -169,6 +170,7 @@ func TestBenchCommand(t *testing.T) {
 		{[]string{"-H", "md,md"}, "given twice"},
 		{[]string{"-H", ","}, "names no heuristic"},
 		{[]string{"-j", "0"}, "--jobs"},
+		{[]string{"--repeat", "0"}, "--repeat"},
 		{[]string{"-H", "gap0"}, "no Gap0 set"},
 	} {
 		code, _, errs := runCmd(t, "", append([]string{"bench", "-q", "--rows", "3", "--cols", "3", "-i", in, "--out", filepath.Join(dir, "x")}, c.args...)...)
