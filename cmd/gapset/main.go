@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 
 	"github.com/urfave/cli/v2"
 )
@@ -58,6 +59,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	env := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	var profile *os.File
 	app := &cli.App{
 		Name:  "gapset",
 		Usage: "optimal sliding-tile puzzle search and gap sets stored as BDDs",
@@ -68,6 +70,32 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
 		ExitErrHandler:  func(*cli.Context, error) {}, // run() reports errors and picks the status
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the whole command to `FILE` (go tool pprof; also the build's default.pgo)"},
+		},
+		Before: func(c *cli.Context) error {
+			path := c.String("cpuprofile")
+			if path == "" {
+				return nil
+			}
+			f, err := os.Create(path)
+			if err != nil {
+				return badInputf("--cpuprofile: %w", err)
+			}
+			if err := pprof.StartCPUProfile(f); err != nil {
+				f.Close()
+				return err
+			}
+			profile = f
+			return nil
+		},
+		After: func(*cli.Context) error {
+			if profile == nil {
+				return nil
+			}
+			pprof.StopCPUProfile()
+			return profile.Close()
+		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return badInput(err)
 		},

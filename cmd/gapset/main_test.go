@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,4 +100,23 @@ func TestDemo(t *testing.T) {
 	code, out, errs := runCmd(t, "", "demo", "-q", "--small")
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, out, "| 1 | 22 |")
+}
+
+// --cpuprofile writes a profile pprof can read; a path that cannot be
+// created is bad input.
+func TestCPUProfile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cpu.prof")
+	code, _, errs := runCmd(t, "", "--cpuprofile", path, "solve", "-q", "--rows", "3", "--cols", "3", "8", "6", "7", "2", "5", "4", "3", "0", "1")
+	require.Equal(t, 0, code, errs)
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	zr, err := gzip.NewReader(f) // pprof's format: gzipped protocol buffers
+	require.NoError(t, err)
+	raw, err := io.ReadAll(zr)
+	require.NoError(t, err)
+	assert.NotEmpty(t, raw)
+	code, _, errs = runCmd(t, "", "--cpuprofile", filepath.Join(t.TempDir(), "no", "such", "dir", "p"), "solve", "1", "2", "3", "0")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errs, "--cpuprofile")
 }
