@@ -356,12 +356,12 @@ func (s *searcher) searchGap(blank, prev, g, h int) bool {
 }
 
 // searchGap1 is searchGap for the common case of one level (h_G) with a
-// first dense table and skipping on. With one level the question is asked
-// exactly where need - M is 0, so the dense table's bit can be read for
-// every child and folded into the cut test: need - M + bit <= 0 cuts by
-// Manhattan alone (need < M) or by the table (need = M, bit 0). One hard to
-// predict branch per child remains, as in the Manhattan loop, instead of
-// two; the rare children the table lets through ask lookup.
+// dense table and skipping on. With one level the question is asked
+// exactly at the tight children (need = M); the first two dense tables are
+// read inline there, so that only the questions both let through (about
+// one in ten) leave the loop, through ask1. Like searchGap it reads the
+// key from s.keys and keeps its state in the searcher: every value live
+// across the recursive call costs a spill and a reload per child.
 func (s *searcher) searchGap1(blank, prev, g, h int) bool {
 	s.expanded++
 	if s.expanded&(checkEvery-1) == 0 && s.poll() {
@@ -377,39 +377,55 @@ func (s *searcher) searchGap1(blank, prev, g, h int) bool {
 		c := int(kids.c[i])
 		t := tiles[c]
 		nh := h + int(tab.delta[t][c][blank])
-		nkey := s.keys[g] ^ uint64(t)*tab.mul[blank][c]
-		k := nkey & s.dmask
 		x := need - nh
-		if x+int(s.dwords[k>>6]>>(k&63)&1) > 0 && (x != 0 || s.gap.ask1(nkey)) {
-			s.moves[g] = t
-			tiles[blank], tiles[c] = t, 0
-			if nh == 0 {
-				if s.goal(g + 1) {
-					s.generated -= int64(n - 1 - i) // later children are never generated
-					return true
-				}
-			} else if s.keys[g+1] = nkey; s.searchGap1(c, blank, g+1, nh) {
-				s.generated -= int64(n - 1 - i)
-				return true
+		if x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
 			}
-			tiles[c], tiles[blank] = t, 0
 			continue
 		}
-		// cut: by Manhattan alone (x < 0) or by the set (x == 0)
-		tight := 0
+		nkey := s.keys[g] ^ uint64(t)*tab.mul[blank][c]
 		if x == 0 {
-			tight = 1
+			// the first table, then the second, inline; the rest in ask1
+			k, k2 := nkey&s.dmask, nkey&s.dmask2
+			if s.dwords[k>>6]>>(k&63)&1 == 0 || s.dwords2[k2>>6]>>(k2&63)&1 == 0 && s.gap.deny() || !s.gap.ask1(nkey) {
+				s.gap.queries++
+				if f := g + 3 + nh; f < s.next {
+					s.next = f
+				}
+				continue
+			}
 		}
-		s.gap.queries += int64(tight)
-		if f := g + 1 + nh + 2*tight; f < s.next {
-			s.next = f
+		s.moves[g] = t
+		tiles[blank], tiles[c] = t, 0
+		if nh == 0 {
+			if s.goal(g + 1) {
+				s.generated -= int64(n - 1 - i) // later children are never generated
+				return true
+			}
+		} else if s.keys[g+1] = nkey; s.searchGap1(c, blank, g+1, nh) {
+			s.generated -= int64(n - 1 - i)
+			return true
 		}
+		tiles[c], tiles[blank] = t, 0
 	}
 	return false
 }
 
+// deny counts a question that the second dense table answered "no" inline
+// in searchGap1 as lookup would count it (past the first table, denied by a
+// later one).
+func (e *gapEval) deny() bool {
+	e.passed++
+	e.denied++
+	return true
+}
+
 // ask1 is searchGap1's question for a tight child the first dense table
-// holds: it counts the question and asks the rest of the level.
+// holds: it counts the question and asks the rest of the level (out of
+// line: it is rare, and the loop's code stays small).
+//
+//go:noinline
 func (e *gapEval) ask1(key uint64) bool {
 	e.queries++
 	if e.lookup(0, key) {

@@ -84,10 +84,12 @@ type searcher struct {
 	// the board's key at each depth of the path: here, not in arguments,
 	// because every value live across the recursive call costs a spill and
 	// a reload per child (a third of the gap loop's extra cost per node).
-	gap    *gapEval
-	keys   [maxDepth + 1]uint64
-	dwords []uint64
-	dmask  uint64
+	gap     *gapEval
+	keys    [maxDepth + 1]uint64
+	dwords  []uint64
+	dmask   uint64
+	dwords2 []uint64 // the second dense table (the first when there is none)
+	dmask2  uint64
 }
 
 // Solve finds an optimal solution of b with heuristic h. The solution is
@@ -133,6 +135,10 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 		} else if ge, ok := ev.(*gapEval); ok {
 			q0 := ge.queries
 			s.gap, s.dwords, s.dmask = ge, ge.dense[0].words, ge.dense[0].mask
+			s.dwords2, s.dmask2 = s.dwords, s.dmask
+			if len(ge.more[0]) > 0 {
+				s.dwords2, s.dmask2 = ge.more[0][0].words, ge.more[0][0].mask
+			}
 			s.keys[0] = ge.key
 			if len(ge.levels) == 1 && !ge.noSkip && s.dwords != nil {
 				s.searchGap1(s.pos.Blank, -1, 0, s.pos.MD)
