@@ -71,7 +71,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		HideHelpCommand: true,
 		ExitErrHandler:  func(*cli.Context, error) {}, // run() reports errors and picks the status
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the whole command to `FILE` (go tool pprof; also the build's default.pgo)"},
+			&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the whole command to `FILE` (read it with go tool pprof)"},
 		},
 		Before: func(c *cli.Context) error {
 			path := c.String("cpuprofile")
