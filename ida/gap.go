@@ -53,7 +53,8 @@ type Gap struct {
 	// Dense, when set, holds for some levels supersets small enough to be
 	// bit tables in the core's caches (the level's projections onto its
 	// last 4 and 6 cells: 8 KiB and 2 MiB), smallest first. They are tested
-	// before the memo and the filter, the first inline in the search loop:
+	// before the memo and the filter, the first (with one level, the first
+	// two) inline in the search loop:
 	// most questions of an IDA* search have the answer "no", and these give
 	// most of them in a few nanoseconds. Answers and nodes stay the same.
 	Dense [][]BitTable
@@ -359,7 +360,7 @@ func (s *searcher) searchGap(blank, prev, g, h int) bool {
 // dense table and skipping on. With one level the question is asked
 // exactly at the tight children (need = M); the first two dense tables are
 // read inline there, so that only the questions both let through (about
-// one in ten) leave the loop, through ask1. Like searchGap it reads the
+// one in ten) leave the loop, through lookup. Like searchGap it reads the
 // key from s.keys and keeps its state in the searcher: every value live
 // across the recursive call costs a spill and a reload per child.
 func (s *searcher) searchGap1(blank, prev, g, h int) bool {
@@ -386,10 +387,10 @@ func (s *searcher) searchGap1(blank, prev, g, h int) bool {
 		}
 		nkey := s.keys[g] ^ uint64(t)*tab.mul[blank][c]
 		if x == 0 {
-			// the first table, then the second, inline; the rest in ask1
+			// the first table, then the second, inline; the rest in lookup
+			s.gap.queries++
 			k, k2 := nkey&s.dmask, nkey&s.dmask2
-			if s.dwords[k>>6]>>(k&63)&1 == 0 || s.dwords2[k2>>6]>>(k2&63)&1 == 0 && s.gap.deny() || !s.gap.ask1(nkey) {
-				s.gap.queries++
+			if s.dwords[k>>6]>>(k&63)&1 == 0 || s.dwords2[k2>>6]>>(k2&63)&1 == 0 && s.gap.deny() || !s.gap.lookup(0, nkey) {
 				if f := g + 3 + nh; f < s.next {
 					s.next = f
 				}
@@ -419,18 +420,4 @@ func (e *gapEval) deny() bool {
 	e.passed++
 	e.denied++
 	return true
-}
-
-// ask1 is searchGap1's question for a tight child the first dense table
-// holds: it counts the question and asks the rest of the level (out of
-// line: it is rare, and the loop's code stays small).
-//
-//go:noinline
-func (e *gapEval) ask1(key uint64) bool {
-	e.queries++
-	if e.lookup(0, key) {
-		return true
-	}
-	e.queries-- // counted again where the cut is recorded
-	return false
 }

@@ -80,8 +80,8 @@ type searcher struct {
 	// stop is polled every checkEvery expansions.
 	stop    func() error
 	stopErr error
-	// The gap loops' evaluator, its first level's first dense table and
-	// the board's key at each depth of the path: here, not in arguments,
+	// The gap loops' evaluator, its first level's first two dense tables
+	// and the board's key at each depth of the path: here, not in arguments,
 	// because every value live across the recursive call costs a spill and
 	// a reload per child (a third of the gap loop's extra cost per node).
 	gap     *gapEval
@@ -127,19 +127,17 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 		res.Iterations = []Iteration{{Limit: 0, Expanded: 0, Generated: 0}}
 	}
 	s.limit = root
+	ge, _ := ev.(*gapEval)
+	if ge != nil {
+		s.bindGap(ge)
+	}
 	for !s.found && s.pos.MD != 0 {
 		s.next = 1 << 30
 		e0, g0 := s.expanded, s.generated
 		if ev == nil {
 			s.searchMD(s.pos.Blank, -1, 0, s.pos.MD)
-		} else if ge, ok := ev.(*gapEval); ok {
+		} else if ge != nil {
 			q0 := ge.queries
-			s.gap, s.dwords, s.dmask = ge, ge.dense[0].words, ge.dense[0].mask
-			s.dwords2, s.dmask2 = s.dwords, s.dmask
-			if len(ge.more[0]) > 0 {
-				s.dwords2, s.dmask2 = ge.more[0][0].words, ge.more[0][0].mask
-			}
-			s.keys[0] = ge.key
 			if len(ge.levels) == 1 && !ge.noSkip && s.dwords != nil {
 				s.searchGap1(s.pos.Blank, -1, 0, s.pos.MD)
 			} else {
@@ -188,6 +186,16 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 		return res, fmt.Errorf("internal error: length %d inconsistent with root bound %d", res.Length, root)
 	}
 	return res, nil
+}
+
+// bindGap gives the gap loops their state (after ge.Root: the root's key).
+func (s *searcher) bindGap(ge *gapEval) {
+	s.gap, s.keys[0] = ge, ge.key
+	s.dwords, s.dmask = ge.dense[0].words, ge.dense[0].mask
+	s.dwords2, s.dmask2 = s.dwords, s.dmask
+	if len(ge.more[0]) > 0 {
+		s.dwords2, s.dmask2 = ge.more[0][0].words, ge.more[0][0].mask
+	}
 }
 
 // Verify replays moves on b and checks that they end at the goal.
