@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/gapset/gapset/encode"
-	keyset "github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/keyset"
 )
 
 // Benchmarks on real gap sets read GAPSET_KEYS (a key-set file, e.g.

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/keyset"
 )
 
 // File format, version 2 (integers little-endian):
@@ -80,7 +80,7 @@ type Info struct {
 
 // Name is the paper's name of the set (Gap0_8, Gap2, ...).
 func (in Info) Name() string {
-	return gapset.Header{Rows: in.Rows, Cols: in.Cols, Cells: in.Cells, Gap: in.Gap, Exact: in.Exact}.Name()
+	return keyset.Header{Rows: in.Rows, Cols: in.Cols, Cells: in.Cells, Gap: in.Gap, Exact: in.Exact}.Name()
 }
 
 func (in Info) validate() error {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/gapset/gapset/keyset"
+
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
 	"github.com/stretchr/testify/assert"
@@ -85,7 +87,7 @@ func TestSampledKeySetFile(t *testing.T) {
 	if path == "" {
 		t.Skip("set GAPSET_KEYS to a whole-board key-set file")
 	}
-	r, err := Open(path)
+	r, err := keyset.Open(path)
 	require.NoError(t, err)
 	h := r.Header()
 	r.Close()
@@ -99,7 +101,7 @@ func TestSampledKeySetFile(t *testing.T) {
 	gaps := map[int]int{}
 	for range 1000 {
 		var b [8]byte
-		_, err := f.ReadAt(b[:], headerSize+8*int64(rng.Uint64N(h.Count)))
+		_, err := f.ReadAt(b[:], keyset.HeaderSize+8*int64(rng.Uint64N(h.Count)))
 		require.NoError(t, err)
 		key := binary.LittleEndian.Uint64(b[:])
 		board, err := encode.FromKey(key, h.Rows, h.Cols)

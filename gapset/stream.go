@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sort"
 	"time"
+
+	"github.com/gapset/gapset/keyset"
 )
 
 // Config describes a streaming enumeration (Enumerate).
@@ -494,12 +496,12 @@ func (e *streamer) finish(res *Result) error {
 	sort.SliceStable(jobs, func(a, b int) bool { return size(jobs[a]) < size(jobs[b]) })
 	var written int64
 	for _, jb := range jobs {
-		h := Header{Rows: e.cfg.Rows, Cols: e.cfg.Cols, Cells: jb.k, Gap: e.cfg.MaxGap, Exact: e.cfg.Exact && e.cfg.MaxGap > 0}
+		h := keyset.Header{Rows: e.cfg.Rows, Cols: e.cfg.Cols, Cells: jb.k, Gap: e.cfg.MaxGap, Exact: e.cfg.Exact && e.cfg.MaxGap > 0}
 		path := filepath.Join(e.cfg.Dir, h.Name()+".keys")
 		if p, ok := e.cfg.Paths[jb.k]; ok {
 			path = p
 		}
-		w, err := Create(path, h)
+		w, err := keyset.Create(path, h)
 		if err != nil {
 			return err
 		}

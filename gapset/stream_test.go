@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gapset/gapset/keyset"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -51,12 +53,12 @@ func TestEnumerateMatchesSets(t *testing.T) {
 		}
 		require.Len(t, res.Outputs, len(cells))
 		for _, out := range res.Outputs {
-			h, keys, err := ReadAll(out.Path)
+			h, keys, err := keyset.ReadAll(out.Path)
 			require.NoError(t, err)
 			want, _ := unionProjected(sel, out.Cells, 9, nil)
 			assert.Equal(t, want, keys, "%+v k=%d", tc, out.Cells)
 			assert.Equal(t, uint64(len(want)), out.Count)
-			assert.Equal(t, Header{Rows: 3, Cols: 3, Cells: out.Cells, Gap: tc.gap, Exact: tc.exact && tc.gap > 0, Count: uint64(len(want))}, h)
+			assert.Equal(t, keyset.Header{Rows: 3, Cols: 3, Cells: out.Cells, Gap: tc.gap, Exact: tc.exact && tc.gap > 0, Count: uint64(len(want))}, h)
 			assert.Equal(t, filepath.Join(dir, h.Name()+".keys"), out.Path)
 		}
 		// Only the key-set files remain: the scratch runs are gone.
@@ -80,44 +82,4 @@ func TestEnumerateCancel(t *testing.T) {
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	assert.Empty(t, entries, "no partial output")
-}
-
-func TestWriterAddSorted(t *testing.T) {
-	dir := t.TempDir()
-	h := Header{Rows: 4, Cols: 4, Cells: 16, Gap: 0}
-	keys := sampleKeys()
-	p := filepath.Join(dir, "a.keys")
-	w, err := Create(p, h)
-	require.NoError(t, err)
-	require.NoError(t, w.AddSorted(keys[:10]))
-	require.NoError(t, w.Add(keys[10]))
-	require.NoError(t, w.AddSorted(keys[11:]))
-	require.NoError(t, w.Close())
-	_, got, err := ReadAll(p)
-	require.NoError(t, err)
-	assert.Equal(t, keys, got)
-
-	w, err = Create(filepath.Join(dir, "b.keys"), h)
-	require.NoError(t, err)
-	require.NoError(t, w.AddSorted(keys[5:10]))
-	assert.Error(t, w.AddSorted(keys[9:12]), "a repeat across batches")
-	w.Abort()
-	w, err = Create(filepath.Join(dir, "c.keys"), Header{Rows: 4, Cols: 4, Cells: 8, Gap: 0})
-	require.NoError(t, err)
-	assert.Error(t, w.AddSorted([]uint64{1, 3, 2}))
-	w.Abort()
-	w, err = Create(filepath.Join(dir, "d.keys"), Header{Rows: 4, Cols: 4, Cells: 8, Gap: 0})
-	require.NoError(t, err)
-	assert.Error(t, w.AddSorted([]uint64{1, 1 << 40}), "bits outside the cells")
-	w.Abort()
-	entries, _ := os.ReadDir(dir)
-	assert.Len(t, entries, 1)
-}
-
-func TestKeySetFileIsReadable(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "m.keys")
-	require.NoError(t, WriteFile(p, Header{Rows: 3, Cols: 3, Cells: 9}, []uint64{1, 2}))
-	st, err := os.Stat(p)
-	require.NoError(t, err)
-	assert.Equal(t, os.FileMode(0o644), st.Mode().Perm())
 }

@@ -11,7 +11,7 @@ import (
 	"math/bits"
 
 	"github.com/gapset/gapset/encode"
-	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/keyset"
 )
 
 // Set is an immutable set of projected keys; safe for concurrent readers.
@@ -136,10 +136,10 @@ func (s *Set) Name() string { return s.name }
 // Load reads a key-set file (package gapset) into a set; the header gives
 // the cells.
 // The keys stream into the table, so the file is never held twice.
-func Load(path string) (*Set, gapset.Header, error) {
-	r, err := gapset.Open(path)
+func Load(path string) (*Set, keyset.Header, error) {
+	r, err := keyset.Open(path)
 	if err != nil {
-		return nil, gapset.Header{}, err
+		return nil, keyset.Header{}, err
 	}
 	defer r.Close()
 	h := r.Header()

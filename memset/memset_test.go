@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/gapset/gapset/encode"
-	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/keyset"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -78,8 +78,8 @@ func TestLoadKeySetFile(t *testing.T) {
 	slices.Sort(keys)
 	keys = slices.Compact(keys)
 	path := filepath.Join(t.TempDir(), "g.keys")
-	h := gapset.Header{Rows: 4, Cols: 4, Cells: 8, Gap: 0, Count: uint64(len(keys))}
-	require.NoError(t, gapset.WriteFile(path, h, keys))
+	h := keyset.Header{Rows: 4, Cols: 4, Cells: 8, Gap: 0, Count: uint64(len(keys))}
+	require.NoError(t, keyset.WriteFile(path, h, keys))
 	s, got, err := Load(path)
 	require.NoError(t, err)
 	assert.Equal(t, 8, got.Cells)

@@ -12,7 +12,8 @@ import (
 
 	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/encode"
-	keyset "github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/keyset"
 	"github.com/urfave/cli/v2"
 )
 
@@ -92,7 +93,7 @@ func runBuild(c *cli.Context, e *env) error {
 	natural := o.Name == "natural" && !c.Bool("rudd") && path != ""
 	if path == "" {
 		var sets map[int][]uint64
-		sets, err = keyset.Sets(c.Context, h.Rows, h.Cols, h.Gap, []int{h.Cells}, func(p keyset.Progress) {
+		sets, err = gapset.Sets(c.Context, h.Rows, h.Cols, h.Gap, []int{h.Cells}, func(p gapset.Progress) {
 			pr.update(p.Members, 0, false, "enumerating %s: gap %d, Manhattan %d, %d members", h.Name(), p.Gap, p.Manhattan, p.Members)
 		})
 		if err == nil {
@@ -126,7 +127,7 @@ func runBuild(c *cli.Context, e *env) error {
 		}
 	}
 	if err != nil {
-		if errors.Is(err, keyset.ErrKeySetFormat) || errors.Is(err, bdd.ErrBudget) {
+		if errors.Is(err, keyset.ErrFormat) || errors.Is(err, bdd.ErrBudget) {
 			return badInput(err)
 		}
 		return err

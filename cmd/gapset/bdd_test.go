@@ -11,7 +11,7 @@ import (
 
 	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/encode"
-	keyset "github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/keyset"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

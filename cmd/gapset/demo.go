@@ -13,7 +13,7 @@ import (
 	"github.com/gapset/gapset/bench"
 	"github.com/gapset/gapset/data"
 	"github.com/gapset/gapset/encode"
-	gapenum "github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/ida"
 	"github.com/gapset/gapset/memset"
 	"github.com/urfave/cli/v2"
@@ -66,7 +66,7 @@ func runDemo(c *cli.Context, e *env) error {
 
 	start := time.Now()
 	var members int64
-	sets, err := gapenum.Sets(context.Background(), rows, cols, 0, []int{cells}, func(p gapenum.Progress) {
+	sets, err := gapset.Sets(context.Background(), rows, cols, 0, []int{cells}, func(p gapset.Progress) {
 		members = max(members, p.Members)
 		prog.update(0, 0, false, "step 1/3: enumerating Gap0 by Manhattan transitions: layer M=%d, %d members", p.Manhattan, p.Members)
 	})

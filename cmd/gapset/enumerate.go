@@ -12,7 +12,8 @@ import (
 	"strings"
 	"syscall"
 
-	gs "github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/keyset"
 	"github.com/urfave/cli/v2"
 )
 
@@ -54,7 +55,7 @@ func enumerateCommand(e *env) *cli.Command {
 			if c.Int("memory") < 64 {
 				return badInputf("--memory must be at least 64 (MiB), got %d", c.Int("memory"))
 			}
-			cfg := gs.Config{Rows: c.Int("rows"), Cols: c.Int("cols"), MaxGap: c.Int("gap"), Exact: c.Bool("exact"),
+			cfg := gapset.Config{Rows: c.Int("rows"), Cols: c.Int("cols"), MaxGap: c.Int("gap"), Exact: c.Bool("exact"),
 				Cells: cells, Dir: c.String("out-dir"), TempDir: c.String("tmp"), Memory: int64(c.Int("memory")) << 20}
 			if out := c.String("out"); out != "" {
 				if len(cells) != 1 {
@@ -75,7 +76,7 @@ func enumerateCommand(e *env) *cli.Command {
 				}
 			}
 			prog := newProgress(e.stderr, c.Bool("quiet"))
-			cfg.Progress = func(p gs.Progress) {
+			cfg.Progress = func(p gapset.Progress) {
 				rate := float64(p.Members) / max(p.Elapsed.Seconds(), 1e-9)
 				if p.Phase == "layer" {
 					prog.update(0, 0, false, "%6.1fs gap %d M %2d: %11d; members %13d (%.3g/s); rss %d MiB, peak %d MiB",
@@ -91,10 +92,10 @@ func enumerateCommand(e *env) *cli.Command {
 			// An interrupted run removes its scratch runs and partial files.
 			ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			res, err := gs.Enumerate(ctx, cfg)
+			res, err := gapset.Enumerate(ctx, cfg)
 			prog.done()
 			if err != nil {
-				if errors.Is(err, gs.ErrArgs) {
+				if errors.Is(err, gapset.ErrArgs) {
 					return badInput(err)
 				}
 				return err
@@ -123,10 +124,10 @@ func parseCells(s string) ([]int, error) {
 	return out, nil
 }
 
-func writeEnumSummary(e *env, res gs.Result, format string) error {
+func writeEnumSummary(e *env, res gapset.Result, format string) error {
 	if format == "json" {
 		type summary struct {
-			gs.Result
+			gapset.Result
 			Seconds    float64 `json:"seconds"`
 			CPUSeconds float64 `json:"cpu_seconds"`
 		}
@@ -172,7 +173,7 @@ func countCommand(e *env) *cli.Command {
 				return badInputf("--format must be text or json, got %q", format)
 			}
 			for _, path := range c.Args().Slice() {
-				r, err := gs.Open(path)
+				r, err := keyset.Open(path)
 				if err != nil {
 					return badInput(err)
 				}

@@ -12,7 +12,8 @@ import (
 	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/bench"
 	"github.com/gapset/gapset/encode"
-	keysets "github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/keyset"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -82,10 +83,10 @@ func TestSolveWithKeyFiles(t *testing.T) {
 	}
 	slices.Sort(all)
 	g2 := filepath.Join(dir, "g2.keys")
-	require.NoError(t, keysets.WriteFile(g2, keysets.Header{Rows: 3, Cols: 3, Cells: 9, Gap: 2, Count: uint64(len(all))}, all))
+	require.NoError(t, keyset.WriteFile(g2, keyset.Header{Rows: 3, Cols: 3, Cells: 9, Gap: 2, Count: uint64(len(all))}, all))
 	g0 := filepath.Join(dir, "g0.keys")
 	// all boards again as the Gap0 superset (admissible: h = M everywhere)
-	require.NoError(t, keysets.WriteFile(g0, keysets.Header{Rows: 3, Cols: 3, Cells: 9, Gap: 0, Count: uint64(len(all))}, all))
+	require.NoError(t, keyset.WriteFile(g0, keyset.Header{Rows: 3, Cols: 3, Cells: 9, Gap: 0, Count: uint64(len(all))}, all))
 	code, out, errs := runCmd(t, boards3x3, "solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-H", "gap2", "--keys", g0, "--keys", g2)
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, out, "101: length 31")
@@ -217,7 +218,7 @@ func TestBenchInclude(t *testing.T) {
 // A BDD file feeds h_G like a key-set file, with the same lengths and nodes
 // as the exact set it was built from.
 func TestSolveWithBDD(t *testing.T) {
-	sets, err := keysets.Sets(context.Background(), 3, 3, 0, []int{5}, nil)
+	sets, err := gapset.Sets(context.Background(), 3, 3, 0, []int{5}, nil)
 	require.NoError(t, err)
 	order, err := bdd.NamedOrder("natural", 3, 3, 5)
 	require.NoError(t, err)
@@ -275,7 +276,7 @@ func TestAllSolutionsAgree(t *testing.T) {
 // A BDD whose order interleaves cells (bit planes) cannot give dense
 // tables; it is used without them.
 func TestBDDWithoutDenseTables(t *testing.T) {
-	sets, err := keysets.Sets(context.Background(), 3, 3, 0, []int{9}, nil)
+	sets, err := gapset.Sets(context.Background(), 3, 3, 0, []int{9}, nil)
 	require.NoError(t, err)
 	order, err := bdd.NamedOrder("planes", 3, 3, 9)
 	require.NoError(t, err)

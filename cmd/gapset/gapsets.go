@@ -10,7 +10,7 @@ import (
 
 	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/encode"
-	gapenum "github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/ida"
 	"github.com/gapset/gapset/memset"
 	"github.com/urfave/cli/v2"
@@ -105,7 +105,7 @@ func gapPool(c *cli.Context) (*setPool, error) {
 		}
 		prog := newProgress(c.App.ErrWriter, c.Bool("quiet"))
 		for g := 0; g <= maxGap; g += 2 {
-			sets, err := gapenum.Sets(context.Background(), rows, cols, g, cells, func(pr gapenum.Progress) {
+			sets, err := gapset.Sets(context.Background(), rows, cols, g, cells, func(pr gapset.Progress) {
 				prog.update(0, 0, false, "enumerating Gap%d of %dx%d: gap %d, Manhattan %d, %d members so far", g, rows, cols, pr.Gap, pr.Manhattan, pr.Members)
 			})
 			prog.done()

@@ -1,4 +1,4 @@
-package gapset
+package keyset
 
 import (
 	"os"
@@ -61,7 +61,7 @@ func TestKeySetRejectsDamage(t *testing.T) {
 		q := filepath.Join(dir, name)
 		require.NoError(t, os.WriteFile(q, b, 0o644))
 		_, _, err := ReadAll(q)
-		assert.ErrorIs(t, err, ErrKeySetFormat, name)
+		assert.ErrorIs(t, err, ErrFormat, name)
 	}
 }
 
@@ -107,4 +107,44 @@ func FuzzKeySetReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestWriterAddSorted(t *testing.T) {
+	dir := t.TempDir()
+	h := Header{Rows: 4, Cols: 4, Cells: 16, Gap: 0}
+	keys := sampleKeys()
+	p := filepath.Join(dir, "a.keys")
+	w, err := Create(p, h)
+	require.NoError(t, err)
+	require.NoError(t, w.AddSorted(keys[:10]))
+	require.NoError(t, w.Add(keys[10]))
+	require.NoError(t, w.AddSorted(keys[11:]))
+	require.NoError(t, w.Close())
+	_, got, err := ReadAll(p)
+	require.NoError(t, err)
+	assert.Equal(t, keys, got)
+
+	w, err = Create(filepath.Join(dir, "b.keys"), h)
+	require.NoError(t, err)
+	require.NoError(t, w.AddSorted(keys[5:10]))
+	assert.Error(t, w.AddSorted(keys[9:12]), "a repeat across batches")
+	w.Abort()
+	w, err = Create(filepath.Join(dir, "c.keys"), Header{Rows: 4, Cols: 4, Cells: 8, Gap: 0})
+	require.NoError(t, err)
+	assert.Error(t, w.AddSorted([]uint64{1, 3, 2}))
+	w.Abort()
+	w, err = Create(filepath.Join(dir, "d.keys"), Header{Rows: 4, Cols: 4, Cells: 8, Gap: 0})
+	require.NoError(t, err)
+	assert.Error(t, w.AddSorted([]uint64{1, 1 << 40}), "bits outside the cells")
+	w.Abort()
+	entries, _ := os.ReadDir(dir)
+	assert.Len(t, entries, 1)
+}
+
+func TestKeySetFileIsReadable(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "m.keys")
+	require.NoError(t, WriteFile(p, Header{Rows: 3, Cols: 3, Cells: 9}, []uint64{1, 2}))
+	st, err := os.Stat(p)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o644), st.Mode().Perm())
 }

@@ -1,8 +1,9 @@
-// Package gapset enumerates the gap sets of sliding-tile puzzles (the
-// configurations whose optimal solution length exceeds the Manhattan distance
-// by a given gap), projects them onto the last k cells, and stores them as
-// sorted key-set files.
-package gapset
+// Package keyset reads and writes key-set files: sorted sets of 64-bit board
+// keys (encode.Board.Key, projected onto the last k cells) with a header that
+// names the board, the cells and the gap bound, and a CRC-32C trailer. The
+// enumerator (package gapset) writes them; the BDD builder (package bdd) and
+// the in-memory sets (package memset) read them.
+package keyset
 
 import (
 	"bufio"
@@ -41,12 +42,13 @@ import (
 const (
 	keysetMagic   = "GAPKEYS\x00"
 	keysetVersion = 1
-	headerSize    = 32
-	trailerSize   = 4
+	// HeaderSize is the byte offset of the first key.
+	HeaderSize  = 32
+	trailerSize = 4
 )
 
-// ErrKeySetFormat marks a file that is not a valid key-set file.
-var ErrKeySetFormat = errors.New("bad key-set file")
+// ErrFormat marks a file that is not a valid key-set file.
+var ErrFormat = errors.New("bad key-set file")
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -86,7 +88,7 @@ func (h Header) validate() error {
 }
 
 func (h Header) encode() []byte {
-	b := make([]byte, headerSize)
+	b := make([]byte, HeaderSize)
 	copy(b, keysetMagic)
 	binary.LittleEndian.PutUint16(b[8:], keysetVersion)
 	b[10], b[11], b[12], b[13] = byte(h.Rows), byte(h.Cols), byte(h.Cells), byte(h.Gap)
@@ -99,18 +101,18 @@ func (h Header) encode() []byte {
 
 func decodeHeader(b []byte) (Header, error) {
 	if string(b[:8]) != keysetMagic {
-		return Header{}, fmt.Errorf("%w: wrong magic (not a gapset key-set file)", ErrKeySetFormat)
+		return Header{}, fmt.Errorf("%w: wrong magic (not a gapset key-set file)", ErrFormat)
 	}
 	if v := binary.LittleEndian.Uint16(b[8:]); v != keysetVersion {
-		return Header{}, fmt.Errorf("%w: version %d, this program reads version %d", ErrKeySetFormat, v, keysetVersion)
+		return Header{}, fmt.Errorf("%w: version %d, this program reads version %d", ErrFormat, v, keysetVersion)
 	}
 	h := Header{Rows: int(b[10]), Cols: int(b[11]), Cells: int(b[12]), Gap: int(b[13]), Exact: b[14]&1 != 0,
 		Count: binary.LittleEndian.Uint64(b[16:])}
 	if b[14]&^1 != 0 || b[15] != 0 || binary.LittleEndian.Uint64(b[24:]) != 0 {
-		return Header{}, fmt.Errorf("%w: reserved header bytes are not zero", ErrKeySetFormat)
+		return Header{}, fmt.Errorf("%w: reserved header bytes are not zero", ErrFormat)
 	}
 	if err := h.validate(); err != nil {
-		return Header{}, fmt.Errorf("%w: %v", ErrKeySetFormat, err)
+		return Header{}, fmt.Errorf("%w: %v", ErrFormat, err)
 	}
 	return h, nil
 }
@@ -222,14 +224,14 @@ func (w *Writer) Close() error {
 		w.Abort()
 		return err
 	}
-	sum, err := fileCRC(w.tmp, headerSize+8*int64(w.count))
+	sum, err := fileCRC(w.tmp, HeaderSize+8*int64(w.count))
 	if err != nil {
 		w.Abort()
 		return err
 	}
 	var tail [trailerSize]byte
 	binary.LittleEndian.PutUint32(tail[:], sum)
-	if _, err := w.tmp.WriteAt(tail[:], headerSize+8*int64(w.count)); err != nil {
+	if _, err := w.tmp.WriteAt(tail[:], HeaderSize+8*int64(w.count)); err != nil {
 		w.Abort()
 		return err
 	}
@@ -319,19 +321,19 @@ func newReader(f *os.File, name string) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	hdr := make([]byte, headerSize)
+	hdr := make([]byte, HeaderSize)
 	if _, err := io.ReadFull(f, hdr); err != nil {
-		return nil, fmt.Errorf("%s: %w: file too short for a header", name, ErrKeySetFormat)
+		return nil, fmt.Errorf("%s: %w: file too short for a header", name, ErrFormat)
 	}
 	h, err := decodeHeader(hdr)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if h.Count > uint64(st.Size()) {
-		return nil, fmt.Errorf("%s: %w: header claims %d keys, file has %d bytes", name, ErrKeySetFormat, h.Count, st.Size())
+		return nil, fmt.Errorf("%s: %w: header claims %d keys, file has %d bytes", name, ErrFormat, h.Count, st.Size())
 	}
-	if want := int64(headerSize + 8*h.Count + trailerSize); st.Size() != want {
-		return nil, fmt.Errorf("%s: %w: %d bytes, header says %d keys (%d bytes): truncated or padded", name, ErrKeySetFormat, st.Size(), h.Count, want)
+	if want := int64(HeaderSize + 8*h.Count + trailerSize); st.Size() != want {
+		return nil, fmt.Errorf("%s: %w: %d bytes, header says %d keys (%d bytes): truncated or padded", name, ErrFormat, st.Size(), h.Count, want)
 	}
 	r := &Reader{h: h, f: f, br: bufio.NewReaderSize(f, 1<<20), crc: crc32.New(castagnoli), left: h.Count, name: name}
 	r.crc.Write(hdr)
@@ -352,13 +354,13 @@ func (r *Reader) Next() (key uint64, ok bool) {
 	}
 	var b [8]byte
 	if _, err := io.ReadFull(r.br, b[:]); err != nil {
-		r.err = fmt.Errorf("%s: %w: %v", r.name, ErrKeySetFormat, err)
+		r.err = fmt.Errorf("%s: %w: %v", r.name, ErrFormat, err)
 		return 0, false
 	}
 	r.crc.Write(b[:])
 	key = binary.LittleEndian.Uint64(b[:])
 	if r.read > 0 && key <= r.last {
-		r.err = fmt.Errorf("%s: %w: keys out of order at key %d", r.name, ErrKeySetFormat, r.read)
+		r.err = fmt.Errorf("%s: %w: keys out of order at key %d", r.name, ErrFormat, r.read)
 		return 0, false
 	}
 	r.last = key
@@ -374,11 +376,11 @@ func (r *Reader) finish() {
 	}
 	var tail [trailerSize]byte
 	if _, err := io.ReadFull(r.br, tail[:]); err != nil {
-		r.err = fmt.Errorf("%s: %w: missing checksum", r.name, ErrKeySetFormat)
+		r.err = fmt.Errorf("%s: %w: missing checksum", r.name, ErrFormat)
 		return
 	}
 	if binary.LittleEndian.Uint32(tail[:]) != r.crc.Sum32() {
-		r.err = fmt.Errorf("%s: %w: checksum mismatch (file corrupt)", r.name, ErrKeySetFormat)
+		r.err = fmt.Errorf("%s: %w: checksum mismatch (file corrupt)", r.name, ErrFormat)
 		return
 	}
 	r.err = io.EOF
