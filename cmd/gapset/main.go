@@ -112,6 +112,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			buildCommand(env),
 			reportCommand(env),
 			zddCommand(env),
+			orderCommand(env),
 			pdbCommand(env),
 		},
 	}
