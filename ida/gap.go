@@ -3,6 +3,8 @@ package ida
 import (
 	"errors"
 	"fmt"
+
+	"github.com/gapset/gapset/encode"
 )
 
 // Set answers membership of a board in a gap set. Contains takes the key of
@@ -87,7 +89,11 @@ func (g Gap) NewEvaluator(rows, cols int) (Evaluator, error) {
 	if len(g.Dense) != 0 && len(g.Dense) != len(g.Levels) {
 		return nil, fmt.Errorf("gap heuristic: %d dense tables for %d levels", len(g.Dense), len(g.Levels))
 	}
-	ev := &gapEval{levels: g.Levels, top: 2 * len(g.Levels), noSkip: g.NoSkip}
+	geo, err := encode.NewGeometry(rows, cols)
+	if err != nil {
+		return nil, err
+	}
+	ev := &gapEval{levels: g.Levels, top: 2 * len(g.Levels), noSkip: g.NoSkip, mul: geo.Flip}
 	ev.dense = make([]denseTable, len(g.Levels))
 	ev.more = make([][]denseTable, len(g.Levels))
 	for i, tabs := range g.Dense {
@@ -115,7 +121,6 @@ func (g Gap) NewEvaluator(rows, cols int) (Evaluator, error) {
 			}
 		}
 	}
-	ev.mul = keyFlips(rows * cols)
 	return ev, nil
 }
 
@@ -133,7 +138,7 @@ type gapEval struct {
 	top    int // 2N + 2: the bound's excess over M outside every level
 	noSkip bool
 	key    uint64         // Position.Key of the current position
-	mul    [16][16]uint64 // keyFlips
+	mul    [16][16]uint64 // encode.Geometry.Flip
 
 	memo    []memo
 	filters []Set          // per level, nil or a cheaper superset
