@@ -201,47 +201,31 @@ func (t *tracker) Reset(p *ida.Position) {
 			t.rpos[t.tmap[tile]] = t.cmap[c]
 		}
 	}
-	for c := 0; c < t.n-1; c++ {
-		t.setDual(uint8(c+1), p.Tiles[c])
+	for c := 0; c < t.n; c++ {
+		t.setDual(nil, c, p.Tiles[c])
 	}
 	all := uint16(1)<<len(t.groups) - 1
 	t.frames = append(t.frames[:0], frame{dirtyD: all, dirtyR: all, dirtyU: all, dirtyV: all})
 }
 
-// setDual places tile on the dual board where the tile found on its home
-// cell (x, 0 for the blank) belongs: the dual board is the inverse of the
-// board read as a permutation of home cells, the blank's home being n-1.
-func (t *tracker) setDual(tile, x uint8) {
+// setDual puts on the dual board the tile whose home is cell home where
+// the tile x found on that cell belongs (x 0: the blank, whose home is n-1):
+// the dual board is the inverse of the board read as a permutation of home
+// cells. f, when set, gets the changed groups marked.
+func (t *tracker) setDual(f *frame, home int, x uint8) {
+	if home == t.n-1 {
+		return // the blank's home: no tile to place
+	}
+	tile := uint8(home + 1)
 	c := uint8(t.n - 1)
 	if x != 0 {
 		c = x - 1
 	}
 	t.dpos[tile] = c
 	t.rdpos[t.tmap[tile]] = t.cmap[c] // the dual of the mirror is the mirror of the dual
-}
-
-// moveDual updates the dual board for tile moving from -> to and marks
-// the groups that changed.
-func (t *tracker) moveDual(f *frame, tile uint8, from, to int, forward bool) {
-	atFrom, atTo := uint8(0), tile // after the move
-	if !forward {
-		atFrom, atTo = tile, 0
-	}
-	if from < t.n-1 {
-		h := uint8(from + 1)
-		t.setDual(h, atFrom)
-		if f != nil {
-			f.dirtyU |= 1 << t.grpOf[h]
-			f.dirtyV |= 1 << t.grpOf[t.tmap[h]]
-		}
-	}
-	if to < t.n-1 {
-		h := uint8(to + 1)
-		t.setDual(h, atTo)
-		if f != nil {
-			f.dirtyU |= 1 << t.grpOf[h]
-			f.dirtyV |= 1 << t.grpOf[t.tmap[h]]
-		}
+	if f != nil {
+		f.dirtyU |= 1 << t.grpOf[tile]
+		f.dirtyV |= 1 << t.grpOf[t.tmap[tile]]
 	}
 }
 
@@ -259,8 +243,9 @@ func (t *tracker) Move(p *ida.Position, tile uint8, from, to int) {
 		t.rpos[rt] = t.cmap[to]
 		f.dirtyR |= 1 << t.grpOf[rt]
 	}
-	if t.dual {
-		t.moveDual(f, tile, from, to, true)
+	if t.dual { // the tiles whose homes are from and to move on the dual board
+		t.setDual(f, from, 0)
+		t.setDual(f, to, tile)
 	}
 }
 
@@ -270,7 +255,8 @@ func (t *tracker) Undo(p *ida.Position, tile uint8, from, to int) {
 		t.rpos[t.tmap[tile]] = t.cmap[from]
 	}
 	if t.dual {
-		t.moveDual(nil, tile, from, to, false)
+		t.setDual(nil, from, tile)
+		t.setDual(nil, to, 0)
 	}
 }
 
