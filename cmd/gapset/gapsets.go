@@ -104,21 +104,22 @@ func gapPool(c *cli.Context) (*setPool, error) {
 			return nil, fmt.Errorf("--max-gap %d must be even and not negative", maxGap)
 		}
 		prog := newProgress(c.App.ErrWriter, c.Bool("quiet"))
-		for g := 0; g <= maxGap; g += 2 {
-			sets, err := gapset.Sets(context.Background(), rows, cols, g, cells, func(pr gapset.Progress) {
-				prog.update(0, 0, false, "enumerating Gap%d of %dx%d: gap %d, Manhattan %d, %d members so far", g, rows, cols, pr.Gap, pr.Manhattan, pr.Members)
-			})
-			prog.done()
-			if err != nil {
-				return nil, err
-			}
+		// one enumeration gives every level: the layers are exact gaps
+		sets, err := gapset.LevelSets(context.Background(), rows, cols, maxGap, cells, func(pr gapset.Progress) {
+			prog.update(0, 0, false, "enumerating gap <= %d of %dx%d: gap %d, Manhattan %d, %d members so far", maxGap, rows, cols, pr.Gap, pr.Manhattan, pr.Members)
+		})
+		prog.done()
+		if err != nil {
+			return nil, err
+		}
+		for i := 0; 2*i <= maxGap; i++ {
 			for _, k := range cells {
-				s := memset.New(sets[k], k)
-				name := "Gap" + strconv.Itoa(g)
+				s := memset.New(sets[k][i], k)
+				name := "Gap" + strconv.Itoa(2*i)
 				if k < n {
 					name += "_" + strconv.Itoa(k)
 				}
-				p.sets = append(p.sets, loadedSet{set: s, name: name, gap: g, cells: k, count: s.Len(), bytes: s.Bytes()})
+				p.sets = append(p.sets, loadedSet{set: s, name: name, gap: 2 * i, cells: k, count: s.Len(), bytes: s.Bytes()})
 			}
 		}
 	}

@@ -33,6 +33,9 @@ func heuristicMakers() map[string]func(c *cli.Context) (ida.Heuristic, error) {
 		// gap sets (issue 6): sets from --keys, --bdd or --cells
 		"gap0": func(c *cli.Context) (ida.Heuristic, error) { return gapHeuristic(c, 0, 0, 0) },
 		"gap2": func(c *cli.Context) (ida.Heuristic, error) { return gapHeuristic(c, 2, 0, 0) },
+		"gap4": func(c *cli.Context) (ida.Heuristic, error) { return gapHeuristic(c, 4, 0, 0) },
+		"gap6": func(c *cli.Context) (ida.Heuristic, error) { return gapHeuristic(c, 6, 0, 0) },
+		"gap8": func(c *cli.Context) (ida.Heuristic, error) { return gapHeuristic(c, 8, 0, 0) },
 	}
 }
 
