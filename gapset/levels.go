@@ -28,7 +28,7 @@ func LevelSets(ctx context.Context, rows, cols, maxGap int, cells []int, progres
 				}
 			}
 			var s []uint64
-			s, scratch = unionProjected(upTo, k, g.n, scratch)
+			s, scratch = unionProjected(upTo, k, g.N, scratch)
 			out[k] = append(out[k], s)
 		}
 	}

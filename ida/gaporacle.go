@@ -28,7 +28,7 @@ func (o *GapOracle) Max() int { return o.e.top }
 // when none does. It asks the levels in order until one holds the board.
 func (o *GapOracle) Excess(key uint64) int {
 	for i := range o.e.levels {
-		if o.e.contains(i, key) {
+		if o.e.loop.contains(i, key) {
 			return 2 * i
 		}
 	}
@@ -48,7 +48,7 @@ func (o *GapOracle) Exceeds(key uint64, slack int) bool {
 	if slack >= o.e.top {
 		return false
 	}
-	return !o.e.contains(slack/2, key)
+	return !o.e.loop.contains(slack/2, key)
 }
 
 // Counters returns the oracle's question counts (see Gap's evaluator).

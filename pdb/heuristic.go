@@ -189,9 +189,7 @@ func (t *tracker) lookup(g int, pos *[encode.MaxCells]uint8) uint8 {
 	r := 0
 	n := t.n
 	for i, tile := range t.groups[g] {
-		c := pos[tile]
-		r = r*(n-i) + int(c) - bits.OnesCount32(used&(1<<c-1))
-		used |= 1 << c
+		r, used = rankDigit(r, used, pos[tile], n-i)
 	}
 	return t.tables[g][r]
 }

@@ -15,12 +15,15 @@ func TestSolveWithGap8Cells(t *testing.T) {
 	nodes := map[string]int64{}
 	var lengths [][]int
 	for _, h := range []string{"md", "gap2:9", "gap4:9", "gap6:9", "gap8", "gap8:7"} {
-		cells := []string{"--cells", "9", "--cells", "7"}
-		if h == "gap8" {
-			cells = cells[:2]
+		cells := []string{"--max-gap", "8", "--cells", "9", "--cells", "7"}
+		switch h {
+		case "gap8":
+			cells = cells[:4]
+		case "md":
+			cells = nil
 		}
 		code, out, errs := runCmd(t, boards3x3, append([]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-f", "json",
-			"-H", h, "--max-gap", "8"}, cells...)...)
+			"-H", h}, cells...)...)
 		require.Equal(t, 0, code, errs)
 		var ls []int
 		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
