@@ -114,6 +114,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			buildCommand(env),
 			reportCommand(env),
 			zddCommand(env),
+			orderCommand(env),
 			pdbCommand(env),
 		},
 	}

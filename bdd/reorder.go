@@ -1,0 +1,234 @@
+package bdd
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// reorderer holds a BDD in a form that allows swapping adjacent levels in
+// place (Rudell's swap): nodes keep their ids while their level and
+// children change, so the parents of a node never need touching. Each level
+// keeps a list of its node ids; reference counts find the nodes a swap
+// leaves dead. No unique table is kept between swaps: a swap of levels i and
+// i+1 only ever creates nodes on level i+1, and it builds a hash index of
+// that level for its own use.
+type reorderer struct {
+	L      int
+	vars   []uint8 // vars[level]: key bit tested at that level
+	lo, hi []uint32
+	level  []uint8 // level of each node; L for the terminals
+	refs   []uint32
+	byLv   [][]uint32 // node ids per level
+	free   []uint32   // dead ids for reuse
+	live   int
+	root   uint32
+	count  uint64 // members, for the export
+	slots  []uint32
+	swaps  int
+	// reuse is the level whose dead nodes' ids may be reused: those of the
+	// level a swap is rebuilding. Nodes dying elsewhere would leave stale
+	// entries in their level's list, so their ids are not reused.
+	reuse uint8
+}
+
+// newReorderer copies a BDD (not a ZDD: level swaps keep the BDD rule only).
+func newReorderer(d *Diagram) (*reorderer, error) {
+	if d.ZDD {
+		return nil, fmt.Errorf("reordering works on BDDs, not ZDDs")
+	}
+	L := d.Order.Vars()
+	n := len(d.Nodes)
+	r := &reorderer{L: L, vars: append([]uint8(nil), d.Order.Bits...),
+		lo: make([]uint32, n), hi: make([]uint32, n), level: make([]uint8, n), refs: make([]uint32, n),
+		byLv: make([][]uint32, L), live: n - 2, root: d.Root, count: d.Count, reuse: uint8(L + 2)}
+	r.level[False], r.level[True] = uint8(L), uint8(L)
+	for i := 2; i < n; i++ {
+		nd := d.Nodes[i]
+		r.lo[i], r.hi[i], r.level[i] = nd.Lo, nd.Hi, nd.Level
+		r.refs[nd.Lo]++
+		r.refs[nd.Hi]++
+		r.byLv[nd.Level] = append(r.byLv[nd.Level], uint32(i))
+	}
+	r.refs[d.Root]++
+	return r, nil
+}
+
+// size is the number of live decision nodes.
+func (r *reorderer) size() int { return r.live }
+
+// levelSizes returns the node count of every level.
+func (r *reorderer) levelSizes() []int {
+	s := make([]int, r.L)
+	for i, l := range r.byLv {
+		s[i] = len(l)
+	}
+	return s
+}
+
+func (r *reorderer) order(name string) Order {
+	return Order{Name: name, Bits: append([]uint8(nil), r.vars...)}
+}
+
+func (r *reorderer) newNode(lv uint8, lo, hi uint32) uint32 {
+	var id uint32
+	if n := len(r.free); n > 0 {
+		id = r.free[n-1]
+		r.free = r.free[:n-1]
+		r.lo[id], r.hi[id], r.level[id], r.refs[id] = lo, hi, lv, 0
+	} else {
+		id = uint32(len(r.lo))
+		r.lo = append(r.lo, lo)
+		r.hi = append(r.hi, hi)
+		r.level = append(r.level, lv)
+		r.refs = append(r.refs, 0)
+	}
+	r.refs[lo]++
+	r.refs[hi]++
+	r.live++
+	return id
+}
+
+// deref drops one reference to n and frees it (and, in turn, what only it
+// kept alive) when none is left. Freed nodes stay in their level's list
+// until the next swap of that level filters them out (refs 0, level L+1).
+func (r *reorderer) deref(n uint32) {
+	for n > 1 {
+		r.refs[n]--
+		if r.refs[n] != 0 {
+			return
+		}
+		lo, hi := r.lo[n], r.hi[n]
+		if r.level[n] == r.reuse {
+			r.free = append(r.free, n)
+		}
+		r.level[n] = uint8(r.L + 1) // dead
+		r.live--
+		r.deref(lo)
+		n = hi
+	}
+}
+
+// cof returns the cofactors of n with respect to the variable at level lv.
+func (r *reorderer) cof(n uint32, lv uint8) (uint32, uint32) {
+	if r.level[n] == lv {
+		return r.lo[n], r.hi[n]
+	}
+	return n, n
+}
+
+func slotHash(lo, hi uint32) uint64 {
+	h := uint64(lo)<<32 | uint64(hi)
+	h *= 0x9E3779B97F4A7C15
+	return h ^ h>>31
+}
+
+// swap exchanges the variables at levels i and i+1.
+func (r *reorderer) swap(i int) {
+	r.swaps++
+	x, y := uint8(i), uint8(i+1)
+	A := r.byLv[i][:0:0]
+	for _, n := range r.byLv[i] {
+		if r.level[n] == x {
+			A = append(A, n)
+		}
+	}
+	B := r.byLv[i+1][:0:0]
+	for _, n := range r.byLv[i+1] {
+		if r.level[n] == y {
+			B = append(B, n)
+		}
+	}
+	// The new level i+1 tests the old x. Index it (open addressing over
+	// node ids) with room for the moved nodes and two new ones per
+	// rewritten node.
+	need := 2 * (len(A) + 2*len(A) + 8)
+	sz := 1 << bits.Len(uint(need))
+	if cap(r.slots) < sz {
+		r.slots = make([]uint32, sz)
+	}
+	slots := r.slots[:sz]
+	clear(slots)
+	shift := uint(64 - bits.TrailingZeros(uint(sz)))
+	mask := uint64(sz - 1)
+	insert := func(id uint32) {
+		j := slotHash(r.lo[id], r.hi[id]) >> shift
+		for slots[j] != 0 {
+			j = (j + 1) & mask
+		}
+		slots[j] = id
+	}
+	var low, high []uint32 // new levels i+1 and i
+	var dep []uint32       // nodes of A that depend on y
+	for _, n := range A {
+		if r.level[r.lo[n]] != y && r.level[r.hi[n]] != y {
+			r.level[n] = y // does not test y: moves down unchanged
+			low = append(low, n)
+			insert(n)
+		} else {
+			dep = append(dep, n)
+		}
+	}
+	mkX := func(lo, hi uint32) uint32 {
+		if lo == hi {
+			return lo
+		}
+		j := slotHash(lo, hi) >> shift
+		for {
+			id := slots[j]
+			if id == 0 {
+				break
+			}
+			if r.lo[id] == lo && r.hi[id] == hi {
+				return id
+			}
+			j = (j + 1) & mask
+		}
+		id := r.newNode(y, lo, hi)
+		slots[j] = id
+		low = append(low, id)
+		return id
+	}
+	var old []uint32
+	for _, f := range dep {
+		f0, f1 := r.lo[f], r.hi[f]
+		f00, f01 := r.cof(f0, y)
+		f10, f11 := r.cof(f1, y)
+		g0 := mkX(f00, f10)
+		g1 := mkX(f01, f11)
+		r.refs[g0]++
+		r.refs[g1]++
+		r.lo[f], r.hi[f] = g0, g1 // f now tests y at level i
+		old = append(old, f0, f1)
+		high = append(high, f)
+	}
+	r.reuse = y
+	for _, c := range old {
+		r.deref(c)
+	}
+	r.reuse = uint8(r.L + 2)
+	for _, n := range B {
+		if r.refs[n] != 0 {
+			r.level[n] = x
+			high = append(high, n)
+		}
+	}
+	r.byLv[i], r.byLv[i+1] = high, low
+	r.vars[i], r.vars[i+1] = r.vars[i+1], r.vars[i]
+}
+
+// export returns the diagram in children-first order (deepest level first).
+func (r *reorderer) export(name string) *Diagram {
+	id := make([]uint32, len(r.lo))
+	id[True] = True
+	nodes := make([]Node, 2, r.live+2)
+	for lv := r.L - 1; lv >= 0; lv-- {
+		for _, n := range r.byLv[lv] {
+			if r.level[n] != uint8(lv) {
+				continue
+			}
+			id[n] = uint32(len(nodes))
+			nodes = append(nodes, Node{Lo: id[r.lo[n]], Hi: id[r.hi[n]], Level: uint8(lv)})
+		}
+	}
+	return &Diagram{Order: r.order(name), Nodes: nodes, Root: id[r.root], Count: r.count}
+}
