@@ -1,8 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -42,11 +42,17 @@ func benchCommand(e *env) *cli.Command {
 }
 
 func runBench(c *cli.Context, e *env) error {
-	if c.Int("jobs") < 1 {
-		return badInputf("--jobs must be at least 1")
+	if j := c.Int("jobs"); j < 1 || j > maxWorkers {
+		return badInputf("--jobs %d: want 1..%d", j, maxWorkers)
 	}
-	if c.String("out") == "" {
-		return badInputf("--out DIR is required: the results are written there")
+	if c.Int64("max-nodes") < 0 {
+		return badInputf("--max-nodes must not be negative (0: no limit)")
+	}
+	if err := checkOutDir("--out", c.String("out")); err != nil {
+		return err
+	}
+	for _, f := range []string{bench.CSVFile, bench.JSONLFile, bench.ChartFile, bench.SummaryFile} {
+		e.willWrite(filepath.Join(c.String("out"), f))
 	}
 	if c.Int("limit") < 0 {
 		return badInputf("--limit must not be negative")
@@ -91,7 +97,7 @@ func runBench(c *cli.Context, e *env) error {
 	}
 	prog := newProgress(e.stderr, c.Bool("quiet"))
 	var nodes int64
-	recs, err := bench.Run(context.Background(), insts, hs, bench.Options{
+	recs, err := bench.Run(e.ctx(), insts, hs, bench.Options{
 		Jobs: c.Int("jobs"), MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo"), Repeat: c.Int("repeat"),
 		Progress: func(done, total int, r bench.Record) {
 			nodes += r.Nodes
