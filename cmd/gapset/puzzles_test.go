@@ -125,16 +125,16 @@ func TestSlideCommands(t *testing.T) {
 
 func TestPuzzleBadInput(t *testing.T) {
 	cases := [][]string{
-		{"six", "solve", "1 2 3"},                             // too short
-		{"six", "solve", "1 2 3 4 5 6 0 0"},                   // too long
-		{"six", "bidir", "1 2 3 4 5 5 0"},                     // repeated
-		{"six", "ida", "1 2 3 4 5 x 0"},                       // unknown symbol
-		{"six", "ida", "1 2 3 4 5 9 0"},                       // out of range
-		{"six", "solve"},                                      // nothing
+		{"six", "solve", "1 2 3"},           // too short
+		{"six", "solve", "1 2 3 4 5 6 0 0"}, // too long
+		{"six", "bidir", "1 2 3 4 5 5 0"},   // repeated
+		{"six", "ida", "1 2 3 4 5 x 0"},     // unknown symbol
+		{"six", "ida", "1 2 3 4 5 9 0"},     // out of range
+		{"six", "solve"},                    // nothing
 		{"six", "solve", "--format", "xml", "1 5 2 6 3 4 0"},
 		{"six", "solve", "--dedup", "tree", "1 5 2 6 3 4 0"},
 		{"six", "farthest", "1 2 3 4 5 6 0"},
-		{"oshidori", "--goal", "B B W W W W _ _"},            // other stone counts
+		{"oshidori", "--goal", "B B W W W W _ _"}, // other stone counts
 		{"oshidori", "--goal", "B B B W W W X _"},
 		{"oshidori", "B W B W B W _ _ _"},
 		{"oshidori", "B W B _ W B W _"},
