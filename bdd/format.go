@@ -20,7 +20,7 @@ import (
 //
 //	offset size
 //	0      8    magic "GAPBDD\x00\x00"
-//	8      2    version (1)
+//	8      2    version (2)
 //	10     1    rows
 //	11     1    cols
 //	12     1    cells k (the set holds the last k cells; k = rows*cols: whole boards)

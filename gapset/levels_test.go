@@ -24,7 +24,7 @@ func TestLevelSetsMatchBFS(t *testing.T) {
 		sets, err := LevelSets(context.Background(), rows, cols, 8, cells, nil)
 		require.NoError(t, err)
 		for i := 0; i <= 4; i++ {
-			want := truth(t, rows, cols, dist, 0, 2*i)
+			want := encode.GapKeys(rows, cols, dist, 0, 2*i)
 			assert.Equal(t, want, sets[n][i], "%dx%d gap<=%d", rows, cols, 2*i)
 			assert.Equal(t, projectAll(want, n-3), sets[n-3][i], "%dx%d gap<=%d k=%d", rows, cols, 2*i, n-3)
 		}

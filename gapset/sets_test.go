@@ -12,20 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// truth returns the sorted keys whose gap (BFS distance - Manhattan) lies in [lo, hi].
-func truth(t *testing.T, rows, cols int, dist map[uint64]int, lo, hi int) []uint64 {
-	g, err := newGeometry(rows, cols)
-	require.NoError(t, err)
-	var out []uint64
-	for k, d := range dist {
-		if gap := d - g.Manhattan(k); gap >= lo && gap <= hi {
-			out = append(out, k)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
 func projectAll(keys []uint64, k int) []uint64 {
 	out := make([]uint64, len(keys))
 	for i, v := range keys {
@@ -49,7 +35,7 @@ func TestSetsMatchBFS(t *testing.T) {
 			cells := []int{n, n - 1, n / 2}
 			sets, err := Sets(context.Background(), rows, cols, gap, cells, nil)
 			require.NoError(t, err)
-			want := truth(t, rows, cols, dist, 0, gap)
+			want := encode.GapKeys(rows, cols, dist, 0, gap)
 			require.NotEmpty(t, want)
 			assert.Equal(t, want, sets[n], "%dx%d gap<=%d", rows, cols, gap)
 			for _, k := range cells[1:] {
@@ -75,7 +61,7 @@ func TestLayersAreExactGaps(t *testing.T) {
 	}
 	for gap := 0; gap <= 4; gap += 2 {
 		slices.Sort(byGap[gap])
-		assert.Equal(t, truth(t, 3, 3, dist, gap, gap), byGap[gap], "exact gap %d", gap)
+		assert.Equal(t, encode.GapKeys(3, 3, dist, gap, gap), byGap[gap], "exact gap %d", gap)
 	}
 	// The paper's G0 and G2 of the 8-puzzle are both non-trivial.
 	assert.Greater(t, len(byGap[0]), 1000)

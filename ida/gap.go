@@ -183,7 +183,7 @@ func (e *gapEval) Root(p *Position) int {
 // Push implements Evaluator. The bound lies in [M, M+2N+2], so a node cuts
 // (bound > need) for sure when M > need and never when M + 2N + 2 <= need;
 // only in between can a query change the decision. There one query decides
-// it (seed 002's skipping of lower-bound checks): with d = need - M and
+// it (the skipping of lower-bound checks, see SkipEvaluator): with d = need - M and
 // j = d/2, the bound exceeds need exactly when the board is outside the
 // first j+1 levels; the sets are nested (projections of nested sets), so
 // asking Levels[j] alone suffices. Outside it the gap exceeds 2j and

@@ -1,6 +1,7 @@
 // Command gapset is the command-line front end of the gapset toolkit: it
-// solves sliding-tile puzzles optimally, generates instances, and (in the
-// subcommands that later packages add) builds and reports gap-set BDDs.
+// solves sliding-tile puzzles optimally, generates instances, enumerates gap
+// sets, builds and reports their BDDs and pattern databases, and benchmarks
+// heuristics.
 //
 // The command is thin: flags, files, progress and exit codes. The work lives
 // in the packages it imports.

@@ -1,5 +1,5 @@
-// Package slide is the R x C sliding-tile puzzle (the 2x3 board of seed 004,
-// the 3x3 8-puzzle, ...) as a search.Problem over the 64-bit keys of package
+// Package slide is the R x C sliding-tile puzzle (the 2x3 board of the web
+// page "第4章: 幅優先探索", the 3x3 8-puzzle, ...) as a search.Problem over the 64-bit keys of package
 // encode, so the generic search core can solve it and list its farthest
 // positions. The optimal 15-puzzle solver is package ida.
 package slide
