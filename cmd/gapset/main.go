@@ -110,6 +110,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			oshidoriCommand(env),
 			slideCommand(env),
 			enumerateCommand(env),
+			approxCommand(env),
 			countCommand(env),
 			buildCommand(env),
 			reportCommand(env),
