@@ -175,3 +175,14 @@ func TestKeySetFileIsReadable(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o644), st.Mode().Perm())
 }
+
+func TestKeySetApproxFlag(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "a.keys")
+	h := Header{Rows: 4, Cols: 4, Cells: 8, Gap: 6, Approx: true}
+	require.NoError(t, WriteFile(p, h, sampleKeys(8)))
+	got, _, err := ReadAll(p)
+	require.NoError(t, err)
+	assert.True(t, got.Approx)
+	assert.False(t, got.Exact)
+	assert.Equal(t, "Gap6_8a", got.Name())
+}

@@ -35,7 +35,7 @@ func buildCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "cells", Value: -1, Usage: "cells kept (8, 10, 12, 16); checked against the key file"},
 			&cli.IntFlag{Name: "rows", Value: 4, Usage: "board rows (when enumerating)"},
 			&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns (when enumerating)"},
-			&cli.StringFlag{Name: "order", Value: "natural", Usage: "variable `NAME`"},
+			&cli.StringFlag{Name: "order", Value: "natural", Usage: "variable order: a `NAME`, a list of key bits (level 0 first) or @FILE (from gapset order)"},
 			&cli.StringFlag{Name: "out", Usage: "output .bdd `FILE` (required)"},
 			&cli.BoolFlag{Name: "zdd", Value: true, Usage: "also count the ZDD nodes (stored in the file)"},
 			&cli.Float64Flag{Name: "sort-mem", Value: 4, Usage: "`GiB` of keys held at once when re-sorting a key file for an order other than natural"},
@@ -84,7 +84,7 @@ func runBuild(c *cli.Context, e *env) error {
 			return badInputf("the 4x4 sets with gap %d are too big to enumerate in memory here: enumerate them to a key-set file and pass --keys", h.Gap)
 		}
 	}
-	o, err := bdd.NamedOrder(c.String("order"), h.Rows, h.Cols, h.Cells)
+	o, err := orderFlag(c.String("order"), h.Rows, h.Cols, h.Cells)
 	if err != nil {
 		return badInput(err)
 	}

@@ -22,7 +22,7 @@ import (
 // demoIDs are Korf instances quick enough for a demo on any machine.
 var demoIDs = []string{"12", "42", "55", "79", "97"}
 
-// paperGap0_8 is the paper's Table 1 row for Gap0_8 (SPEC.md section 3).
+// paperGap0_8 is the Gap0_8 row of Table 1 of Hasegawa & Yamamoto's paper.
 const paperGap0_8 = "| Gap0_8 (paper, BDD) | 7,870,996 | 1,489,108 | 4,233,704 |"
 
 func demoCommand(e *env) *cli.Command {

@@ -1,6 +1,7 @@
 // Command gapset is the command-line front end of the gapset toolkit: it
-// solves sliding-tile puzzles optimally, generates instances, and (in the
-// subcommands that later packages add) builds and reports gap-set BDDs.
+// solves sliding-tile puzzles optimally, generates instances, enumerates gap
+// sets, builds and reports their BDDs and pattern databases, and benchmarks
+// heuristics.
 //
 // The command is thin: flags, files, progress and exit codes. The work lives
 // in the packages it imports.
@@ -165,10 +166,12 @@ func newApp(env *env) *cli.App {
 			oshidoriCommand(env),
 			slideCommand(env),
 			enumerateCommand(env),
+			approxCommand(env),
 			countCommand(env),
 			buildCommand(env),
 			reportCommand(env),
 			zddCommand(env),
+			orderCommand(env),
 			pdbCommand(env),
 			verifyCommand(env),
 		},

@@ -1,5 +1,6 @@
-// Package six is the 6-puzzle of seeds 000 and 001: six numbered pieces and
-// a blank on the seven positions of a hexagonal graph, position 3 in the
+// Package six is the 6-puzzle of M. Hiroi's pages "幅優先探索とスライドパズル"
+// and "続・幅優先探索とスライドパズル" (xyzzy Lisp): six numbered pieces and a
+// blank on the seven positions of a hexagonal graph, position 3 in the
 // centre. A piece next to the blank slides into it. The goal is
 // (1 2 3 4 5 6 0); all 7! = 5040 arrangements reach it.
 package six
