@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/gapset/gapset/bench"
 	"github.com/gapset/gapset/encode"
@@ -33,7 +34,7 @@ func benchCommand(e *env) *cli.Command {
 			keepUndoFlag(),
 			&cli.Int64Flag{Name: "max-nodes", Usage: "give up on a solve after `N` nodes expanded (recorded, left out of the averages; 0: no limit)"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output `DIR` (created if missing; required)"},
-			&cli.StringFlag{Name: "title", Value: "Benchmark", Usage: "title of the summary"},
+			&cli.StringFlag{Name: "title", Usage: "title of the summary and the chart (default: the heuristics, the instances and the date)"},
 			&cli.StringSliceFlag{Name: "include", Usage: "add the records of an earlier run's results.jsonl `FILE` for the same instances (repeatable); with --heuristics \"\" nothing is solved, the runs are only combined"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 		), heuristicFlags()...),
@@ -127,10 +128,14 @@ func runBench(c *cli.Context, e *env) error {
 	if pn := res.SetNotes(); len(pn) > 0 {
 		notes = append(append(append(notes, "", "Gap sets (exact, in memory):", ""), pn...), "")
 	}
-	if err := bench.WriteAll(c.String("out"), recs, s, c.String("title"), notes); err != nil {
+	title := c.String("title")
+	if title == "" {
+		title = s.DefaultTitle(c.String("input"), time.Now())
+	}
+	if err := bench.WriteAll(c.String("out"), recs, s, title, notes); err != nil {
 		return err
 	}
-	if err := s.Markdown(e.stdout, c.String("title"), notes); err != nil {
+	if err := s.Markdown(e.stdout, title, notes); err != nil {
 		return err
 	}
 	if len(s.Mismatches) > 0 {
