@@ -71,6 +71,9 @@ func verifyKeys(ctx context.Context, path string) (string, error) {
 	if err != nil {
 		return "", failed(err)
 	}
+	if h.Exact && h.Gap == 0 {
+		return "", fmt.Errorf("%w: %s: the header marks a gap-0 set exact, which no writer does", ErrVerify, path)
+	}
 	msg := fmt.Sprintf("%s: key set %s, %d keys: checksum, order and keys valid", path, h.Name(), len(keys))
 	if !enumerable(h.Rows, h.Cols, h.Gap, h.Exact) {
 		return msg + "; not enumerated again (too big to hold in memory here)", nil
@@ -115,11 +118,18 @@ func verifyBDD(ctx context.Context, path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if in.Exact && in.Gap == 0 {
+		return "", fmt.Errorf("%w: %s: the header marks a gap-0 set exact, which no writer does", ErrVerify, path)
+	}
 	if uint64(len(want)) != in.Count {
 		return "", fmt.Errorf("%w: %s: %d members, but %s enumerated again has %d", ErrVerify, path, in.Count, in.Name(), len(want))
 	}
+	s, err := bdd.NewSet(d, in)
+	if err != nil {
+		return "", failed(err)
+	}
 	for _, k := range want {
-		if !d.Contains(k) {
+		if !s.Contains(k) {
 			return "", fmt.Errorf("%w: %s: key %#x of %s enumerated again is missing", ErrVerify, path, k, in.Name())
 		}
 	}
