@@ -51,7 +51,7 @@ func orderCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "method", Value: "block-sift", Usage: "`METHOD`: " + strings.Join(bdd.SearchMethods(), ", ")},
 			&cli.DurationFlag{Name: "budget", Value: time.Minute, Usage: "stop searching after `DURATION` (the best order so far is kept)"},
 			&cli.IntFlag{Name: "max-nodes", Usage: "never let the diagram pass `N` nodes while searching (0: 4x the start)"},
-			&cli.StringFlag{Name: "out", Required: true, Usage: "order `FILE` to write"},
+			&cli.StringFlag{Name: "out", Usage: "order `FILE` to write (required)"},
 			&cli.StringFlag{Name: "save", Usage: "also save the BDD in the found order to this .bdd `FILE` (with its ZDD count)"},
 			&cli.StringFlag{Name: "levels", Usage: "write nodes per level of the start and the found order to this CSV `FILE`"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
@@ -61,6 +61,18 @@ func orderCommand(e *env) *cli.Command {
 }
 
 func runOrder(c *cli.Context, e *env) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	for _, f := range []string{"out", "save", "levels"} {
+		if f != "out" && c.String(f) == "" {
+			continue
+		}
+		if err := checkOutFile("--"+f, c.String(f)); err != nil {
+			return err
+		}
+		e.willWrite(c.String(f))
+	}
 	if (c.String("keys") == "") == (c.String("bdd") == "") {
 		return badInputf("give exactly one of --keys FILE and --bdd FILE")
 	}
