@@ -223,6 +223,9 @@ func Save(path string, d *Diagram, m Meta) (Info, error) {
 		os.Remove(tmp.Name())
 		return Info{}, err
 	}
+	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes it private; a set is data to share
+		return fail(err)
+	}
 	in, err := Encode(tmp, d, m)
 	if err != nil {
 		return fail(err)

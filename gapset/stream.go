@@ -96,7 +96,8 @@ func enumerate(ctx context.Context, cfg Config, inChunk int) (Result, error) {
 	if tmp == "" {
 		tmp = cfg.Dir
 	}
-	tmp, err = os.MkdirTemp(tmp, ".gapset-runs-*")
+	// The PID lets a later run tell scratch of a dead process from a live one.
+	tmp, err = os.MkdirTemp(tmp, fmt.Sprintf(".gapset-runs-%d-*", os.Getpid()))
 	if err != nil {
 		return Result{}, err
 	}

@@ -330,6 +330,9 @@ func newReader(f *os.File, name string) (*Reader, error) {
 		return nil, err
 	}
 	hdr := make([]byte, HeaderSize)
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s: %w: a directory, not a key-set file", name, ErrFormat)
+	}
 	if _, err := io.ReadFull(f, hdr); err != nil {
 		return nil, fmt.Errorf("%s: %w: file too short for a header", name, ErrFormat)
 	}
@@ -371,6 +374,11 @@ func (r *Reader) Next() (key uint64, ok bool) {
 		r.err = fmt.Errorf("%s: %w: keys out of order at key %d", r.name, ErrFormat, r.read)
 		return 0, false
 	}
+	if !ValidKey(key, r.h.Rows*r.h.Cols, r.h.Cells) {
+		r.err = fmt.Errorf("%s: %w: key %d (%#x) is not a placement of tiles on the last %d cells of a %dx%d board",
+			r.name, ErrFormat, r.read, key, r.h.Cells, r.h.Rows, r.h.Cols)
+		return 0, false
+	}
 	r.last = key
 	r.read++
 	r.left--
@@ -400,6 +408,25 @@ func (r *Reader) Err() error {
 		return nil
 	}
 	return r.err
+}
+
+// ValidKey reports whether key is a projected board of an n-cell puzzle on
+// its last cells cells: no bits above them, each cell a tile (or the blank)
+// below n, no tile twice. Damage that keeps the checksum valid (or a writer
+// bug) is caught here on every load, at the cost of a few shifts per key.
+func ValidKey(key uint64, n, cells int) bool {
+	if cells < 16 && key>>(4*uint(cells)) != 0 {
+		return false
+	}
+	var seen uint32
+	for i := 0; i < cells; i++ {
+		t := uint(key>>(4*uint(i))) & 15
+		if int(t) >= n || seen&(1<<t) != 0 {
+			return false
+		}
+		seen |= 1 << t
+	}
+	return true
 }
 
 // Close releases the file.

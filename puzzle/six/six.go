@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/search"
 )
 
@@ -70,16 +71,9 @@ func New(pieces []int) (Board, error) {
 
 // Parse reads a board such as "(1 5 2 6 3 4 0)" or "1,5,2,6,3,4,0".
 func Parse(s string) (Board, error) {
-	fields := strings.FieldsFunc(s, func(r rune) bool {
-		return r == ' ' || r == ',' || r == '(' || r == ')' || r == '\t' || r == '\n' || r == '\r'
-	})
-	pieces := make([]int, len(fields))
-	for i, f := range fields {
-		v, err := strconv.Atoi(f)
-		if err != nil {
-			return 0, fmt.Errorf("%w: %q", ErrSymbol, f)
-		}
-		pieces[i] = v
+	pieces, err := encode.SplitNumbers(s) // strict: no "+1", "01", "1,,2" or unbalanced "(1 2"
+	if err != nil {
+		return 0, fmt.Errorf("%w: %v", ErrSymbol, err)
 	}
 	return New(pieces)
 }
