@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gapset/gapset/bdd"
+	"github.com/gapset/gapset/bdd/levelplot"
 	"github.com/gapset/gapset/keyset"
 	"github.com/urfave/cli/v2"
 )
@@ -54,6 +55,7 @@ func orderCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "out", Usage: "order `FILE` to write (required)"},
 			&cli.StringFlag{Name: "save", Usage: "also save the BDD in the found order to this .bdd `FILE` (with its ZDD count)"},
 			&cli.StringFlag{Name: "levels", Usage: "write nodes per level of the start and the found order to this CSV `FILE`"},
+			&cli.StringFlag{Name: "chart", Usage: "draw nodes per level of the start and the found order to this PNG `FILE`"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 		},
 		Action: func(c *cli.Context) error { return runOrder(c, e) },
@@ -64,7 +66,7 @@ func runOrder(c *cli.Context, e *env) error {
 	if err := noArgs(c); err != nil {
 		return err
 	}
-	for _, f := range []string{"out", "save", "levels"} {
+	for _, f := range []string{"out", "save", "levels", "chart"} {
 		if f != "out" && c.String(f) == "" {
 			continue
 		}
@@ -157,6 +159,17 @@ func runOrder(c *cli.Context, e *env) error {
 	}
 	if path := c.String("levels"); path != "" {
 		if err := writeLevels(path, startOrder.Name, startSizes, o.Name, res.LevelSizes); err != nil {
+			return err
+		}
+	}
+	if path := c.String("chart"); path != "" {
+		png, err := levelplot.Chart(fmt.Sprintf("%s: nodes per level, %s order and the order %s found (%s)", name, startOrder.Name,
+			c.String("method"), took.Round(time.Second)),
+			[]levelplot.Series{{Name: startOrder.Name, Counts: startSizes}, {Name: o.Name, Counts: res.LevelSizes}})
+		if err != nil {
+			return err
+		}
+		if err := bdd.WriteTextFile(path, string(png)); err != nil {
 			return err
 		}
 	}

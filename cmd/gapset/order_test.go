@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gapset/gapset/bdd"
@@ -31,7 +32,7 @@ func TestOrderThenBuild(t *testing.T) {
 	opath := filepath.Join(dir, "best.order")
 	saved := filepath.Join(dir, "found.bdd")
 	code, stdout, stderr := runCmd(t, "", "order", "-q", "--keys", kpath, "--start", "natural", "--method", "sift",
-		"--budget", "1m", "--out", opath, "--save", saved, "--levels", filepath.Join(dir, "levels.csv"))
+		"--budget", "1m", "--out", opath, "--save", saved, "--levels", filepath.Join(dir, "levels.csv"), "--chart", filepath.Join(dir, "levels.png"))
 	require.Equal(t, 0, code, stderr)
 	m := regexp.MustCompile(`start_nodes=(\d+) nodes=(\d+)`).FindStringSubmatch(stdout)
 	require.NotNil(t, m, stdout)
@@ -64,6 +65,12 @@ func TestOrderThenBuild(t *testing.T) {
 			require.True(t, d.Contains(k))
 		}
 	}
+	csv, err := os.ReadFile(filepath.Join(dir, "levels.csv"))
+	require.NoError(t, err)
+	assert.Equal(t, 1+4*6, strings.Count(string(csv), "\n"), "a header and one line per level")
+	pngData, err := os.ReadFile(filepath.Join(dir, "levels.png"))
+	require.NoError(t, err)
+	assert.Equal(t, "\x89PNG", string(pngData[:4]))
 	_, in, err := bdd.Load(saved)
 	require.NoError(t, err)
 	assert.Equal(t, uint64(found), in.Nodes)
