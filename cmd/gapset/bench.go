@@ -8,7 +8,6 @@ import (
 
 	"github.com/gapset/gapset/bench"
 	"github.com/gapset/gapset/encode"
-	"github.com/gapset/gapset/ida"
 	"github.com/urfave/cli/v2"
 )
 
@@ -24,9 +23,9 @@ func benchCommand(e *env) *cli.Command {
 			"h_G:G on the sets of K cells when several are loaded.\n" +
 			"Examples:\n" +
 			"  gapset bench -i data/random300.txt --limit 50 --heuristics md,gap0:8,gap0:16 --cells 8 --cells 16 --out results/r50\n" +
-			"  gapset bench -i data/random300.txt --heuristics md,gap2 --keys Gap0_8.keys --keys Gap2_8.keys --out results/g2",
+			"  gapset bench -i data/random300.txt --heuristics md,gap2 --keys Gap0_8.keys --keys Gap2_8.keys --out results/g2\n" + specHelp,
 		Flags: append(append(boardFlags(),
-			&cli.StringFlag{Name: "heuristics", Aliases: []string{"H"}, Value: "md", Usage: "comma-separated `LIST` of heuristics: " + heuristicNames() + ", gapG:K"},
+			&cli.StringFlag{Name: "heuristics", Aliases: []string{"H"}, Value: "md", Usage: "comma-separated `LIST` of heuristics: " + heuristicNames()},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "searches run in parallel"},
 			&cli.IntFlag{Name: "limit", Usage: "only the first `N` instances (0: all)"},
 			&cli.IntFlag{Name: "repeat", Value: 1, Usage: "solve each instance `N` times with each heuristic, in interleaved rounds, and keep the fastest wall and CPU times (steadier ratios on a shared machine)"},
@@ -37,8 +36,7 @@ func benchCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "title", Value: "Benchmark", Usage: "title of the summary"},
 			&cli.StringSliceFlag{Name: "include", Usage: "add the records of an earlier run's results.jsonl `FILE` for the same instances (repeatable); with --heuristics \"\" nothing is solved, the runs are only combined"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
-			pdbFlag(),
-		), gapSetFlags()...),
+		), heuristicFlags()...),
 		Action: func(c *cli.Context) error { return runBench(c, e) },
 	}
 }
@@ -63,22 +61,22 @@ func runBench(c *cli.Context, e *env) error {
 	if n := c.Int("limit"); n > 0 && n < len(insts) {
 		insts = insts[:n]
 	}
-	var hs []ida.Heuristic
+	var specs []string
+	for _, name := range splitSpecs(c.String("heuristics")) {
+		if name = strings.TrimSpace(name); name != "" {
+			specs = append(specs, name)
+		}
+	}
+	hs, res, err := resolveHeuristics(c, e, specs)
+	if err != nil {
+		return err
+	}
 	seen := map[string]bool{}
-	for _, name := range strings.Split(c.String("heuristics"), ",") {
-		name = strings.TrimSpace(name)
-		if name == "" {
-			continue
-		}
-		h, err := resolveHeuristic(c, name)
-		if err != nil {
-			return err
-		}
+	for _, h := range hs {
 		if seen[h.Name()] {
 			return badInputf("heuristic %q given twice", h.Name())
 		}
 		seen[h.Name()] = true
-		hs = append(hs, h)
 	}
 	var included []bench.Record
 	for _, path := range c.StringSlice("include") {
@@ -120,7 +118,7 @@ func runBench(c *cli.Context, e *env) error {
 	if inc := c.StringSlice("include"); len(inc) > 0 {
 		notes = append(notes, "", "Records included from earlier runs: "+strings.Join(inc, ", ")+".")
 	}
-	if pn := poolNotes(c); len(pn) > 0 {
+	if pn := res.SetNotes(); len(pn) > 0 {
 		notes = append(append(append(notes, "", "Gap sets (exact, in memory):", ""), pn...), "")
 	}
 	if err := bench.WriteAll(c.String("out"), recs, s, c.String("title"), notes); err != nil {
@@ -173,4 +171,25 @@ func mergeRecords(insts []encode.Instance, included, fresh []bench.Record) ([]be
 		out = append(out, byID[in.ID]...)
 	}
 	return out, nil
+}
+
+// splitSpecs splits a comma-separated list of specs at the commas outside
+// parentheses, so max(a,b) stays one spec.
+func splitSpecs(list string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, r := range list {
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, list[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, list[start:])
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/gapset/gapset/data"
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/heuristic"
 	"github.com/gapset/gapset/ida"
 	"github.com/gapset/gapset/memset"
 	"github.com/urfave/cli/v2"
@@ -113,12 +114,19 @@ func runDemo(c *cli.Context, e *env) error {
 	// Both answer most questions from small bit tables of the set's
 	// projections (taken from the BDD for the one, the hash table for the
 	// other), as gapset solve and bench do by default.
-	denseFromBDD, denseFromSet, err := demoDense(bset, set, cells)
+	hBDD, err := heuristic.GapOf(fmt.Sprintf("h_G (Gap0_%d BDD)", cells), heuristic.BDDSet(bset), cells)
 	if err != nil {
 		return err
 	}
-	hBDD := ida.Gap{Label: fmt.Sprintf("h_G (Gap0_%d BDD)", cells), Levels: []ida.Set{bddSet{bset, encode.ProjectMask(cells)}}, Dense: [][]ida.BitTable{denseFromBDD}}
-	hSet := ida.Gap{Label: fmt.Sprintf("h_G (Gap0_%d exact)", cells), Levels: []ida.Set{set}, Dense: [][]ida.BitTable{denseFromSet}}
+	hSet, err := heuristic.GapOf(fmt.Sprintf("h_G (Gap0_%d exact)", cells), set, cells)
+	if err != nil {
+		return err
+	}
+	for i, t := range hBDD.Dense[0] {
+		if a, b := t.(*memset.Dense).Len(), hSet.Dense[0][i].(*memset.Dense).Len(); a != b {
+			return fmt.Errorf("Gap0_%d projected for table %d: %d patterns from the BDD, %d from the keys", cells, i, a, b)
+		}
+	}
 	hs := []ida.Heuristic{ida.Manhattan{}, hBDD, hSet}
 	recs, err := bench.Run(context.Background(), insts, hs, bench.Options{Jobs: 1, Progress: func(done, total int, r bench.Record) {
 		prog.update(int64(done), int64(total), true, "step 3/3: solved %s with %s: length %d, %d nodes", r.ID, r.Heuristic, r.Length, r.Nodes)
@@ -146,37 +154,6 @@ func runDemo(c *cli.Context, e *env) error {
 	fmt.Fprintln(w)
 	writeTable2(w, s, cells)
 	return nil
-}
-
-// demoDense makes the dense tables of the default cells (those below the
-// set's own) from the BDD and from the hash table.
-func demoDense(bset *bdd.Set, set *memset.Set, cells int) (fromBDD, fromSet []ida.BitTable, err error) {
-	last := 0
-	for _, k := range defaultDense() {
-		if k >= cells {
-			k = cells / 2 // the small demo's few cells
-		}
-		if k == last {
-			continue
-		}
-		last = k
-		a, err := memset.NewDense(k)
-		if err != nil {
-			return nil, nil, err
-		}
-		if err := bset.Project(k, a.Add); err != nil {
-			return nil, nil, err
-		}
-		b, err := set.Project(k)
-		if err != nil {
-			return nil, nil, err
-		}
-		if a.Len() != b.Len() {
-			return nil, nil, fmt.Errorf("Gap0_%d projected onto %d cells: %d patterns from the BDD, %d from the keys", cells, k, a.Len(), b.Len())
-		}
-		fromBDD, fromSet = append(fromBDD, a), append(fromSet, b)
-	}
-	return fromBDD, fromSet, nil
 }
 
 // writeTable2 prints our averages and ratios beside the paper's Table 2 rows.

@@ -126,7 +126,7 @@ func TestGapHeuristicErrors(t *testing.T) {
 		{[]string{"-H", "gap2", "--cells", "9", "--max-gap", "1"}, "must be even"},
 		{[]string{"-H", "gap0", "--cells", "9", "--cells", "4"}, "several Gap0 sets"},
 		{[]string{"-H", "gap0:x", "--cells", "9"}, "bad heuristic"},
-		{[]string{"-H", "gap1:4", "--cells", "4"}, "bad heuristic"},
+		{[]string{"-H", "gap1:4", "--cells", "4"}, "unknown heuristic"},
 		{[]string{"-H", "gap0:4/x", "--cells", "4"}, "bad heuristic"},
 		{[]string{"-H", "gap0:4/9", "--cells", "4", "--cells", "9"}, "fewer cells"},
 		{[]string{"-H", "gap0", "--cells", "10"}, "out of range"},
@@ -190,10 +190,10 @@ func TestBenchInclude(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.txt")
 	require.NoError(t, os.WriteFile(in, []byte(boards3x3), 0o644))
-	base := []string{"bench", "-q", "--rows", "3", "--cols", "3", "-i", in, "--cells", "9"}
+	base := []string{"bench", "-q", "--rows", "3", "--cols", "3", "-i", in}
 	code, _, errs := runCmd(t, "", append(base, "-H", "md", "--out", filepath.Join(dir, "a"))...)
 	require.Equal(t, 0, code, errs)
-	code, _, errs = runCmd(t, "", append(base, "-H", "gap0", "--out", filepath.Join(dir, "b"))...)
+	code, _, errs = runCmd(t, "", append(base, "-H", "gap0", "--cells", "9", "--out", filepath.Join(dir, "b"))...)
 	require.Equal(t, 0, code, errs)
 	code, out, errs := runCmd(t, "", append(base, "-H", "", "--include", filepath.Join(dir, "a", "results.jsonl"),
 		"--include", filepath.Join(dir, "b", "results.jsonl"), "--out", filepath.Join(dir, "c"))...)

@@ -1,58 +1,79 @@
 package main
 
 import (
-	"sort"
+	"fmt"
 	"strings"
 
+	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/heuristic"
 	"github.com/gapset/gapset/ida"
 	"github.com/urfave/cli/v2"
 )
 
-// heuristicMakers maps --heuristic names to constructors. Constructors get
-// the command's flags (for files such as --bdd or --pdb).
-func heuristicMakers() map[string]func(c *cli.Context) (ida.Heuristic, error) {
-	return map[string]func(c *cli.Context) (ida.Heuristic, error){
-		"md":        func(*cli.Context) (ida.Heuristic, error) { return ida.Manhattan{}, nil },
-		"lc":        func(*cli.Context) (ida.Heuristic, error) { return ida.LinearConflict{}, nil },
-		"wd":        func(*cli.Context) (ida.Heuristic, error) { return ida.WalkingDistance{}, nil },
-		"wd-noskip": func(*cli.Context) (ida.Heuristic, error) { return ida.WalkingDistance{NoSkip: true}, nil },
-		"id":        func(*cli.Context) (ida.Heuristic, error) { return ida.InversionDistance{}, nil },
-		"wdid": func(*cli.Context) (ida.Heuristic, error) {
-			return ida.Max{Parts: []ida.Heuristic{ida.WalkingDistance{}, ida.InversionDistance{}}, Label: "wdid"}, nil
-		},
-		"wdlc": func(*cli.Context) (ida.Heuristic, error) {
-			return ida.Max{Parts: []ida.Heuristic{ida.WalkingDistance{}, ida.LinearConflict{}}, Label: "wdlc"}, nil
-		},
-		"pdb78":        pdbHeuristic("7-8", 4, 4, true, "pdb78"),
-		"pdb663":       pdbHeuristic("6-6-3", 4, 4, true, "pdb663"),
-		"pdb555":       pdbHeuristic("5-5-5", 4, 4, true, "pdb555"),
-		"pdb78-direct": pdbHeuristic("7-8", 4, 4, false, "pdb78-direct"),
-		"pdb78-noskip": pdbHeuristic("7-8", 4, 4, true, "pdb78-noskip"),
-		"pdb78+663":    pdbMaxHeuristic("pdb78+663", "7-8", "6-6-3"),
-		"pdb44":        pdbHeuristic("4-4", 3, 3, false, "pdb44"),
-		// gap sets (issue 6): sets from --keys, --bdd or --cells
-		"gap0": func(c *cli.Context) (ida.Heuristic, error) { return gapHeuristic(c, 0, 0, 0) },
-		"gap2": func(c *cli.Context) (ida.Heuristic, error) { return gapHeuristic(c, 2, 0, 0) },
+// specHelp is the heuristic grammar for solve's and bench's help.
+const specHelp = "Heuristics (package heuristic documents the grammar):\n" +
+	"  spec = NAME | NAME:ARGS | max(spec,spec,...)\n" +
+	"  gapG:K uses the sets of K cells, gapG:K/F asks the sets of F cells first as a filter;\n" +
+	"  a '+' inside a name (pdb78+663) is part of the name, not a sum."
+
+// heuristicFlags are the flags that supply files to heuristics: gap sets
+// and pattern databases. Their names are the heuristic package's options.
+func heuristicFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: heuristic.OptPDB, Value: heuristic.DefaultPDBDir, Usage: "pattern database `DIR` (see gapset pdb build)"},
+		&cli.StringSliceFlag{Name: heuristic.OptKeys, Usage: "key-set `FILE` (gapset enumerate) held exactly in memory; repeat for the Gap0 and Gap2 sets"},
+		&cli.StringSliceFlag{Name: heuristic.OptBDD, Usage: "BDD `FILE` of a gap set; repeat for the Gap0 and Gap2 sets"},
+		&cli.IntSliceFlag{Name: heuristic.OptCells, Usage: "enumerate in memory the sets Gap0, Gap2, ..., Gap<max-gap> projected onto the last `K` cells (K = rows*cols: whole boards; the 4x4 Gap0 takes about a minute); repeatable"},
+		&cli.IntFlag{Name: heuristic.OptMaxGap, Usage: "largest gap `G` enumerated for --cells (even; the 4x4 board needs key files beyond 0)"},
+		&cli.IntSliceFlag{Name: heuristic.OptDense, Value: cli.NewIntSlice(heuristic.DefaultDense()...), Usage: "put in front of each gap set its projections onto its last `K` cells as bit tables (16^K bits: 4 is 8 KiB, 5 128 KiB, 6 2 MiB), asked in the order given, that answer most questions \"no\" from the cache; repeatable; 0: none"},
+		&cli.BoolFlag{Name: heuristic.OptNoSkip, Usage: "query the gap sets at every node (no lower-bound-check skipping)"},
 	}
 }
 
-func heuristicNames() string {
-	var names []string
-	for n := range heuristicMakers() {
-		names = append(names, n)
+// resolveHeuristics builds the heuristics of the specs from the command's
+// flags, and refuses a heuristic flag that none of them reads.
+func resolveHeuristics(c *cli.Context, e *env, specs []string) ([]ida.Heuristic, *heuristic.Resolver, error) {
+	if err := heuristic.CheckDense(c.IntSlice(heuristic.OptDense)); err != nil {
+		return nil, nil, badInput(err)
 	}
-	sort.Strings(names)
-	return strings.Join(names, ", ")
+	prog := newProgress(e.stderr, c.Bool("quiet"))
+	rows, cols := c.Int("rows"), c.Int("cols")
+	r := heuristic.New(heuristic.Options{
+		Rows: rows, Cols: cols,
+		Keys: c.StringSlice(heuristic.OptKeys), BDDs: c.StringSlice(heuristic.OptBDD),
+		Cells: c.IntSlice(heuristic.OptCells), MaxGap: c.Int(heuristic.OptMaxGap),
+		Dense: c.IntSlice(heuristic.OptDense), NameDense: c.IsSet(heuristic.OptDense),
+		NoSkip: c.Bool(heuristic.OptNoSkip), PDBDir: c.String(heuristic.OptPDB),
+		Context: e.ctx(),
+		Progress: func(g int, pr gapset.Progress) {
+			prog.update(0, 0, false, "enumerating Gap%d of %dx%d: gap %d, Manhattan %d, %d members so far", g, rows, cols, pr.Gap, pr.Manhattan, pr.Members)
+		},
+	})
+	var hs []ida.Heuristic
+	for _, s := range specs {
+		h, err := r.Resolve(s)
+		prog.done()
+		if err != nil {
+			return nil, nil, badInput(err)
+		}
+		hs = append(hs, h)
+	}
+	for _, f := range heuristicFlags() {
+		name := f.Names()[0]
+		if c.IsSet(name) && !r.Uses(name) {
+			return nil, nil, badInputf("--%s does not apply to heuristic %s", name, truncate(strings.Join(specs, ","), 80))
+		}
+	}
+	return hs, r, nil
 }
 
-func makeHeuristic(c *cli.Context, name string) (ida.Heuristic, error) {
-	mk, ok := heuristicMakers()[name]
-	if !ok {
-		return nil, badInputf("unknown heuristic %q (choose %s)", name, heuristicNames())
+// heuristicNames lists the registered names for help texts.
+func heuristicNames() string { return strings.Join(heuristic.Names(), ", ") }
+
+// truncate cuts s to about n bytes for an error message.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	h, err := mk(c)
-	if err != nil {
-		return nil, badInput(err)
-	}
-	return h, nil
+	return fmt.Sprintf("%s... (%d bytes)", s[:n], len(s))
 }

@@ -7,6 +7,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -133,4 +134,13 @@ func markUsageErrors(cmds []*cli.Command) {
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// context is cancelled on SIGINT/SIGTERM (nil: never).
+	context context.Context
+}
+
+func (e *env) ctx() context.Context {
+	if e.context == nil {
+		return context.Background()
+	}
+	return e.context
 }

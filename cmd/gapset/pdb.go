@@ -6,16 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 
-	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/heuristic"
 	"github.com/gapset/gapset/pdb"
 	"github.com/urfave/cli/v2"
 )
-
-// defaultPDBDir is where databases go when --pdb/--out is not given.
-const defaultPDBDir = "pdb-data"
 
 func pdbCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -31,7 +27,7 @@ func pdbCommand(e *env) *cli.Command {
 				"  gapset solve --heuristic pdb78 --pdb pdb-data -i data/korf100.txt",
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "partition", Aliases: []string{"p"}, Value: "7-8", Usage: "tile groups"},
-				&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: defaultPDBDir, Usage: "output `DIR` (created if needed)"},
+				&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: heuristic.DefaultPDBDir, Usage: "output `DIR` (created if needed)"},
 				&cli.IntFlag{Name: "rows", Value: 4, Usage: "board rows"},
 				&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns"},
 				&cli.IntFlag{Name: "workers", Value: runtime.NumCPU(), Usage: "goroutines for the large groups (at most 8 free cells)"},
@@ -80,44 +76,4 @@ func runPDBBuild(c *cli.Context, e *env) error {
 	}
 	fmt.Fprintf(e.stdout, "built %s in %s\n", part.Name, time.Since(start).Round(100*time.Millisecond))
 	return nil
-}
-
-// pdbFlag is the --pdb flag of the commands that load databases.
-func pdbFlag() cli.Flag {
-	return &cli.StringFlag{Name: "pdb", Value: defaultPDBDir, Usage: "pattern database `DIR` (see gapset pdb build)"}
-}
-
-// pdbHeuristic loads the databases of a partition for the pdb* heuristics.
-func pdbHeuristic(partition string, rows, cols int, reflect bool, label string) func(c *cli.Context) (ida.Heuristic, error) {
-	return func(c *cli.Context) (ida.Heuristic, error) {
-		part, err := pdb.ParsePartition(partition, rows, cols)
-		if err != nil {
-			return nil, err
-		}
-		dir := defaultPDBDir
-		if c != nil && c.IsSet("pdb") {
-			dir = c.String("pdb")
-		}
-		set, err := pdb.Load(dir, part)
-		if err != nil {
-			return nil, err
-		}
-		return &pdb.Heuristic{Set: set, Reflect: reflect, Label: label, NoSkip: strings.HasSuffix(label, "-noskip")}, nil
-	}
-}
-
-// pdbMaxHeuristic is the max of several partitions' reflected databases, all
-// loaded from the same --pdb directory.
-func pdbMaxHeuristic(label string, partitions ...string) func(c *cli.Context) (ida.Heuristic, error) {
-	return func(c *cli.Context) (ida.Heuristic, error) {
-		var parts []ida.Heuristic
-		for _, p := range partitions {
-			h, err := pdbHeuristic(p, 4, 4, true, "pdb"+p)(c)
-			if err != nil {
-				return nil, err
-			}
-			parts = append(parts, h)
-		}
-		return ida.Max{Parts: parts, Label: label}, nil
-	}
 }

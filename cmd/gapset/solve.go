@@ -20,16 +20,15 @@ func solveCommand(e *env) *cli.Command {
 			"Examples:\n" +
 			"  gapset solve 1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n" +
 			"  gapset solve -i data/korf100.txt --format json\n" +
-			"  echo '8 6 7 2 5 4 3 0 1' | gapset solve --rows 3 --cols 3 -i -",
+			"  echo '8 6 7 2 5 4 3 0 1' | gapset solve --rows 3 --cols 3 -i -\n" + specHelp,
 		Flags: append(append(boardFlags(),
-			&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Value: "md", Usage: "lower bound: " + heuristicNames()},
+			&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Value: "md", Usage: "lower bound `SPEC`: " + heuristicNames() + ", max(a,b,...)"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text, json (one object per line) or csv"},
 			&cli.Int64Flag{Name: "max-nodes", Usage: "give up on a board after `N` nodes expanded (0: no limit)"},
 			allSolutionsFlag(),
 			keepUndoFlag(),
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
-			pdbFlag(),
-		), gapSetFlags()...),
+		), heuristicFlags()...),
 		Action: func(c *cli.Context) error { return runSolve(c, e) },
 	}
 }
@@ -67,10 +66,11 @@ func runSolve(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	h, err := resolveHeuristic(c, c.String("heuristic"))
+	hs, _, err := resolveHeuristics(c, e, []string{c.String("heuristic")})
 	if err != nil {
 		return err
 	}
+	h := hs[0]
 	prog := newProgress(e.stderr, c.Bool("quiet"))
 	var cw *csv.Writer
 	if format == "csv" {

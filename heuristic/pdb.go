@@ -1,0 +1,72 @@
+package heuristic
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/pdb"
+)
+
+func pdbEntries() []Entry {
+	return []Entry{
+		pdbEntry("pdb78", "7-8 additive databases, also reflected", "7-8", 4, 4, true),
+		pdbEntry("pdb663", "6-6-3 additive databases, also reflected", "6-6-3", 4, 4, true),
+		pdbEntry("pdb555", "5-5-5 additive databases, also reflected", "5-5-5", 4, 4, true),
+		pdbEntry("pdb78-direct", "7-8 additive databases, not reflected", "7-8", 4, 4, false),
+		pdbEntry("pdb78-noskip", "pdb78 evaluated at every node", "7-8", 4, 4, true),
+		pdbEntry("pdb44", "4-4 databases of the 3x3 board", "4-4", 3, 3, false),
+		{Name: "pdb78+663", Usage: "max of the reflected 7-8 and 6-6-3 databases", Options: []string{OptPDB},
+			Make: func(r *Resolver, _ string) (ida.Heuristic, error) {
+				var parts []ida.Heuristic
+				for _, p := range []string{"7-8", "6-6-3"} {
+					h, err := r.pdbHeuristic(p, 4, 4, true, "pdb"+p)
+					if err != nil {
+						return nil, err
+					}
+					parts = append(parts, h)
+				}
+				return ida.Max{Parts: parts, Label: "pdb78+663"}, nil
+			}},
+	}
+}
+
+func pdbEntry(name, usage, partition string, rows, cols int, reflect bool) Entry {
+	return Entry{Name: name, Usage: usage, Options: []string{OptPDB},
+		Make: func(r *Resolver, _ string) (ida.Heuristic, error) {
+			return r.pdbHeuristic(partition, rows, cols, reflect, name)
+		}}
+}
+
+// PDBDir is the directory databases are read from.
+func (r *Resolver) PDBDir() string {
+	if r.opt.PDBDir == "" {
+		return DefaultPDBDir
+	}
+	return r.opt.PDBDir
+}
+
+// pdbHeuristic loads (once) the databases of a partition.
+func (r *Resolver) pdbHeuristic(partition string, rows, cols int, reflect bool, label string) (ida.Heuristic, error) {
+	if r.opt.Rows != 0 && (r.opt.Rows != rows || r.opt.Cols != cols) {
+		return nil, fmt.Errorf("heuristic %s is for %dx%d boards, not %dx%d", label, rows, cols, r.opt.Rows, r.opt.Cols)
+	}
+	part, err := pdb.ParsePartition(partition, rows, cols)
+	if err != nil {
+		return nil, err
+	}
+	dir := r.PDBDir()
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return nil, fmt.Errorf("--pdb %s is a file, not a directory of pattern databases", quote(dir))
+	}
+	set, ok := r.pdbs[part.Name]
+	if !ok {
+		set, err = pdb.Load(dir, part)
+		if err != nil {
+			return nil, err
+		}
+		r.pdbs[part.Name] = set
+	}
+	return &pdb.Heuristic{Set: set, Reflect: reflect, Label: label, NoSkip: strings.HasSuffix(label, "-noskip")}, nil
+}

@@ -1,0 +1,99 @@
+package heuristic
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/pdb"
+)
+
+// DefaultPDBDir is where pattern databases are looked for when
+// Options.PDBDir is empty.
+const DefaultPDBDir = "pdb-data"
+
+// Options are the files and settings heuristics may read.
+type Options struct {
+	Rows, Cols int
+	// Keys and BDDs are gap-set files (key sets held exactly in memory,
+	// BDDs queried in place).
+	Keys, BDDs []string
+	// Cells enumerates in memory the sets Gap0, Gap2, ..., Gap<MaxGap>
+	// projected onto each of these cell counts.
+	Cells  []int
+	MaxGap int
+	// Dense is the cells of the bit tables put in front of each gap set
+	// (nil: DefaultDense; 0 entries are skipped). NameDense adds them to
+	// the heuristic's name, to tell runs apart.
+	Dense     []int
+	NameDense bool
+	// NoSkip makes gap heuristics query their sets at every node.
+	NoSkip bool
+	// PDBDir holds the pattern databases (empty: DefaultPDBDir).
+	PDBDir string
+	// Context cancels a running enumeration (nil: never).
+	Context context.Context
+	// Progress, when set, hears from enumerations of Cells (gap: the set's
+	// gap being enumerated).
+	Progress func(gap int, p gapset.Progress)
+}
+
+// Resolver builds heuristics from specs. It loads each file once, however
+// many specs use it. Not safe for concurrent use; the heuristics it returns
+// are.
+type Resolver struct {
+	opt  Options
+	pool *pool
+	pdbs map[string]*pdb.Set
+	used map[string]bool
+}
+
+// New returns a Resolver over the options; nothing is loaded yet.
+func New(opt Options) *Resolver {
+	if opt.Context == nil {
+		opt.Context = context.Background()
+	}
+	if opt.Dense == nil {
+		opt.Dense = DefaultDense()
+	}
+	return &Resolver{opt: opt, pdbs: map[string]*pdb.Set{}, used: map[string]bool{}}
+}
+
+// Resolve parses spec and builds its heuristic.
+func (r *Resolver) Resolve(spec string) (ida.Heuristic, error) {
+	sp, err := Parse(spec)
+	if err != nil {
+		return nil, err
+	}
+	return r.build(sp)
+}
+
+func (r *Resolver) build(sp Spec) (ida.Heuristic, error) {
+	if sp.Parts != nil {
+		m := ida.Max{Label: sp.String()}
+		for _, p := range sp.Parts {
+			h, err := r.build(p)
+			if err != nil {
+				return nil, err
+			}
+			m.Parts = append(m.Parts, h)
+		}
+		return m, nil
+	}
+	e, err := lookup(sp.Name)
+	if err != nil {
+		return nil, err
+	}
+	if sp.Args != "" && e.Args == "" {
+		return nil, fmt.Errorf("heuristic %s takes no arguments (got %s)", e.Name, quote(sp.Args))
+	}
+	for _, o := range e.Options {
+		r.used[o] = true
+	}
+	return e.Make(r, sp.Args)
+}
+
+// Uses reports whether a heuristic resolved so far reads the option (one of
+// OptKeys, ...).
+func (r *Resolver) Uses(option string) bool { return r.used[option] }

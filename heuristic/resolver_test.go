@@ -1,0 +1,105 @@
+package heuristic
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/pdb"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// pdb44Dir builds the 4-4 databases of the 3x3 board into a directory.
+func pdb44Dir(t *testing.T) string {
+	dir := t.TempDir()
+	part, err := pdb.ParsePartition("4-4", 3, 3)
+	require.NoError(t, err)
+	for _, g := range part.Groups {
+		table, step, err := pdb.Build(context.Background(), 3, 3, g, 1, nil)
+		require.NoError(t, err)
+		require.NoError(t, pdb.Write(filepath.Join(dir, pdb.FileName(3, 3, g)), 3, 3, g, table, step))
+	}
+	return dir
+}
+
+// Every spec built here finds the BFS optimum of random 3x3 boards.
+func TestResolveSolvesOptimally(t *testing.T) {
+	truth := encode.Distances(3, 3)
+	r := New(Options{Rows: 3, Cols: 3, Cells: []int{9, 5}, PDBDir: pdb44Dir(t)})
+	specs := []string{"md", "lc", "wd", "gap0:9", "gap0:9/5", "gap0:5", "pdb44", "max(pdb44,gap0:9)", "max(md,max(wd,gap0:5))"}
+	rng := rand.New(rand.NewPCG(7, 11))
+	for i := 0; i < 15; i++ {
+		b := encode.Random(rng, 3, 3)
+		for _, s := range specs {
+			h, err := r.Resolve(s)
+			require.NoError(t, err, s)
+			res, err := ida.Solve(b, h, ida.Options{})
+			require.NoError(t, err, s)
+			assert.Equal(t, truth[b.Key()], res.Length, "%s on %s", s, b)
+		}
+	}
+	h, err := r.Resolve("max(pdb44,gap0:9)")
+	require.NoError(t, err)
+	assert.Equal(t, "max(pdb44,gap0:9)", h.Name())
+	h, err = r.Resolve("gap0:9/5")
+	require.NoError(t, err)
+	assert.Equal(t, "gap0(Gap0[Gap0_5])", h.Name())
+	assert.Len(t, r.SetNotes(), 4, "header, rule and the two sets")
+}
+
+func TestResolveUses(t *testing.T) {
+	r := New(Options{Rows: 3, Cols: 3, Cells: []int{9}})
+	_, err := r.Resolve("md")
+	require.NoError(t, err)
+	for _, o := range []string{OptKeys, OptBDD, OptCells, OptDense, OptNoSkip, OptPDB} {
+		assert.False(t, r.Uses(o), o)
+	}
+	_, err = r.Resolve("gap0")
+	require.NoError(t, err)
+	assert.True(t, r.Uses(OptCells))
+	assert.False(t, r.Uses(OptPDB))
+}
+
+func TestResolveErrors(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "f")
+	require.NoError(t, os.WriteFile(file, []byte("x"), 0o644))
+	for spec, c := range map[string]struct {
+		opt Options
+		msg string
+	}{
+		"nope":       {Options{Rows: 3, Cols: 3}, "unknown heuristic"},
+		"md:3":       {Options{Rows: 3, Cols: 3}, "takes no arguments"},
+		"gap0:x":     {Options{Rows: 3, Cols: 3, Cells: []int{9}}, "bad heuristic gap0"},
+		"gap0:99":    {Options{Rows: 3, Cols: 3, Cells: []int{9}}, "bad heuristic gap0"},
+		"gap0":       {Options{Rows: 3, Cols: 3}, "no Gap0 set given"},
+		"gap0:9/9":   {Options{Rows: 3, Cols: 3, Cells: []int{9}}, "fewer cells"},
+		"pdb44":      {Options{Rows: 3, Cols: 3, PDBDir: file}, "not a directory"},
+		"pdb78":      {Options{Rows: 3, Cols: 3}, "for 4x4 boards"},
+		"max(md,xx)": {Options{Rows: 3, Cols: 3}, "unknown heuristic \"xx\""},
+	} {
+		_, err := New(c.opt).Resolve(spec)
+		require.Error(t, err, spec)
+		assert.Contains(t, err.Error(), c.msg, spec)
+	}
+	assert.Error(t, CheckDense([]int{99}))
+	assert.Error(t, CheckDense([]int{-1}))
+	assert.NoError(t, CheckDense([]int{0, 4}))
+}
+
+func ExampleResolver_Resolve() {
+	r := New(Options{Rows: 3, Cols: 3, Cells: []int{9}})
+	h, err := r.Resolve("max(md,gap0)")
+	if err != nil {
+		panic(err)
+	}
+	b, _ := encode.Parse("8 6 7 2 5 4 3 0 1", 3, 3)
+	res, _ := ida.Solve(b, h, ida.Options{})
+	fmt.Println(h.Name(), res.Length)
+	// Output: max(md,gap0) 31
+}

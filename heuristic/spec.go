@@ -1,0 +1,141 @@
+package heuristic
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Spec is a parsed heuristic spec: a registered name with its arguments,
+// or (Name "max") the largest of Parts.
+type Spec struct {
+	Name  string
+	Args  string // after ':' ("8/4" in gap2:8/4); empty when none
+	Parts []Spec // the parts of max(...)
+}
+
+// maxDepth bounds the nesting of max(...) so a hostile spec cannot exhaust
+// the stack.
+const maxDepth = 8
+
+// maxSpecLen bounds a spec's length: real ones are a few dozen bytes.
+const maxSpecLen = 1000
+
+// String is the canonical form of the spec; Parse(s.String()) gives s back.
+func (s Spec) String() string {
+	if s.Parts != nil {
+		parts := make([]string, len(s.Parts))
+		for i, p := range s.Parts {
+			parts[i] = p.String()
+		}
+		return "max(" + strings.Join(parts, ",") + ")"
+	}
+	if s.Args != "" {
+		return s.Name + ":" + s.Args
+	}
+	return s.Name
+}
+
+// Parse reads a spec by the grammar of the package doc. It checks syntax
+// only; whether the names exist is the Resolver's job.
+func Parse(text string) (Spec, error) {
+	if len(text) > maxSpecLen {
+		return Spec{}, fmt.Errorf("heuristic spec of %d bytes: at most %d", len(text), maxSpecLen)
+	}
+	p := parser{s: text}
+	sp, err := p.spec(0)
+	if err != nil {
+		return Spec{}, fmt.Errorf("heuristic %s: %w", quote(text), err)
+	}
+	p.space()
+	if p.i < len(p.s) {
+		return Spec{}, fmt.Errorf("heuristic %s: unexpected %s at byte %d", quote(text), quote(p.s[p.i:]), p.i+1)
+	}
+	return sp, nil
+}
+
+type parser struct {
+	s string
+	i int
+}
+
+func (p *parser) space() {
+	for p.i < len(p.s) && (p.s[p.i] == ' ' || p.s[p.i] == '\t') {
+		p.i++
+	}
+}
+
+func (p *parser) spec(depth int) (Spec, error) {
+	p.space()
+	name := p.take(isNameByte)
+	if name == "" {
+		if p.i >= len(p.s) {
+			return Spec{}, fmt.Errorf("empty name")
+		}
+		return Spec{}, fmt.Errorf("unexpected %s at byte %d", quote(p.s[p.i:]), p.i+1)
+	}
+	if name == "max" && p.i < len(p.s) && p.s[p.i] == '(' {
+		if depth >= maxDepth {
+			return Spec{}, fmt.Errorf("max(...) nested deeper than %d", maxDepth)
+		}
+		p.i++
+		sp := Spec{Name: "max", Parts: []Spec{}}
+		for {
+			part, err := p.spec(depth + 1)
+			if err != nil {
+				return Spec{}, err
+			}
+			sp.Parts = append(sp.Parts, part)
+			p.space()
+			if p.i >= len(p.s) {
+				return Spec{}, fmt.Errorf("max( without its closing parenthesis")
+			}
+			c := p.s[p.i]
+			p.i++
+			if c == ')' {
+				break
+			}
+			if c != ',' {
+				return Spec{}, fmt.Errorf("unexpected %q at byte %d in max(...)", c, p.i)
+			}
+		}
+		if len(sp.Parts) < 2 {
+			return Spec{}, fmt.Errorf("max(...) needs at least two parts")
+		}
+		return sp, nil
+	}
+	sp := Spec{Name: name}
+	if p.i < len(p.s) && p.s[p.i] == ':' {
+		p.i++
+		sp.Args = p.take(isArgByte)
+		if sp.Args == "" {
+			return Spec{}, fmt.Errorf("%s: nothing after ':'", name)
+		}
+	}
+	return sp, nil
+}
+
+func (p *parser) take(ok func(byte) bool) string {
+	start := p.i
+	for p.i < len(p.s) && ok(p.s[p.i]) {
+		p.i++
+	}
+	return p.s[start:p.i]
+}
+
+func isNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '+' || c == '_'
+}
+
+// isArgByte accepts anything up to the next separator, so the entry's
+// own check names a bad argument.
+func isArgByte(c byte) bool { return c > ' ' && c != ',' && c != '(' && c != ')' }
+
+// quote quotes s for an error message, cut to about 60 bytes so a huge
+// argument is not echoed whole.
+func quote(s string) string {
+	const limit = 60
+	if len(s) > limit {
+		return fmt.Sprintf("%q...", s[:limit])
+	}
+	return fmt.Sprintf("%q", s)
+}
