@@ -77,3 +77,51 @@ func (Manhattan) Name() string { return "md" }
 
 // NewEvaluator implements Heuristic: nil selects the specialised loop.
 func (Manhattan) NewEvaluator(rows, cols int) (Evaluator, error) { return nil, nil }
+
+// GapLooper is implemented by evaluators whose bound is the Manhattan
+// distance M plus 2j + 2 for the first of N+1 nested sets j that does not
+// hold the board (M + 2N + 2 outside all of them): the gap heuristics. The
+// solver then runs a specialised loop that keeps the board's key itself and
+// asks the sets only where the answer can change the cut, instead of calling
+// Push and Pop (see GapLoop). Other heuristics built on nested sets can
+// offer the same contract and get the same loops.
+type GapLooper interface {
+	GapLoop() *GapLoop
+}
+
+// GapLoop is the contract between a gap evaluator and the specialised loops:
+// the first dense table of each level (read inline), the question past it,
+// and the counters both sides keep. The evaluator owns it; a search reads
+// the tables and updates the counters, one search at a time.
+type GapLoop struct {
+	// Levels is N + 1, the number of nested sets.
+	Levels int
+	// NoSkip asks every level at every generated child (no skipping).
+	NoSkip bool
+	// First[j] is level j's first dense table (Words nil: none); Second is
+	// level 0's second one (First[0] when there is none). Both are
+	// supersets of their level: a 0 bit means "not in the level".
+	First  []DenseBits
+	Second DenseBits
+	// Ask answers whether level j holds the board with key (Position.Key)
+	// for a board First[j] lets through; it counts Passed and Denied.
+	Ask func(j int, key uint64) bool
+	// Counters, updated by the loops and by the evaluator's own Push.
+	Queries int64 // membership questions asked
+	Passed  int64 // questions past First (or without one)
+	Denied  int64 // questions a dense table after First answered "no"
+	Skipped int64 // generated children answered without a question
+}
+
+// DenseBits is a superset stored as one bit per pattern of a key's masked
+// bits (see BitTable); Words nil means no table.
+type DenseBits struct {
+	Words []uint64
+	Mask  uint64
+}
+
+// Has reports the bit of key (Words must not be nil).
+func (d *DenseBits) Has(key uint64) bool {
+	k := key & d.Mask
+	return d.Words[k>>6]&(1<<(k&63)) != 0
+}

@@ -80,11 +80,13 @@ type searcher struct {
 	// stop is polled every checkEvery expansions.
 	stop    func() error
 	stopErr error
-	// The gap loops' evaluator, its first level's first two dense tables
-	// and the board's key at each depth of the path: here, not in arguments,
-	// because every value live across the recursive call costs a spill and
-	// a reload per child (a third of the gap loop's extra cost per node).
-	gap     *gapEval
+	loop    loopKind
+	// The gap loops' contract with the evaluator, its first level's first
+	// two dense tables and the board's key at each depth of the path: here,
+	// not in arguments, because every value live across the recursive call
+	// costs a spill and a reload per child (a third of the gap loop's extra
+	// cost per node).
+	gl      *GapLoop
 	keys    [maxDepth + 1]uint64
 	dwords  []uint64
 	dmask   uint64
@@ -127,29 +129,11 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 		res.Iterations = []Iteration{{Limit: 0, Expanded: 0, Generated: 0}}
 	}
 	s.limit = root
-	ge, _ := ev.(*gapEval)
-	if ge != nil {
-		s.bindGap(ge)
-	}
+	s.bindLoop()
 	for !s.found && s.pos.MD != 0 {
 		s.next = 1 << 30
 		e0, g0 := s.expanded, s.generated
-		if ev == nil {
-			s.searchMD(s.pos.Blank, -1, 0, s.pos.MD)
-		} else if ge != nil {
-			q0 := ge.queries
-			if len(ge.levels) == 1 && !ge.noSkip && s.dwords != nil {
-				s.searchGap1(s.pos.Blank, -1, 0, s.pos.MD)
-			} else {
-				s.searchGap(s.pos.Blank, -1, 0, s.pos.MD)
-			}
-			if !ge.noSkip {
-				// the loop asks about a child or skips it, never both
-				ge.skipped += (s.generated - g0) - (ge.queries - q0)
-			}
-		} else {
-			s.searchEval(-1)
-		}
+		s.descend(s.pos.Blank, -1, 0, s.pos.MD)
 		it := Iteration{Limit: s.limit, Expanded: s.expanded - e0, Generated: s.generated - g0}
 		res.Iterations = append(res.Iterations, it)
 		if s.stopErr != nil {
@@ -188,14 +172,61 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 	return res, nil
 }
 
-// bindGap gives the gap loops their state (after ge.Root: the root's key).
-func (s *searcher) bindGap(ge *gapEval) {
-	s.gap, s.keys[0] = ge, ge.key
-	s.dwords, s.dmask = ge.dense[0].words, ge.dense[0].mask
-	s.dwords2, s.dmask2 = s.dwords, s.dmask
-	if len(ge.more[0]) > 0 {
-		s.dwords2, s.dmask2 = ge.more[0][0].words, ge.more[0][0].mask
+// loopKind names the loop a searcher runs (see loops.go).
+type loopKind uint8
+
+const (
+	loopEval loopKind = iota
+	loopMD
+	loopGap
+	loopGap1
+)
+
+// bindLoop picks the loop for the searcher's evaluator and gives it its
+// state (after Root; s.pos is the root).
+func (s *searcher) bindLoop() {
+	s.keys[0] = s.pos.Key()
+	s.loop = loopEval
+	if s.eval == nil {
+		s.loop = loopMD
+		return
 	}
+	gl, ok := s.eval.(GapLooper)
+	if !ok {
+		return
+	}
+	s.gl = gl.GapLoop()
+	s.loop = loopGap
+	if s.gl.Levels == 1 && !s.gl.NoSkip && s.gl.First[0].Words != nil {
+		s.loop = loopGap1
+		s.dwords, s.dmask = s.gl.First[0].Words, s.gl.First[0].Mask
+		s.dwords2, s.dmask2 = s.gl.Second.Words, s.gl.Second.Mask
+	}
+}
+
+// descend runs the searcher's loop on the node at depth g whose blank is at
+// blank (reached from prev, -1 at the root) with Manhattan distance h; s.pos
+// holds its board, s.moves[:g] the path to it and, for the gap loops,
+// s.keys[g] its key. The evaluator (general loop) must be at that node.
+func (s *searcher) descend(blank, prev, g, h int) bool {
+	switch s.loop {
+	case loopMD:
+		return s.searchMD(blank, prev, g, h)
+	case loopEval:
+		return s.searchEval(prev)
+	}
+	g0, q0 := s.generated, s.gl.Queries
+	var stop bool
+	if s.loop == loopGap1 {
+		stop = s.searchGap1(blank, prev, g, h)
+	} else {
+		stop = s.searchGap(blank, prev, g, h)
+	}
+	if !s.gl.NoSkip {
+		// the gap loops ask about a child or skip it, never both
+		s.gl.Skipped += (s.generated - g0) - (s.gl.Queries - q0)
+	}
+	return stop
 }
 
 // Verify replays moves on b and checks that they end at the goal.
@@ -242,95 +273,4 @@ func (s *searcher) poll() bool {
 		s.stopErr = s.stop()
 	}
 	return s.stopErr != nil
-}
-
-// searchMD is the Manhattan-only loop: no interface calls, one table lookup
-// per generated node, the path kept in a fixed array. It returns true when
-// the goal was reached (s.found) or the search must stop.
-func (s *searcher) searchMD(blank, prev, g, h int) bool {
-	s.expanded++
-	if s.expanded&(checkEvery-1) == 0 && s.poll() {
-		return true
-	}
-	tab := s.tab
-	tiles := &s.pos.Tiles
-	kids := &tab.kids[blank][prev+1]
-	n := int(kids.n)
-	limit := s.limit - g - 1 // largest child heuristic value that is not cut
-	s.generated += int64(n)
-	for i := 0; i < n; i++ {
-		c := int(kids.c[i])
-		t := tiles[c]
-		nh := h + int(tab.delta[t][c][blank])
-		if nh > limit {
-			if f := g + 1 + nh; f < s.next {
-				s.next = f
-			}
-			continue
-		}
-		s.moves[g] = t
-		tiles[blank], tiles[c] = t, 0
-		if nh == 0 {
-			if s.goal(g + 1) {
-				s.generated -= int64(n - 1 - i) // later children are never generated
-				return true
-			}
-			tiles[c], tiles[blank] = t, 0
-			continue
-		}
-		if s.searchMD(c, blank, g+1, nh) {
-			s.generated -= int64(n - 1 - i)
-			return true
-		}
-		tiles[c], tiles[blank] = t, 0
-	}
-	return false
-}
-
-// searchEval is the general loop: the solver keeps Position (with its
-// Manhattan distance) and the evaluator supplies the bound.
-func (s *searcher) searchEval(prev int) bool {
-	s.expanded++
-	if s.expanded&(checkEvery-1) == 0 && s.poll() {
-		return true
-	}
-	tab := s.tab
-	p := &s.pos
-	blank := p.Blank
-	g := p.Depth
-	n := int(tab.nbrN[blank])
-	for i := 0; i < n; i++ {
-		c := int(tab.nbr[blank][i])
-		if c == prev && !s.keepUndo {
-			continue
-		}
-		t := p.Tiles[c]
-		md := p.MD
-		p.Tiles[blank], p.Tiles[c] = t, 0
-		p.Blank = c
-		p.MD = md + int(tab.delta[t][c][blank])
-		p.Depth = g + 1
-		s.generated++
-		h := s.eval.Push(p, t, c, blank, s.limit-g-1)
-		if f := g + 1 + h; f > s.limit {
-			if f < s.next {
-				s.next = f
-			}
-		} else {
-			s.moves[g] = t
-			if p.MD != 0 {
-				if s.searchEval(blank) {
-					return true
-				}
-			} else if s.goal(g + 1) {
-				return true
-			}
-		}
-		p.Tiles[c], p.Tiles[blank] = t, 0
-		p.Blank = blank
-		p.MD = md
-		p.Depth = g
-		s.eval.Pop(p, t, c, blank)
-	}
-	return false
 }
