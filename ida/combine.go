@@ -65,9 +65,14 @@ func (c Combined) NewEvaluator(rows, cols int) (Evaluator, error) {
 	if err != nil {
 		return nil, err
 	}
+	gl, ok := gev.(GapLooper)
+	if !ok {
+		return nil, errors.New("combined heuristic: the gap evaluator offers no GapLoop")
+	}
 	step, geMD := c.Base.TrackerInfo()
-	e := &combinedEval{tr: tr, gap: gev.(*gapEval), step: max(step, 1), geMD: geMD,
-		mirror: c.Mirror, gapFirst: c.GapFirst, noSkip: c.NoSkip}
+	e := &combinedEval{tr: tr, gev: gev, gap: gl.GapLoop(), step: max(step, 1), geMD: geMD,
+		mirror: c.Mirror, gapFirst: c.GapFirst, noSkip: c.NoSkip, mul: keyFlips(rows * cols)}
+	e.top = 2 * e.gap.Levels
 	if c.Mirror {
 		n := rows * cols
 		var cmap [16]int
@@ -79,7 +84,7 @@ func (c Combined) NewEvaluator(rows, cols int) (Evaluator, error) {
 		}
 		for a := 0; a < n; a++ {
 			for b := 0; b < n; b++ {
-				e.rmul[a][b] = e.gap.mul[cmap[a]][cmap[b]]
+				e.rmul[a][b] = e.mul[cmap[a]][cmap[b]]
 			}
 		}
 		e.cmap = cmap
@@ -87,12 +92,20 @@ func (c Combined) NewEvaluator(rows, cols int) (Evaluator, error) {
 	return e, nil
 }
 
+// slackBins is the number of bins of combinedEval.slack: need - M of 0-1,
+// 2-3, ..., 18 or more (h_G:2N for N up to 8 has a bin of its own).
+const slackBins = 10
+
 // combinedEval follows the database's tracker (with the lower-bound-check
-// skipping of SkipEvaluator), the board's key (in gap) and, with mirror, the
-// mirror image's key.
+// skipping of SkipEvaluator), the board's key and, with mirror, the mirror
+// image's key; the gap sets are asked through the gap evaluator's GapLoop.
 type combinedEval struct {
 	tr       Tracker
-	gap      *gapEval
+	gev      Evaluator
+	gap      *GapLoop
+	top      int // 2N + 2
+	key      uint64
+	mul      [16][16]uint64
 	step     int
 	geMD     bool
 	mirror   bool
@@ -113,6 +126,10 @@ type combinedEval struct {
 	cuts       int64 // children cut by the board's gap query
 	mirrorCuts int64 // children cut by the mirror image's query alone
 	asked      int64 // pushes that asked (asked + skipped = pushes)
+	// slack[k]: pushes (database first) the database let through with
+	// need - M in [2k, 2k+1] (the last bin: 2k or more); h_G:2N can cut
+	// such a push only when N >= k.
+	slack [slackBins]int64
 }
 
 // mirrorKey is Position.Key of p mirrored in the main diagonal.
@@ -134,7 +151,7 @@ func (e *combinedEval) mirrorKey(p *Position) uint64 {
 // gapExact is the exact h_G:2N bound, the larger of the board's and its
 // mirror image's.
 func (e *combinedEval) gapExact(md int) int {
-	b := e.gap.bound(md, e.gap.key)
+	b := e.gap.bound(md, e.key)
 	if e.mirror {
 		b = max(b, e.gap.bound(md, e.rkey))
 	}
@@ -144,7 +161,7 @@ func (e *combinedEval) gapExact(md int) int {
 // Root implements Evaluator.
 func (e *combinedEval) Root(p *Position) int {
 	e.tr.Reset(p)
-	e.gap.key = p.Key()
+	e.key = p.Key()
 	if e.mirror {
 		e.rkey = e.mirrorKey(p)
 	}
@@ -162,7 +179,7 @@ func (e *combinedEval) Root(p *Position) int {
 func (e *combinedEval) excess(x int) int {
 	e.asked++
 	j := x >> 1
-	if !e.gap.contains(j, e.gap.key) {
+	if !e.gap.contains(j, e.key) {
 		e.cuts++
 		return 2*j + 2
 	}
@@ -176,7 +193,7 @@ func (e *combinedEval) excess(x int) int {
 // Push implements Evaluator.
 func (e *combinedEval) Push(p *Position, tile uint8, from, to int, need int) int {
 	e.tr.Move(p, tile, from, to)
-	e.gap.key ^= uint64(tile) * e.gap.mul[from][to]
+	e.key ^= uint64(tile) * e.mul[from][to]
 	if e.mirror {
 		e.rkey ^= uint64(e.rtile[tile]) * e.rmul[from][to]
 	}
@@ -192,7 +209,7 @@ func (e *combinedEval) Push(p *Position, tile uint8, from, to int, need int) int
 		e.noAskMD++
 		return p.MD // cut by Manhattan distance: no children, no bounds kept
 	}
-	ask := x < e.gap.top
+	ask := x < e.top
 	if e.gapFirst && ask {
 		if b := e.excess(x); b > 0 {
 			e.saved++
@@ -220,6 +237,9 @@ func (e *combinedEval) Push(p *Position, tile uint8, from, to int, need int) int
 	}
 	lo = max(lo, 0)
 	e.keep(d, lo, hi)
+	if !e.gapFirst {
+		e.slack[min(x>>1, slackBins-1)]++
+	}
 	if e.gapFirst {
 		if !ask {
 			e.noAskRange++
@@ -249,7 +269,7 @@ func (e *combinedEval) keep(d, lo, hi int) {
 // Pop implements Evaluator.
 func (e *combinedEval) Pop(p *Position, tile uint8, from, to int) {
 	e.tr.Undo(p, tile, from, to)
-	e.gap.key ^= uint64(tile) * e.gap.mul[from][to]
+	e.key ^= uint64(tile) * e.mul[from][to]
 	if e.mirror {
 		e.rkey ^= uint64(e.rtile[tile]) * e.rmul[from][to]
 	}
@@ -260,7 +280,7 @@ func (e *combinedEval) Pop(p *Position, tile uint8, from, to int) {
 // asked some and none.
 func (e *combinedEval) Counters() map[string]int64 {
 	c := map[string]int64{
-		"queries":          e.gap.queries,
+		"queries":          e.gap.Queries,
 		"asked":            e.asked,
 		"skipped":          e.noAskMD + e.noAskBase + e.noAskRange,
 		"skipped_md":       e.noAskMD,
@@ -269,18 +289,27 @@ func (e *combinedEval) Counters() map[string]int64 {
 		"gap_cuts":         e.cuts,
 		"base_checks":      e.checks,
 		"base_skipped":     e.baseSkip,
-		"memo_hits":        e.gap.hits,
 	}
 	if e.mirror {
 		c["mirror_cuts"] = e.mirrorCuts
 	}
 	if e.gapFirst {
 		c["base_saved"] = e.saved
+	} else {
+		for k, v := range e.slack {
+			name := fmt.Sprintf("slack_%d", 2*k)
+			if k == slackBins-1 {
+				name += "+"
+			}
+			c[name] = v
+		}
 	}
-	for _, d := range e.gap.dense {
-		if d.words != nil {
-			c["dense_no"] = e.gap.queries - e.gap.passed + e.gap.denied
-			break
+	if cr, ok := e.gev.(CounterReporter); ok {
+		gc := cr.Counters()
+		for _, k := range []string{"memo_hits", "dense_no", "filtered"} {
+			if v, ok := gc[k]; ok {
+				c[k] = v
+			}
 		}
 	}
 	return c

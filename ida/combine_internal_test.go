@@ -41,7 +41,7 @@ func TestCombinedKeysFollowThePath(t *testing.T) {
 			ev.Push(&p, uint8(s.tile), s.from, s.to, 1<<20)
 			path = append(path, s)
 		}
-		require.Equal(t, p.Key(), ce.gap.key, "step %d", i)
+		require.Equal(t, p.Key(), ce.key, "step %d", i)
 		require.Equal(t, ce.mirrorKey(&p), ce.rkey, "step %d", i)
 	}
 }
