@@ -132,22 +132,23 @@ func (r *Resolver) Sets() ([]Set, error) {
 		if o.MaxGap < 0 || o.MaxGap%2 != 0 {
 			return nil, fmt.Errorf("--max-gap %d must be even and not negative", o.MaxGap)
 		}
-		for g := 0; g <= o.MaxGap; g += 2 {
-			sets, err := gapset.Sets(o.Context, o.Rows, o.Cols, g, cells, func(pr gapset.Progress) {
-				if o.Progress != nil {
-					o.Progress(g, pr)
-				}
-			})
-			if err != nil {
-				return nil, err
+		// one enumeration gives every level: its layers are exact gaps
+		sets, err := gapset.LevelSets(o.Context, o.Rows, o.Cols, o.MaxGap, cells, func(pr gapset.Progress) {
+			if o.Progress != nil {
+				o.Progress(o.MaxGap, pr)
 			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		for i := 0; 2*i <= o.MaxGap; i++ {
 			for _, k := range cells {
-				s := memset.New(sets[k], k)
-				name := "Gap" + strconv.Itoa(g)
+				s := memset.New(sets[k][i], k)
+				name := "Gap" + strconv.Itoa(2*i)
 				if k < n {
 					name += "_" + strconv.Itoa(k)
 				}
-				p.sets = append(p.sets, Set{Set: s, Name: name, Gap: g, Cells: k, Count: s.Len(), Bytes: s.Bytes()})
+				p.sets = append(p.sets, Set{Set: s, Name: name, Gap: 2 * i, Cells: k, Count: s.Len(), Bytes: s.Bytes()})
 			}
 		}
 	}

@@ -3,6 +3,8 @@ package ida
 import (
 	"errors"
 	"fmt"
+
+	"github.com/gapset/gapset/encode"
 )
 
 // Combined is max(Base, h_G:2N) where Base is a heuristic offering a
@@ -69,9 +71,13 @@ func (c Combined) NewEvaluator(rows, cols int) (Evaluator, error) {
 	if !ok {
 		return nil, errors.New("combined heuristic: the gap evaluator offers no GapLoop")
 	}
+	geo, err := encode.NewGeometry(rows, cols)
+	if err != nil {
+		return nil, err
+	}
 	step, geMD := c.Base.TrackerInfo()
 	e := &combinedEval{tr: tr, gev: gev, gap: gl.GapLoop(), step: max(step, 1), geMD: geMD,
-		mirror: c.Mirror, gapFirst: c.GapFirst, noSkip: c.NoSkip, mul: keyFlips(rows * cols)}
+		mirror: c.Mirror, gapFirst: c.GapFirst, noSkip: c.NoSkip, mul: geo.Flip}
 	e.top = 2 * e.gap.Levels
 	if c.Mirror {
 		n := rows * cols
