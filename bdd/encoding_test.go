@@ -27,7 +27,7 @@ func TestTileKeyIsTheInversePermutation(t *testing.T) {
 	}
 	goal := encode.Goal(4, 4).Key()
 	assert.Equal(t, uint64(0xf0123456789abcde), TileKey(goal, 16), "blank on cell 15, tile t on cell t-1")
-	assert.Equal(t, uint64(0x1111111111111110), RankKey(goal, 16), "only the blank is below each tile")
+	assert.Equal(t, uint64(0x1111111111111110), RankKey(goal, 16, 16), "only the blank is below each tile")
 }
 
 // fromRanks decodes the ranks encoding the slow way: cell c takes the
@@ -52,13 +52,13 @@ func TestRankKeyIsTheLehmerCode(t *testing.T) {
 		n := size[0] * size[1]
 		for i := 0; i < 500; i++ {
 			b := encode.Random(rng, size[0], size[1])
-			rk := RankKey(b.Key(), n)
+			rk := RankKey(b.Key(), n, n)
 			assert.Zero(t, rk&15, "the last cell has one tile left")
 			require.Equal(t, toInts(b.Tiles), fromRanks(rk, n))
 		}
 	}
 	// not a board (tile 5 twice): no rank of a board
-	rk := RankKey(0x123455780, 9)
+	rk := RankKey(0x123455780, 9, 9)
 	assert.Equal(t, uint64(15), rk>>(4*3)&15)
 	enc, err := ParseEncoding("ranks")
 	require.NoError(t, err)
@@ -77,7 +77,7 @@ func TestEncodedSetsAnswerBoardKeys(t *testing.T) {
 		for _, enc := range []Encoding{Tiles, Ranks} {
 			tk := make([]uint64, len(set))
 			for i, k := range set {
-				tk[i] = enc.Convert(k, 9)
+				tk[i] = enc.Convert(k, 9, 9)
 			}
 			slices.Sort(tk)
 			for _, name := range []string{"natural", "reverse", "planes"} {
@@ -106,10 +106,32 @@ func TestEncodedSetsAnswerBoardKeys(t *testing.T) {
 			}
 		}
 	}
+	// ranks on 6 of the cells: queries take whole board keys
+	for _, set := range [][]uint64{g0, g2} {
+		keys := project(set, 6)
+		rk := make([]uint64, len(keys))
+		for i, k := range keys {
+			rk[i] = RankKey(k, 9, 6)
+		}
+		slices.Sort(rk)
+		require.Len(t, slices.Compact(slices.Clone(rk)), len(rk), "one rank key per pattern")
+		o, _ := NamedOrder("reverse", 3, 3, 6)
+		d, err := Build(rk, o, false)
+		require.NoError(t, err)
+		s, err := NewSet(d, Info{Rows: 3, Cols: 3, Cells: 6, Encoding: Ranks})
+		require.NoError(t, err)
+		for _, k := range set {
+			require.True(t, s.Contains(k))
+		}
+		for i := 0; i < 3000; i++ {
+			b := encode.Random(rng, 3, 3).Key()
+			require.Equal(t, member(keys, encode.Project(b, 6)), s.Contains(b))
+		}
+	}
 	o, _ := NamedOrder("natural", 3, 3, 6)
 	d, err := Build(project(g0, 6), o, false)
 	require.NoError(t, err)
-	_, err = Save(filepath.Join(dir, "bad.bdd"), d, Meta{Rows: 3, Cols: 3, Cells: 6, Encoding: Ranks})
+	_, err = Save(filepath.Join(dir, "bad.bdd"), d, Meta{Rows: 3, Cols: 3, Cells: 6, Encoding: Tiles})
 	assert.ErrorContains(t, err, "whole boards")
 }
 

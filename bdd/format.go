@@ -101,7 +101,7 @@ func (in Info) validate() error {
 	if in.Encoding > Ranks {
 		return fmt.Errorf("unknown %v", in.Encoding)
 	}
-	if in.Encoding != Cells && in.Cells != in.Rows*in.Cols {
+	if in.Encoding == Tiles && in.Cells != in.Rows*in.Cols {
 		return fmt.Errorf("the %v encoding needs whole boards (%d of %d cells)", in.Encoding, in.Cells, in.Rows*in.Cols)
 	}
 	if in.Order.Vars() != 4*in.Cells {

@@ -20,7 +20,7 @@ func (s *Set) Project(k int, add func(uint64)) error {
 		return ErrNotCellwise
 	}
 	if s.enc != Cells {
-		return errors.New("projection onto cells needs a set in the cells encoding")
+		return fmt.Errorf("projection onto cells needs a set in the cells encoding, not %v", s.enc)
 	}
 	if k < 1 || 4*k >= 64 {
 		return fmt.Errorf("cannot project onto %d cells", k)

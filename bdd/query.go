@@ -18,8 +18,8 @@ type Set struct {
 	// order keeps each cell's bits together.
 	cells  []cnode
 	shifts []uint8  // nibble shift per cell step
-	enc    Encoding // of the keys; queries convert board keys (n cells)
-	n      int
+	enc    Encoding // of the keys; queries convert board keys (n cells, k kept)
+	n, k   int
 }
 
 type qnode struct {
@@ -39,7 +39,7 @@ func NewSet(d *Diagram, info Info) (*Set, error) {
 	if s.info.Order.Bits == nil {
 		s.info.Order = d.Order
 	}
-	s.enc, s.n = info.Encoding, info.Rows*info.Cols
+	s.enc, s.n, s.k = info.Encoding, info.Rows*info.Cols, info.Cells
 	if sh := cellShifts(d.Order); sh != nil {
 		s.shifts = sh
 		s.cells, s.root = buildCells(d, sh)
@@ -90,7 +90,7 @@ func (s *Set) Info() Info { return s.info }
 // cells. The projection is implicit: the diagram only tests the low bits.
 func (s *Set) Contains(key uint64) bool {
 	if s.enc != Cells {
-		key = s.enc.Convert(key, s.n)
+		key = s.enc.Convert(key, s.n, s.k)
 	}
 	n := s.root
 	if s.cells != nil {
@@ -149,7 +149,7 @@ func (s *Set) NewCursor() *Cursor {
 // Contains is Set.Contains using the previous query's path.
 func (c *Cursor) Contains(key uint64) bool {
 	if c.s.enc != Cells {
-		key = c.s.enc.Convert(key, c.s.n)
+		key = c.s.enc.Convert(key, c.s.n, c.s.k)
 	}
 	key &= c.mask
 	i := 0

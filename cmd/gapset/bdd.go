@@ -118,7 +118,7 @@ func runBuild(c *cli.Context, e *env) error {
 				fmt.Fprintf(e.stderr, "%s: %d keys enumerated in %.1fs\n", h.Name(), len(keys), time.Since(start).Seconds())
 			}
 			start = time.Now()
-			convert(keys, enc, h.Cells)
+			convert(keys, enc, h.Rows*h.Cols, h.Cells)
 			d, err = bdd.BuildInPlace(keys, o, false, prog)
 		}
 	} else if natural {
@@ -138,7 +138,7 @@ func runBuild(c *cli.Context, e *env) error {
 		var z *bdd.Diagram
 		pass := filePass(path)
 		if enc != bdd.Cells {
-			pass = convertPass(pass, enc, h.Cells)
+			pass = convertPass(pass, enc, h.Rows*h.Cols, h.Cells)
 		}
 		d, z, err = bdd.BuildPasses(pass, o, c.Bool("zdd"), maxKeys, prog)
 		if z != nil {

@@ -122,7 +122,7 @@ func runOrder(c *cli.Context, e *env) error {
 		if err != nil {
 			return err
 		}
-		convert(keys, enc, h.Cells)
+		convert(keys, enc, h.Rows*h.Cols, h.Cells)
 		meta = bdd.Meta{Rows: h.Rows, Cols: h.Cols, Cells: h.Cells, Gap: h.Gap, Exact: h.Exact, Encoding: enc}
 		name = h.Name()
 		d, err = bdd.BuildInPlace(keys, o, false, func(stage string, done, total uint64) {
@@ -228,7 +228,7 @@ func writeLevels(path, startName string, start []int, bestName string, best []in
 // encodingFlag selects the encoding of whole-board keys (build, order).
 func encodingFlag() cli.Flag {
 	return &cli.StringFlag{Name: "encoding", Value: bdd.Cells.String(),
-		Usage: "key `ENCODING`: cells (the tile on each cell), or for whole boards tiles (the cell of each tile) or ranks (each cell's tile ranked among the tiles on the cells from it on)"}
+		Usage: "key `ENCODING`: cells (the tile on each cell), ranks (each cell's tile ranked among the tiles not on the kept cells before it) or, for whole boards, tiles (the cell of each tile)"}
 }
 
 // encodingOf reads --encoding for a set of h's shape.
@@ -237,26 +237,26 @@ func encodingOf(c *cli.Context, h keyset.Header) (bdd.Encoding, error) {
 	if err != nil {
 		return 0, badInput(err)
 	}
-	if enc != bdd.Cells && h.Cells != h.Rows*h.Cols {
+	if enc == bdd.Tiles && h.Cells != h.Rows*h.Cols {
 		return 0, badInputf("--encoding %v needs whole boards, not %d of %d cells", enc, h.Cells, h.Rows*h.Cols)
 	}
 	return enc, nil
 }
 
 // convert turns whole-board keys into the encoding, in place.
-func convert(keys []uint64, enc bdd.Encoding, n int) {
+func convert(keys []uint64, enc bdd.Encoding, n, k int) {
 	if enc == bdd.Cells {
 		return
 	}
-	for i, k := range keys {
-		keys[i] = enc.Convert(k, n)
+	for i, key := range keys {
+		keys[i] = enc.Convert(key, n, k)
 	}
 }
 
 // convertPass converts every key of a pass into the encoding.
-func convertPass(pass bdd.KeyPass, enc bdd.Encoding, n int) bdd.KeyPass {
+func convertPass(pass bdd.KeyPass, enc bdd.Encoding, n, k int) bdd.KeyPass {
 	return func(add func(uint64)) error {
-		return pass(func(k uint64) { add(enc.Convert(k, n)) })
+		return pass(func(key uint64) { add(enc.Convert(key, n, k)) })
 	}
 }
 
