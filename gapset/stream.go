@@ -26,14 +26,14 @@ type Config struct {
 	// Memory is the budget in bytes for the two big work buffers (a
 	// generation/sort buffer and its sort scratch); default 4 GiB. Layers
 	// whose candidates do not fit are sorted in pieces and merged from disk.
-	Memory   int64
-	Workers  int // default GOMAXPROCS
+	Memory  int64
+	Workers int // default GOMAXPROCS
 	// MaxStep > 0 stops after that many reverse moves and writes no
 	// key-set file (the layers found are counted: calibration runs).
 	MaxStep int
 	// RawRuns keeps scratch runs as 8 bytes per key instead of delta-coded
 	// (uvarint differences: a fraction of the disk for a little CPU).
-	RawRuns bool
+	RawRuns  bool
 	Progress func(Progress)
 }
 
