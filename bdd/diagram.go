@@ -154,70 +154,8 @@ func (d *Diagram) check() error {
 	return nil
 }
 
-// canonical renumbers the nodes into the file's order: levels deepest
-// first; within a level by the codes of their children (see code). Two
-// builds of the same set and order give identical canonical diagrams.
-func (d *Diagram) canonical() *Diagram {
-	L := d.Order.Vars()
-	byLevel := make([][]uint32, L)
-	for i := 2; i < len(d.Nodes); i++ {
-		lv := d.Nodes[i].Level
-		byLevel[lv] = append(byLevel[lv], uint32(i))
-	}
-	newID := make([]uint32, len(d.Nodes))
-	newID[True] = True
-	out := make([]Node, 2, len(d.Nodes))
-	type item struct {
-		lo, hi uint64 // codes
-		nd     Node
-	}
-	for lv := L - 1; lv >= 0; lv-- {
-		S := uint32(len(out))
-		items := make([]item, len(byLevel[lv]))
-		for j, old := range byLevel[lv] {
-			nd := d.Nodes[old]
-			lo, hi := newID[nd.Lo], newID[nd.Hi]
-			items[j] = item{code(lo, S), code(hi, S), Node{Lo: lo, Hi: hi, Level: uint8(lv)}}
-			newID[old] = 0 // filled below
-		}
-		order := make([]int, len(items))
-		for j := range order {
-			order[j] = j
-		}
-		slices.SortFunc(order, func(a, b int) int {
-			if items[a].lo != items[b].lo {
-				if items[a].lo < items[b].lo {
-					return -1
-				}
-				return 1
-			}
-			if items[a].hi < items[b].hi {
-				return -1
-			} else if items[a].hi > items[b].hi {
-				return 1
-			}
-			return 0
-		})
-		for _, j := range order {
-			newID[byLevel[lv][j]] = uint32(len(out))
-			out = append(out, items[j].nd)
-		}
-		byLevel[lv] = nil
-	}
-	return &Diagram{Order: d.Order, Nodes: out, Root: newID[d.Root], ZDD: d.ZDD, Count: d.Count}
-}
-
-// code maps a child reference to a small number as seen from a level block
-// starting at id S (all children are < S): terminals keep 0 and 1, other
-// nodes count down from S-1, so children on the next level get the smallest
-// codes.
-func code(r, S uint32) uint64 {
-	if r < 2 {
-		return uint64(r)
-	}
-	return 2 + uint64(S-1-r)
-}
-
+// decode inverts the version 2 child code: terminals keep 0 and 1, other
+// nodes count down from S-1 (see format.go).
 func decode(c uint64, S uint32) (uint32, bool) {
 	if c < 2 {
 		return uint32(c), true

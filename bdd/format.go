@@ -16,16 +16,18 @@ import (
 	"github.com/gapset/gapset/keyset"
 )
 
-// File format, version 2 (integers little-endian):
+// File format, version 3 (integers little-endian; version 2 files, whose
+// payload is described below the table, are still read):
 //
 //	offset size
 //	0      8    magic "GAPBDD\x00\x00"
-//	8      2    version (1)
+//	8      2    version (3; or 2)
 //	10     1    rows
 //	11     1    cols
 //	12     1    cells k (the set holds the last k cells; k = rows*cols: whole boards)
 //	13     1    gap (at most gap, or exactly gap with the exact flag)
-//	14     1    flags: bit 0 exact gap, bit 1 ZDD (zero-suppressed) rather than BDD
+//	14     1    flags: bit 0 exact gap, bit 1 ZDD (zero-suppressed) rather than BDD,
+//	            bit 2 the tiles encoding (whole boards: the cell of each tile; encoding.go)
 //	15     1    L = number of variables (4k)
 //	16     8    node count n (decision nodes; terminals not counted)
 //	24     8    root reference (0 False, 1 True, 2..n+1 the nodes in file order)
@@ -38,7 +40,8 @@ import (
 //	96+L   ...  payload
 //	end    4    CRC-32C (Castagnoli) of every byte before it
 //
-// Payload: a bit stream (most significant bit of each byte first), nodes
+// The version 3 payload is described in format3.go. The version 2 payload:
+// a bit stream (most significant bit of each byte first), nodes
 // children-first, grouped by level from the deepest (L-1) to the root's (0).
 // Within the level whose first id is S, a child reference r < S is coded as
 // 0/1 for the terminals False/True and as 2+(S-1-r) for a node, so children
@@ -52,11 +55,13 @@ import (
 // follow the file order: the first node is 2.
 const (
 	bddMagic   = "GAPBDD\x00\x00"
-	bddVersion = 2
+	bddVersion = 3 // written; version 2 is read too
+	bddV2      = 2
 	fixedSize  = 96
 	nameSize   = 32
 	flagExact  = 1
 	flagZDD    = 2
+	flagTiles  = 4
 )
 
 // ErrFormat marks a file that is not a valid gapset BDD file.
@@ -68,6 +73,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 type Info struct {
 	Rows, Cols, Cells, Gap int
 	Exact, ZDD             bool
+	Tiles                  bool // the tiles encoding (see encoding.go)
 	Order                  Order
 	Nodes                  uint64 // decision nodes
 	Root                   uint64
@@ -76,6 +82,7 @@ type Info struct {
 	ZDDNodes               uint64 // ZDD node count for the same set and order (0 = unknown)
 	PayloadSize            uint64
 	FileSize               int64
+	Version                int // of the file format
 }
 
 // Name is the paper's name of the set (Gap0_8, Gap2, ...).
@@ -89,6 +96,9 @@ func (in Info) validate() error {
 	}
 	if in.Gap < 0 || in.Gap%2 != 0 {
 		return fmt.Errorf("gap %d must be even and non-negative", in.Gap)
+	}
+	if in.Tiles && in.Cells != in.Rows*in.Cols {
+		return fmt.Errorf("the tiles encoding needs whole boards (%d of %d cells)", in.Cells, in.Rows*in.Cols)
 	}
 	if in.Order.Vars() != 4*in.Cells {
 		return fmt.Errorf("order has %d variables, %d cells need %d", in.Order.Vars(), in.Cells, 4*in.Cells)
@@ -105,13 +115,16 @@ func (in Info) validate() error {
 func (in Info) header() []byte {
 	b := make([]byte, fixedSize+in.Order.Vars())
 	copy(b, bddMagic)
-	binary.LittleEndian.PutUint16(b[8:], bddVersion)
+	binary.LittleEndian.PutUint16(b[8:], uint16(in.Version))
 	b[10], b[11], b[12], b[13] = byte(in.Rows), byte(in.Cols), byte(in.Cells), byte(in.Gap)
 	if in.Exact {
 		b[14] |= flagExact
 	}
 	if in.ZDD {
 		b[14] |= flagZDD
+	}
+	if in.Tiles {
+		b[14] |= flagTiles
 	}
 	b[15] = byte(in.Order.Vars())
 	binary.LittleEndian.PutUint64(b[16:], in.Nodes)
@@ -132,10 +145,11 @@ func parseHeader(b []byte) (Info, error) {
 	if string(b[:8]) != bddMagic {
 		return Info{}, fmt.Errorf("%w: wrong magic (not a gapset BDD file)", ErrFormat)
 	}
-	if v := binary.LittleEndian.Uint16(b[8:]); v != bddVersion {
-		return Info{}, fmt.Errorf("%w: version %d, this program reads version %d", ErrFormat, v, bddVersion)
+	v := binary.LittleEndian.Uint16(b[8:])
+	if v != bddVersion && v != bddV2 {
+		return Info{}, fmt.Errorf("%w: version %d, this program reads versions %d and %d", ErrFormat, v, bddV2, bddVersion)
 	}
-	if b[14]&^(flagExact|flagZDD) != 0 {
+	if b[14]&^(flagExact|flagZDD|flagTiles) != 0 {
 		return Info{}, fmt.Errorf("%w: unknown flags %#x", ErrFormat, b[14])
 	}
 	L := int(b[15])
@@ -150,7 +164,7 @@ func parseHeader(b []byte) (Info, error) {
 		name = name[:i]
 	}
 	in := Info{Rows: int(b[10]), Cols: int(b[11]), Cells: int(b[12]), Gap: int(b[13]),
-		Exact: b[14]&flagExact != 0, ZDD: b[14]&flagZDD != 0,
+		Exact: b[14]&flagExact != 0, ZDD: b[14]&flagZDD != 0, Tiles: b[14]&flagTiles != 0,
 		Order:       Order{Name: name, Bits: append([]uint8(nil), b[fixedSize:fixedSize+L]...)},
 		Nodes:       binary.LittleEndian.Uint64(b[16:]),
 		Root:        binary.LittleEndian.Uint64(b[24:]),
@@ -158,6 +172,7 @@ func parseHeader(b []byte) (Info, error) {
 		BuildTime:   time.Duration(binary.LittleEndian.Uint64(b[40:])),
 		ZDDNodes:    binary.LittleEndian.Uint64(b[48:]),
 		PayloadSize: binary.LittleEndian.Uint64(b[56:]),
+		Version:     int(v),
 	}
 	if err := in.validate(); err != nil {
 		return Info{}, fmt.Errorf("%w: %v", ErrFormat, err)
@@ -172,21 +187,25 @@ func parseHeader(b []byte) (Info, error) {
 type Meta struct {
 	Rows, Cols, Cells, Gap int
 	Exact                  bool
+	Tiles                  bool // keys in the tiles encoding
 	BuildTime              time.Duration
 	ZDDNodes               uint64
 }
 
-// Encode writes the diagram in the file format. It renumbers the diagram
-// into the canonical order first.
+// Encode writes the diagram in the file format (version 3). The file is a
+// function of the set and the order: the numbering of d does not matter.
 func Encode(w io.Writer, d *Diagram, m Meta) (Info, error) {
 	if err := d.check(); err != nil {
 		return Info{}, fmt.Errorf("refusing to write a malformed diagram: %v", err)
 	}
-	c := d.canonical()
-	payload := encodePayload(c)
-	in := Info{Rows: m.Rows, Cols: m.Cols, Cells: m.Cells, Gap: m.Gap, Exact: m.Exact, ZDD: d.ZDD,
-		Order: d.Order, Nodes: uint64(c.NodeCount()), Root: uint64(c.Root), Count: d.Count,
-		BuildTime: m.BuildTime, ZDDNodes: m.ZDDNodes, PayloadSize: uint64(len(payload))}
+	payload := encodeV3(d)
+	root := uint64(d.Root)
+	if d.Root >= 2 {
+		root = uint64(d.NodeCount()) + 1 // post-order: the root comes last
+	}
+	in := Info{Rows: m.Rows, Cols: m.Cols, Cells: m.Cells, Gap: m.Gap, Exact: m.Exact, ZDD: d.ZDD, Tiles: m.Tiles,
+		Order: d.Order, Nodes: uint64(d.NodeCount()), Root: root, Count: d.Count,
+		BuildTime: m.BuildTime, ZDDNodes: m.ZDDNodes, PayloadSize: uint64(len(payload)), Version: bddVersion}
 	if err := in.validate(); err != nil {
 		return Info{}, err
 	}
@@ -214,6 +233,9 @@ func Save(path string, d *Diagram, m Meta) (Info, error) {
 		os.Remove(tmp.Name())
 		return Info{}, err
 	}
+	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes it private; a set is data to share
+		return fail(err)
+	}
 	in, err := Encode(tmp, d, m)
 	if err != nil {
 		return fail(err)
@@ -232,40 +254,6 @@ func Save(path string, d *Diagram, m Meta) (Info, error) {
 	return in, nil
 }
 
-func encodePayload(c *Diagram) []byte {
-	L := c.Order.Vars()
-	var bw bitWriter
-	i := 2
-	var los, his []uint64
-	for lv := L - 1; lv >= 0; lv-- {
-		j := i
-		for j < len(c.Nodes) && int(c.Nodes[j].Level) == lv {
-			j++
-		}
-		bw.gamma(uint64(j-i) + 1)
-		if j > i {
-			S := uint32(i)
-			los, his = los[:0], his[:0]
-			var prev uint64
-			for _, nd := range c.Nodes[i:j] {
-				lo := code(nd.Lo, S)
-				los = append(los, lo-prev)
-				prev = lo
-				his = append(his, code(nd.Hi, S))
-			}
-			loc, hic := bestCoder(los), bestCoder(his)
-			loc.header(&bw)
-			hic.header(&bw)
-			for k := range los {
-				loc.put(&bw, los[k])
-				hic.put(&bw, his[k])
-			}
-		}
-		i = j
-	}
-	return bw.bytes()
-}
-
 // coder is the per-level choice of code for a sequence of numbers: Rice
 // codes (selector k = 0..61: the quotient x>>k in unary, then k low bits),
 // Elias gamma of x+1 (selector 62) or fixed width (63, then the width in 6
@@ -279,34 +267,6 @@ const (
 	selGamma = 62
 	selFixed = 63
 )
-
-func bestCoder(xs []uint64) coder {
-	var maxv uint64
-	var gammaCost uint64
-	for _, x := range xs {
-		maxv = max(maxv, x)
-		gammaCost += uint64(2*bits.Len64(x+1) - 1)
-	}
-	w := uint(bits.Len64(maxv))
-	best := coder{sel: selFixed, w: w}
-	bestCost := uint64(len(xs))*uint64(w) + 6
-	if gammaCost < bestCost {
-		best, bestCost = coder{sel: selGamma}, gammaCost
-	}
-	for k := uint(0); k <= w && k < selGamma; k++ {
-		cost := uint64(len(xs)) * uint64(k+1)
-		for _, x := range xs {
-			cost += x >> k
-			if cost >= bestCost {
-				break
-			}
-		}
-		if cost < bestCost {
-			best, bestCost = coder{sel: k}, cost
-		}
-	}
-	return best
-}
 
 func (c coder) header(bw *bitWriter) {
 	bw.write(uint64(c.sel), 6)
@@ -358,6 +318,45 @@ func (c coder) get(br *bitReader) uint64 {
 	}
 }
 
+// decodeV2 reads a version 2 payload into d.
+func decodeV2(payload []byte, d *Diagram, nodes uint64) error {
+	d.Nodes = make([]Node, 2, nodes+2)
+	br := bitReader{buf: payload}
+	L := d.Order.Vars()
+	for lv := L - 1; lv >= 0; lv-- {
+		c := br.gamma() - 1
+		if br.err != nil || c > nodes-uint64(len(d.Nodes)-2) {
+			return fmt.Errorf("level %d: bad node count", lv)
+		}
+		if c == 0 {
+			continue
+		}
+		loc, hic := readCoder(&br), readCoder(&br)
+		S := uint32(len(d.Nodes))
+		var lo uint64
+		for k := uint64(0); k < c; k++ {
+			lo += loc.get(&br)
+			hi := hic.get(&br)
+			if br.err != nil {
+				return fmt.Errorf("payload ends inside level %d", lv)
+			}
+			l, ok1 := decode(lo, S)
+			h, ok2 := decode(hi, S)
+			if !ok1 || !ok2 {
+				return fmt.Errorf("level %d: child reference out of range", lv)
+			}
+			d.Nodes = append(d.Nodes, Node{Lo: l, Hi: h, Level: uint8(lv)})
+		}
+	}
+	if uint64(len(d.Nodes)-2) != nodes {
+		return fmt.Errorf("payload holds %d nodes, header says %d", len(d.Nodes)-2, nodes)
+	}
+	if !br.rest() {
+		return fmt.Errorf("payload has trailing data")
+	}
+	return nil
+}
+
 // ReadInfo reads and checks a file's header only (no checksum check).
 func ReadInfo(path string) (Info, error) {
 	f, err := os.Open(path)
@@ -404,39 +403,14 @@ func Decode(data []byte) (*Diagram, Info, error) {
 		return nil, Info{}, fmt.Errorf("%w: %d nodes cannot fit in %d payload bytes", ErrFormat, in.Nodes, in.PayloadSize)
 	}
 	d := &Diagram{Order: in.Order, ZDD: in.ZDD, Count: in.Count, Root: uint32(in.Root)}
-	d.Nodes = make([]Node, 2, in.Nodes+2)
-	br := bitReader{buf: data[hs : len(data)-4]}
-	L := in.Order.Vars()
-	for lv := L - 1; lv >= 0; lv-- {
-		c := br.gamma() - 1
-		if br.err != nil || c > in.Nodes-uint64(len(d.Nodes)-2) {
-			return nil, Info{}, fmt.Errorf("%w: level %d: bad node count", ErrFormat, lv)
-		}
-		if c == 0 {
-			continue
-		}
-		loc, hic := readCoder(&br), readCoder(&br)
-		S := uint32(len(d.Nodes))
-		var lo uint64
-		for k := uint64(0); k < c; k++ {
-			lo += loc.get(&br)
-			hi := hic.get(&br)
-			if br.err != nil {
-				return nil, Info{}, fmt.Errorf("%w: payload ends inside level %d", ErrFormat, lv)
-			}
-			l, ok1 := decode(lo, S)
-			h, ok2 := decode(hi, S)
-			if !ok1 || !ok2 {
-				return nil, Info{}, fmt.Errorf("%w: level %d: child reference out of range", ErrFormat, lv)
-			}
-			d.Nodes = append(d.Nodes, Node{Lo: l, Hi: h, Level: uint8(lv)})
-		}
+	payload := data[hs : len(data)-4]
+	if in.Version == bddV2 {
+		err = decodeV2(payload, d, in.Nodes)
+	} else {
+		err = decodeV3(payload, d, in.Nodes)
 	}
-	if uint64(len(d.Nodes)-2) != in.Nodes {
-		return nil, Info{}, fmt.Errorf("%w: payload holds %d nodes, header says %d", ErrFormat, len(d.Nodes)-2, in.Nodes)
-	}
-	if !br.rest() {
-		return nil, Info{}, fmt.Errorf("%w: payload has trailing data", ErrFormat)
+	if err != nil {
+		return nil, Info{}, fmt.Errorf("%w: %v", ErrFormat, err)
 	}
 	if err := d.check(); err != nil {
 		return nil, Info{}, fmt.Errorf("%w: %v", ErrFormat, err)

@@ -24,40 +24,11 @@ var cached3x3 struct {
 }
 
 func bfs3x3(t testing.TB) (g0, g2 []uint64) {
-	goal := encode.Goal(3, 3)
-	dist := map[uint64]int{goal.Key(): 0}
-	queue := []encode.Board{goal}
-	for len(queue) > 0 {
-		b := queue[0]
-		queue = queue[1:]
-		d := dist[b.Key()]
-		next, _ := b.Successors()
-		for _, s := range next {
-			if _, ok := dist[s.Key()]; !ok {
-				dist[s.Key()] = d + 1
-				queue = append(queue, s)
-			}
-		}
-	}
+	dist := encode.Distances(3, 3)
 	if len(dist) != 181440 {
 		t.Fatalf("BFS reached %d boards", len(dist))
 	}
-	for k, d := range dist {
-		b, err := encode.FromKey(k, 3, 3)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := b.Manhattan()
-		if d == m {
-			g0 = append(g0, k)
-		}
-		if d <= m+2 {
-			g2 = append(g2, k)
-		}
-	}
-	slices.Sort(g0)
-	slices.Sort(g2)
-	return g0, g2
+	return encode.GapKeys(3, 3, dist, 0, 0), encode.GapKeys(3, 3, dist, 0, 2)
 }
 
 // project keeps the last k cells and removes duplicates.

@@ -2,7 +2,11 @@ package bdd
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -168,3 +172,103 @@ func (p *permuter) apply(key uint64) uint64 {
 	}
 	return out
 }
+
+// ParseOrder reads a variable order written as key bit numbers (level 0
+// first) separated by spaces, commas or newlines, for a set of k cells of a
+// rows x cols board; a named order is accepted too. In a file, lines
+// starting with '#' are comments and a line "name NAME" names the order
+// (otherwise it is called "custom").
+func ParseOrder(text string, rows, cols, k int) (Order, error) {
+	t := strings.TrimSpace(text)
+	if slices.Contains(orderNames, t) {
+		return NamedOrder(t, rows, cols, k)
+	}
+	o := Order{Name: "custom"}
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(line, "name "); ok {
+			o.Name = strings.TrimSpace(rest)
+			if len(o.Name) == 0 || len(o.Name) > nameSize || strings.IndexByte(o.Name, 0) >= 0 {
+				return Order{}, fmt.Errorf("order name %q: need 1..%d characters", o.Name, nameSize)
+			}
+			if slices.Contains(orderNames, o.Name) {
+				// a named order's name promises its bits (the natural
+				// order streams key files on that promise)
+				o.Name += "*"
+			}
+			continue
+		}
+		for _, f := range strings.FieldsFunc(line, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+			v, err := strconv.ParseUint(f, 10, 8)
+			if err != nil || v >= 64 {
+				return Order{}, fmt.Errorf("order: %q is not a bit number 0..63", f)
+			}
+			o.Bits = append(o.Bits, uint8(v))
+		}
+	}
+	if o.Vars() != 4*k {
+		return Order{}, fmt.Errorf("order has %d bits, a set of %d cells needs %d", o.Vars(), k, 4*k)
+	}
+	if err := o.Validate(); err != nil {
+		return Order{}, err
+	}
+	return o, nil
+}
+
+// Format writes the order as ParseOrder reads it, with the cell and bit of
+// each level in a comment.
+func (o Order) Format(rows, cols int) string {
+	var b strings.Builder
+	n := rows * cols
+	fmt.Fprintf(&b, "# gapset variable order: key bits from the root's level down (bit 0 least significant)\n")
+	fmt.Fprintf(&b, "# cells: ")
+	for i, v := range o.Bits {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%d.%d", n-1-int(v)/4, v%4)
+	}
+	fmt.Fprintf(&b, "  (cell.bit)\nname %s\n", o.Name)
+	for i, v := range o.Bits {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%d", v)
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// WriteOrderFile writes the order (Format) to path atomically.
+func WriteOrderFile(path string, o Order, rows, cols int) error {
+	return writeAtomic(path, []byte(o.Format(rows, cols)))
+}
+
+// writeAtomic writes data under a temporary name next to path, then renames
+// it: readers never see half a file.
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Chmod(0o644) // CreateTemp makes 0600; these are for reading
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}
+
+// WriteTextFile writes s to path atomically (for order files and tables).
+func WriteTextFile(path, s string) error { return writeAtomic(path, []byte(s)) }

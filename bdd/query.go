@@ -18,6 +18,7 @@ type Set struct {
 	// order keeps each cell's bits together.
 	cells  []cnode
 	shifts []uint8 // nibble shift per cell step
+	tiles  int     // > 0: the set holds tiles-encoded keys of boards of this many cells
 }
 
 type qnode struct {
@@ -36,6 +37,9 @@ func NewSet(d *Diagram, info Info) (*Set, error) {
 	s := &Set{info: info, nodes: make([]qnode, len(d.Nodes))}
 	if s.info.Order.Bits == nil {
 		s.info.Order = d.Order
+	}
+	if info.Tiles {
+		s.tiles = info.Rows * info.Cols
 	}
 	if sh := cellShifts(d.Order); sh != nil {
 		s.shifts = sh
@@ -86,6 +90,9 @@ func (s *Set) Info() Info { return s.info }
 // board: encode.Board.Key) is in the set once projected onto the set's
 // cells. The projection is implicit: the diagram only tests the low bits.
 func (s *Set) Contains(key uint64) bool {
+	if s.tiles > 0 {
+		key = TileKey(key, s.tiles)
+	}
 	n := s.root
 	if s.cells != nil {
 		cells := s.cells
@@ -142,6 +149,9 @@ func (s *Set) NewCursor() *Cursor {
 
 // Contains is Set.Contains using the previous query's path.
 func (c *Cursor) Contains(key uint64) bool {
+	if c.s.tiles > 0 {
+		key = TileKey(key, c.s.tiles)
+	}
 	key &= c.mask
 	i := 0
 	if c.started {

@@ -92,20 +92,7 @@ func Parse(s string, rows, cols int) (Board, error) {
 	return New(rows, cols, nums)
 }
 
-func splitNumbers(s string) ([]int, error) {
-	fields := strings.FieldsFunc(s, func(r rune) bool {
-		return r == ',' || r == ' ' || r == '\t' || r == '\r' || r == '\n'
-	})
-	nums := make([]int, 0, len(fields))
-	for _, f := range fields {
-		v, err := strconv.Atoi(f)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %q", ErrSyntax, f)
-		}
-		nums = append(nums, v)
-	}
-	return nums, nil
-}
+func splitNumbers(s string) ([]int, error) { return SplitNumbers(s) }
 
 // String prints the board as space-separated numbers, row-major.
 func (b Board) String() string {
@@ -196,28 +183,16 @@ func (b Board) Solvable() bool {
 	return (inv+rowFromBottom)%2 == 0
 }
 
-// Home returns the goal cell of tile t (t >= 1).
-func (b Board) Home(t uint8) int { return int(t) - 1 }
-
 // Manhattan returns the sum over tiles of the row plus column distance to
 // the tile's goal cell; the blank does not count.
 func (b Board) Manhattan() int {
 	m := 0
 	for c, t := range b.Tiles {
-		if t == 0 {
-			continue
+		if t != 0 {
+			m += distance(b.Cols, int(t), c)
 		}
-		h := int(t) - 1
-		m += abs(c/b.Cols-h/b.Cols) + abs(c%b.Cols-h%b.Cols)
 	}
 	return m
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // Neighbors returns the cells orthogonally adjacent to cell c, in the order

@@ -6,13 +6,7 @@ import "fmt"
 // (blank 0), with cell 0 in the most significant nibble of the board's cells.
 // For a 4x4 board this is exactly the paper's encoding: cell 0 in bits 63..60,
 // cell 15 in bits 3..0. Smaller boards use the low 4*R*C bits the same way.
-func (b Board) Key() uint64 {
-	var k uint64
-	for _, t := range b.Tiles {
-		k = k<<4 | uint64(t)
-	}
-	return k
-}
+func (b Board) Key() uint64 { return KeyOf(b.Tiles) }
 
 // FromKey unpacks a key made by Key. It validates the result as a board.
 func FromKey(key uint64, rows, cols int) (Board, error) {

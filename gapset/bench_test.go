@@ -108,7 +108,7 @@ func TestSampledKeySetFile(t *testing.T) {
 		require.NoError(t, err)
 		res, err := ida.Solve(board, ida.Manhattan{}, ida.Options{})
 		require.NoError(t, err)
-		gap := res.Length - g.manhattan(key)
+		gap := res.Length - g.Manhattan(key)
 		if h.Exact {
 			assert.Equal(t, h.Gap, gap, "%s", board)
 		} else {

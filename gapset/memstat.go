@@ -36,10 +36,3 @@ func memUsage() (rss, peak uint64) {
 	}
 	return rss, peak
 }
-
-// PeakMemory returns the peak resident memory of the process in bytes (0 if
-// unknown).
-func PeakMemory() uint64 {
-	_, p := memUsage()
-	return p
-}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/gapset/gapset/encode"
 )
 
 // Progress reports one finished layer of an enumeration.
@@ -44,8 +46,8 @@ func checkArgs(rows, cols, maxGap int, cells []int) (*geometry, error) {
 	}
 	seen := map[int]bool{}
 	for _, k := range cells {
-		if k < 1 || k > g.n {
-			return nil, fmt.Errorf("%w: cells %d out of range 1..%d for a %dx%d board", ErrArgs, k, g.n, rows, cols)
+		if k < 1 || k > g.N {
+			return nil, fmt.Errorf("%w: cells %d out of range 1..%d for a %dx%d board", ErrArgs, k, g.N, rows, cols)
 		}
 		if seen[k] {
 			return nil, fmt.Errorf("%w: cells %d asked for twice", ErrArgs, k)
@@ -75,7 +77,7 @@ func Sets(ctx context.Context, rows, cols, maxGap int, cells []int, progress fun
 	out := make(map[int][]uint64, len(cells))
 	var scratch []uint64 // shared by the projections' sorts
 	for _, k := range cells {
-		out[k], scratch = unionProjected(layers, k, g.n, scratch)
+		out[k], scratch = unionProjected(layers, k, g.N, scratch)
 	}
 	return out, nil
 }
@@ -88,7 +90,7 @@ func unionProjected(layers []memLayer, k, n int, scratch []uint64) ([]uint64, []
 		total += len(l.keys)
 	}
 	all := make([]uint64, 0, total)
-	mask := projectMask(k)
+	mask := encode.ProjectMask(k)
 	for _, l := range layers {
 		for _, v := range l.keys {
 			all = append(all, v&mask)
@@ -106,13 +108,6 @@ func unionProjected(layers []memLayer, k, n int, scratch []uint64) ([]uint64, []
 		all = slices.Clone(all) // a projection can be far smaller: free the rest
 	}
 	return slices.Clip(all), scratch
-}
-
-func projectMask(k int) uint64 {
-	if k >= 16 {
-		return ^uint64(0)
-	}
-	return 1<<(4*uint(k)) - 1
 }
 
 // memLayer is one finished layer: level j (gap 2j) at step d.
@@ -173,7 +168,7 @@ func memLayers(ctx context.Context, rows, cols, maxGap, maxStep int, progress fu
 				scratch = nil
 				scratch = make([]uint64, len(buf))
 			}
-			sortKeys(buf, scratch, 4*g.n, workers)
+			sortKeys(buf, scratch, 4*g.N, workers)
 			cand := dedup(buf)
 			for i := 0; i < j; i++ {
 				if s := d - 2*(j-i); s >= 0 {

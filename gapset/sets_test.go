@@ -12,20 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// truth returns the sorted keys whose gap (BFS distance - Manhattan) lies in [lo, hi].
-func truth(t *testing.T, rows, cols int, dist map[uint64]int, lo, hi int) []uint64 {
-	g, err := newGeometry(rows, cols)
-	require.NoError(t, err)
-	var out []uint64
-	for k, d := range dist {
-		if gap := d - g.manhattan(k); gap >= lo && gap <= hi {
-			out = append(out, k)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
 func projectAll(keys []uint64, k int) []uint64 {
 	out := make([]uint64, len(keys))
 	for i, v := range keys {
@@ -49,7 +35,7 @@ func TestSetsMatchBFS(t *testing.T) {
 			cells := []int{n, n - 1, n / 2}
 			sets, err := Sets(context.Background(), rows, cols, gap, cells, nil)
 			require.NoError(t, err)
-			want := truth(t, rows, cols, dist, 0, gap)
+			want := encode.GapKeys(rows, cols, dist, 0, gap)
 			require.NotEmpty(t, want)
 			assert.Equal(t, want, sets[n], "%dx%d gap<=%d", rows, cols, gap)
 			for _, k := range cells[1:] {
@@ -68,14 +54,14 @@ func TestLayersAreExactGaps(t *testing.T) {
 	for _, l := range layers {
 		assert.True(t, slices.IsSorted(l.keys))
 		for _, k := range l.keys {
-			require.Equal(t, l.step-2*l.level, g.manhattan(k))
+			require.Equal(t, l.step-2*l.level, g.Manhattan(k))
 			require.Equal(t, l.step, dist[k], "key %#x level %d", k, l.level)
 		}
 		byGap[2*l.level] = append(byGap[2*l.level], l.keys...)
 	}
 	for gap := 0; gap <= 4; gap += 2 {
 		slices.Sort(byGap[gap])
-		assert.Equal(t, truth(t, 3, 3, dist, gap, gap), byGap[gap], "exact gap %d", gap)
+		assert.Equal(t, encode.GapKeys(3, 3, dist, gap, gap), byGap[gap], "exact gap %d", gap)
 	}
 	// The paper's G0 and G2 of the 8-puzzle are both non-trivial.
 	assert.Greater(t, len(byGap[0]), 1000)
@@ -100,7 +86,7 @@ func TestDepthFirstAgrees(t *testing.T) {
 	dist := encode.Distances(3, 3)
 	g, _ := newGeometry(3, 3)
 	for k, gap := range df {
-		require.Equal(t, dist[k]-g.manhattan(k), gap)
+		require.Equal(t, dist[k]-g.Manhattan(k), gap)
 	}
 }
 
@@ -166,7 +152,7 @@ func TestSampled4x4AgainstIDA(t *testing.T) {
 			require.NotEmpty(t, keys, "level %d step %d", level, step)
 			for range 6 {
 				k := keys[rng.IntN(len(keys))]
-				m := g.manhattan(k)
+				m := g.Manhattan(k)
 				require.Equal(t, step-2*level, m)
 				assert.Equal(t, m+2*level, solve(k), "member %#x of gap %d", k, 2*level)
 				// A neighbour one move closer (lower Manhattan) that is not a member has gap
@@ -201,7 +187,7 @@ func TestRadixSort(t *testing.T) {
 		for _, width := range []int{64, 48, 36, 8} {
 			a := make([]uint64, n)
 			for i := range a {
-				a[i] = rng.Uint64() & projectMask(width/4)
+				a[i] = rng.Uint64() & encode.ProjectMask(width/4)
 				if i%7 == 3 && i > 0 {
 					a[i] = a[i-1] // repeats
 				}
@@ -241,7 +227,7 @@ func TestBlankAndManhattan(t *testing.T) {
 			b := encode.Random(rng, sz[0], sz[1])
 			k := b.Key()
 			require.Equal(t, b.Blank(), g.blank(k))
-			require.Equal(t, b.Manhattan(), g.manhattan(k))
+			require.Equal(t, b.Manhattan(), g.Manhattan(k))
 			g.successors(k, func(n uint64, raise bool) {
 				nb, err := encode.FromKey(n, sz[0], sz[1])
 				require.NoError(t, err)

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/keyset"
 )
 
@@ -95,7 +96,8 @@ func enumerate(ctx context.Context, cfg Config, inChunk int) (Result, error) {
 	if tmp == "" {
 		tmp = cfg.Dir
 	}
-	tmp, err = os.MkdirTemp(tmp, ".gapset-runs-*")
+	// The PID lets a later run tell scratch of a dead process from a live one.
+	tmp, err = os.MkdirTemp(tmp, fmt.Sprintf(".gapset-runs-%d-*", os.Getpid()))
 	if err != nil {
 		return Result{}, err
 	}
@@ -229,7 +231,7 @@ func (e *streamer) run() (Result, error) {
 		// Layers no longer needed: level j at step d-1 fed step d; level i
 		// layers serve subtraction until step s + 2(levels-1-i). Whole-board
 		// output needs them all until the end.
-		if !slices.Contains(e.cfg.Cells, g.n) {
+		if !slices.Contains(e.cfg.Cells, g.N) {
 			for i := 0; i < levels; i++ {
 				for s := range e.layers[i] {
 					if s < d && s+2*(levels-1-i) < d+1 && e.layers[i][s].path != "" {
@@ -264,7 +266,7 @@ func (e *streamer) step(j, d int) (run, []uint64, error) {
 	var pieces []run
 	flush := func() error {
 		a := e.work[:fill]
-		e.sortWork(a, 4*g.n)
+		e.sortWork(a, 4*g.N)
 		a = dedup(a)
 		r, err := writeRun(e.newRunPath(fmt.Sprintf("c%d-%d", j, d)), a)
 		if err != nil {
@@ -326,7 +328,7 @@ func (e *streamer) step(j, d int) (run, []uint64, error) {
 	path := e.newRunPath(fmt.Sprintf("L%d-%d", j, d))
 	if len(pieces) == 0 {
 		a := e.work[:fill]
-		e.sortWork(a, 4*g.n)
+		e.sortWork(a, 4*g.N)
 		a, err := subtractAll(dedup(a))
 		if err != nil {
 			return run{}, nil, err
@@ -361,7 +363,7 @@ func (e *streamer) step(j, d int) (run, []uint64, error) {
 // runs waiting for the final merge. inWork, when set, is the layer itself in
 // the work buffer; otherwise the layer is read back in buffer-sized pieces.
 func (e *streamer) project(r run, inWork []uint64) error {
-	n := e.g.n
+	n := e.g.N
 	var ks []int
 	for _, k := range e.cfg.Cells {
 		if k < n {
@@ -374,7 +376,7 @@ func (e *streamer) project(r run, inWork []uint64) error {
 	sort.Sort(sort.Reverse(sort.IntSlice(ks))) // nested: project 12, then 10 from that, ...
 	doChunk := func(a []uint64) error {
 		for _, k := range ks {
-			mask := projectMask(k)
+			mask := encode.ProjectMask(k)
 			for i := range a {
 				a[i] &= mask
 			}
@@ -460,7 +462,7 @@ func (e *streamer) addProjection(k int, r run) error {
 func (e *streamer) finish(res *Result) error {
 	// The work buffers are not needed any more.
 	e.work, e.scratch = nil, nil
-	n := e.g.n
+	n := e.g.N
 	levels := e.cfg.MaxGap/2 + 1
 	type job struct {
 		k    int

@@ -11,6 +11,7 @@ import (
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/keyset"
 	"github.com/gapset/gapset/memset"
 )
 
@@ -105,6 +106,25 @@ func (r *Resolver) Sets() ([]Set, error) {
 		return nil
 	}
 	for _, path := range o.Keys {
+		r, err := keyset.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		h := r.Header()
+		r.Close()
+		if h.Approx && h.Cells <= gapset.MaxApproxCells {
+			// approximated sets hold a large share of all patterns: one
+			// bit per pattern beats a hash table
+			b, h, err := gapset.LoadBits(path)
+			if err != nil {
+				return nil, err
+			}
+			if err := sameSize(path, h.Rows, h.Cols, h.Gap, h.Exact, h.Name()); err != nil {
+				return nil, err
+			}
+			p.sets = append(p.sets, Set{Set: b, Name: h.Name(), Gap: h.Gap, Cells: h.Cells, Count: int(b.Len()), Bytes: b.Bytes()})
+			continue
+		}
 		s, h, err := memset.Load(path)
 		if err != nil {
 			return nil, err
@@ -132,22 +152,23 @@ func (r *Resolver) Sets() ([]Set, error) {
 		if o.MaxGap < 0 || o.MaxGap%2 != 0 {
 			return nil, fmt.Errorf("--max-gap %d must be even and not negative", o.MaxGap)
 		}
-		for g := 0; g <= o.MaxGap; g += 2 {
-			sets, err := gapset.Sets(o.Context, o.Rows, o.Cols, g, cells, func(pr gapset.Progress) {
-				if o.Progress != nil {
-					o.Progress(g, pr)
-				}
-			})
-			if err != nil {
-				return nil, err
+		// one enumeration gives every level: its layers are exact gaps
+		sets, err := gapset.LevelSets(o.Context, o.Rows, o.Cols, o.MaxGap, cells, func(pr gapset.Progress) {
+			if o.Progress != nil {
+				o.Progress(o.MaxGap, pr)
 			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		for i := 0; 2*i <= o.MaxGap; i++ {
 			for _, k := range cells {
-				s := memset.New(sets[k], k)
-				name := "Gap" + strconv.Itoa(g)
+				s := memset.New(sets[k][i], k)
+				name := "Gap" + strconv.Itoa(2*i)
 				if k < n {
 					name += "_" + strconv.Itoa(k)
 				}
-				p.sets = append(p.sets, Set{Set: s, Name: name, Gap: g, Cells: k, Count: s.Len(), Bytes: s.Bytes()})
+				p.sets = append(p.sets, Set{Set: s, Name: name, Gap: 2 * i, Cells: k, Count: s.Len(), Bytes: s.Bytes()})
 			}
 		}
 	}
@@ -280,6 +301,18 @@ func Dense(set ida.Set, k int) (*memset.Dense, error) {
 	switch s := set.(type) {
 	case *memset.Set:
 		return s.Project(k)
+	case *gapset.Bits:
+		d, err := memset.NewDense(k)
+		if err != nil {
+			return nil, err
+		}
+		s.Each(func(keys []uint64) error {
+			for _, key := range keys {
+				d.Add(key)
+			}
+			return nil
+		})
+		return d, nil
 	case bddSet:
 		d, err := memset.NewDense(k)
 		if err != nil {

@@ -3,6 +3,8 @@ package ida
 import (
 	"errors"
 	"fmt"
+
+	"github.com/gapset/gapset/encode"
 )
 
 // Set answers membership of a board in a gap set. Contains takes the key of
@@ -82,7 +84,11 @@ func (g Gap) NewEvaluator(rows, cols int) (Evaluator, error) {
 	if len(g.Dense) != 0 && len(g.Dense) != len(g.Levels) {
 		return nil, fmt.Errorf("gap heuristic: %d dense tables for %d levels", len(g.Dense), len(g.Levels))
 	}
-	ev := &gapEval{levels: g.Levels, top: 2 * len(g.Levels), noSkip: g.NoSkip}
+	geo, err := encode.NewGeometry(rows, cols)
+	if err != nil {
+		return nil, err
+	}
+	ev := &gapEval{levels: g.Levels, top: 2 * len(g.Levels), noSkip: g.NoSkip, mul: geo.Flip}
 	first := make([]DenseBits, len(g.Levels))
 	ev.more = make([][]DenseBits, len(g.Levels))
 	for i, tabs := range g.Dense {
@@ -114,7 +120,6 @@ func (g Gap) NewEvaluator(rows, cols int) (Evaluator, error) {
 			}
 		}
 	}
-	ev.mul = keyFlips(rows * cols)
 	return ev, nil
 }
 
@@ -133,7 +138,7 @@ type gapEval struct {
 	top    int // 2N + 2: the bound's excess over M outside every level
 	noSkip bool
 	key    uint64         // Position.Key of the current position
-	mul    [16][16]uint64 // keyFlips
+	mul    [16][16]uint64 // encode.Geometry.Flip
 
 	loop    GapLoop
 	memo    []memo
@@ -178,7 +183,7 @@ func (e *gapEval) Root(p *Position) int {
 // Push implements Evaluator. The bound lies in [M, M+2N+2], so a node cuts
 // (bound > need) for sure when M > need and never when M + 2N + 2 <= need;
 // only in between can a query change the decision. There one query decides
-// it (seed 002's skipping of lower-bound checks): with d = need - M and
+// it (the skipping of lower-bound checks, see SkipEvaluator): with d = need - M and
 // j = d/2, the bound exceeds need exactly when the board is outside the
 // first j+1 levels; the sets are nested (projections of nested sets), so
 // asking Levels[j] alone suffices. Outside it the gap exceeds 2j and

@@ -22,20 +22,8 @@ type Position struct {
 	Depth      int // moves from the root
 }
 
-// Board returns the position as an encode.Board.
-func (p *Position) Board() encode.Board {
-	n := p.Rows * p.Cols
-	return encode.Board{Rows: p.Rows, Cols: p.Cols, Tiles: append([]uint8(nil), p.Tiles[:n]...)}
-}
-
 // Key returns the 64-bit key of the position (see encode.Board.Key).
-func (p *Position) Key() uint64 {
-	var k uint64
-	for _, t := range p.Tiles[:p.Rows*p.Cols] {
-		k = k<<4 | uint64(t)
-	}
-	return k
-}
+func (p *Position) Key() uint64 { return encode.KeyOf(p.Tiles[:p.Rows*p.Cols]) }
 
 // Heuristic is an admissible lower bound on the number of moves to the goal.
 // It is shared by concurrent searches; per-search state lives in Evaluators.

@@ -27,7 +27,8 @@ type TrackerMaker interface {
 }
 
 // SkipEvaluator turns a Tracker into an Evaluator with the lower-bound-check
-// skipping of seed 002: when one move changes the bound by at most step, a
+// skipping of the web page "PDBを使った15パズル自動解答プログラム" (2000):
+// when one move changes the bound by at most step, a
 // node whose parent had bounds [lo, hi] has a true bound in
 // [lo-step, hi+step]. While hi+step cannot cut (hi+step <= need), the bound is
 // not computed; the node gets max(lo-step, Manhattan) when the tracker's

@@ -2,7 +2,9 @@ package ida
 
 import "github.com/gapset/gapset/encode"
 
-// tables are the per-size constants of the search loops.
+// tables are the per-size constants of the search loops: copies of the
+// board model's tables (encode.Geometry) laid out as the loops read them,
+// plus the move lists that depend on the search's undo rule.
 type tables struct {
 	rows, cols int
 	nbrN       [encode.MaxCells]uint8
@@ -18,63 +20,27 @@ type tables struct {
 	// delta[tile][from][to]: change of Manhattan distance when tile moves
 	// from cell from to the adjacent cell to.
 	delta [encode.MaxCells][encode.MaxCells][encode.MaxCells]int8
-	mul   [encode.MaxCells][encode.MaxCells]uint64 // keyFlips
+	mul   [encode.MaxCells][encode.MaxCells]uint64 // encode.Geometry.Flip
 }
 
+// newTables takes an R x C board the caller has checked with
+// encode.CheckSize.
 func newTables(rows, cols int, keepUndo bool) *tables {
-	t := &tables{rows: rows, cols: cols}
-	n := rows * cols
-	for c := 0; c < n; c++ {
-		nb := encode.Neighbors(rows, cols, c)
-		t.nbrN[c] = uint8(len(nb))
-		for i, x := range nb {
-			t.nbr[c][i] = uint8(x)
-		}
+	g, err := encode.NewGeometry(rows, cols)
+	if err != nil {
+		panic(err) // Solve checks the size first
 	}
-	for c := 0; c < n; c++ {
-		for prev := -1; prev < n; prev++ {
+	t := &tables{rows: rows, cols: cols, nbrN: g.NbrN, nbr: g.Nbr, md: g.Dist, delta: g.Delta, mul: g.Flip}
+	for c := 0; c < g.N; c++ {
+		for prev := -1; prev < g.N; prev++ {
 			k := &t.kids[c][prev+1]
-			for _, x := range encode.Neighbors(rows, cols, c) {
-				if x != prev || keepUndo {
-					k.c[k.n] = uint8(x)
+			for _, x := range g.Nbr[c][:g.NbrN[c]] {
+				if int(x) != prev || keepUndo {
+					k.c[k.n] = x
 					k.n++
 				}
 			}
 		}
 	}
-	for tile := 1; tile < n; tile++ {
-		home := tile - 1
-		for c := 0; c < n; c++ {
-			t.md[tile][c] = int8(absInt(c/cols-home/cols) + absInt(c%cols-home%cols))
-		}
-	}
-	for tile := 1; tile < n; tile++ {
-		for a := 0; a < n; a++ {
-			for _, b := range encode.Neighbors(rows, cols, a) {
-				t.delta[tile][a][b] = t.md[tile][b] - t.md[tile][a]
-			}
-		}
-	}
-	t.mul = keyFlips(n)
 	return t
-}
-
-// keyFlips gives, for a board of n cells, the multipliers by which a tile
-// t moving between cells a and c flips Position.Key: the key changes by
-// t*flips[a][c] (xor), because the blank's nibble is 0 and the two nibbles
-// never carry into each other.
-func keyFlips(n int) (flips [encode.MaxCells][encode.MaxCells]uint64) {
-	for a := 0; a < n; a++ {
-		for c := 0; c < n; c++ {
-			flips[a][c] = 1<<(4*(n-1-a)) | 1<<(4*(n-1-c))
-		}
-	}
-	return flips
-}
-
-func absInt(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }

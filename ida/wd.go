@@ -6,8 +6,8 @@ import (
 )
 
 // Walking distance (WD) and inversion distance (ID) are the two lower bounds
-// of seed 002 ("PDBを使った15パズル自動解答プログラム"; WD is that page's
-// author's own idea). Each splits the puzzle into a vertical and a horizontal
+// of the web page "PDBを使った15パズル自動解答プログラム" (2000; WD is that
+// page's author's own idea). Each splits the puzzle into a vertical and a horizontal
 // half: a vertical move changes only the vertical half and a horizontal move
 // only the horizontal half, so the two halves add up.
 //

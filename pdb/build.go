@@ -8,9 +8,6 @@ import (
 	"github.com/gapset/gapset/encode"
 )
 
-// unknown marks a placement the search has not reached.
-const unknown = 0xff
-
 // Progress reports a finished BFS layer: cost, placements reached so far and
 // the total.
 type Progress func(layer int, reached, total int64)
@@ -33,8 +30,8 @@ type Progress func(layer int, reached, total int64)
 // change them by more than 1 (the blank may be walled into another region);
 // lower-bound-check skipping must know by how much.
 //
-// workers > 1 runs the search on that many goroutines when the group leaves
-// at most 8 free cells (the large databases); the result is the same.
+// workers goroutines share each layer; the result does not depend on their
+// number.
 func Build(ctx context.Context, rows, cols int, group []uint8, workers int, prog Progress) (table []uint8, step int, err error) {
 	if err := encode.CheckSize(rows, cols); err != nil {
 		return nil, 0, err
@@ -44,13 +41,11 @@ func Build(ctx context.Context, rows, cols int, group []uint8, workers int, prog
 	if k == 0 || k >= n {
 		return nil, 0, fmt.Errorf("group of %d tiles on %d cells", k, n)
 	}
-	if n-k <= 8 && k >= 2 && workers > 1 {
-		return buildParallel(ctx, rows, cols, group, prog, workers)
-	}
+	workers = max(workers, 1)
 	if n-k <= 8 {
-		return build[uint8](ctx, rows, cols, group, prog)
+		return build[uint32](ctx, newGrid(rows, cols), group, workers, prog)
 	}
-	return build[uint16](ctx, rows, cols, group, prog)
+	return build[uint64](ctx, newGrid(rows, cols), group, workers, prog)
 }
 
 type grid struct {
@@ -85,43 +80,57 @@ func (g *grid) region(c int, free uint32) uint32 {
 	}
 }
 
-// entry is the search state of one placement, kept together so that a
-// generated placement costs one cache miss: visited blank cells, the blank
-// cells of the layers being expanded and generated (by layer parity) and the
-// value.
-type entry[M uint8 | uint16] struct {
-	visited M
-	layer   [2]M
-	dist    uint8
+// search is the state of one build. A placement's search state is one word
+// (see word), so a generated placement costs one cache miss and workers
+// update it with one compare-and-swap.
+type search[W word] struct {
+	g      *grid
+	n, k   int
+	last   int // radix of the last tile's digit: a block of placements sharing the other tiles
+	blocks int
+	st     []W
+	lay    layout[W]
+	// todo[p][c] is set when chunk c of blocks holds states of a layer of
+	// parity p, so sparse layers skip most of the table.
+	todo [2][]flag
 }
 
-func build[M uint8 | uint16](ctx context.Context, rows, cols int, group []uint8, prog Progress) ([]uint8, int, error) {
-	g := newGrid(rows, cols)
+// chunkBlocks is the unit of work handed to a worker (and of todo).
+const chunkBlocks = 256
+
+// maxLayer keeps values below 255, whose complement marks "not reached".
+const maxLayer = 254
+
+func build[W word](ctx context.Context, g *grid, group []uint8, workers int, prog Progress) ([]uint8, int, error) {
 	n, k := g.n, len(group)
 	total := Entries(n, k)
-	st := make([]entry[M], total)
-	for i := range st {
-		st[i].dist = unknown
+	st, free := alloc[W](total)
+	defer free()
+	s := &search[W]{g: g, n: n, k: k, last: n - k + 1, st: st, lay: newLayout[W]()}
+	s.blocks = total / s.last
+	chunks := (s.blocks + chunkBlocks - 1) / chunkBlocks
+	s.todo = [2][]flag{make([]flag, chunks), make([]flag, chunks)}
+	ws := make([]*worker, workers)
+	for i := range ws {
+		ws[i] = &worker{pos: make([]uint8, k), kids: make([]child, 0, s.last*4*k)}
 	}
 
 	// Start: tiles at home, blank region around the blank's home (cell n-1).
-	pos := make([]uint8, k)
+	pos := ws[0].pos
 	var used uint32
 	for i, t := range group {
 		pos[i] = t - 1
 		used |= 1 << (t - 1)
 	}
-	free := g.all &^ used
 	r0 := rank(pos, n)
-	m0 := M(compress(g.region(n-1, free), free))
-	st[r0].visited, st[r0].layer[0], st[r0].dist = m0, m0, 0
+	m0 := W(compress(g.region(n-1, g.all&^used), g.all&^used))
+	st[r0] = m0 | m0<<s.lay.shift(0) | s.lay.value(0)
+	s.todo[0][r0/s.last/chunkBlocks].Store(1)
 	reached := int64(1)
 
 	// Every move of a group tile is generated once from each end, when that
 	// state is expanded, and both ends' values are final by then (the new end
 	// is at most one layer later): so step is exact.
-	step := 0
-	last := n - k + 1 // radix of the last tile's digit
 	for layer := 0; ; layer++ {
 		if err := ctx.Err(); err != nil {
 			return nil, 0, err
@@ -129,66 +138,24 @@ func build[M uint8 | uint16](ctx context.Context, rows, cols int, group []uint8,
 		if prog != nil {
 			prog(layer, reached, int64(total))
 		}
-		any := false
-		nd := uint8(layer + 1)
-		cl, nl := layer&1, (layer+1)&1
-		for base := 0; base < total; base += last {
-			blk := st[base : base+last]
-			nz := false
-			for i := range blk {
-				if blk[i].layer[cl] != 0 {
-					nz = true
-					break
-				}
-			}
-			if !nz {
-				continue
-			}
-			any = true
-			prefUsed := uint32(0)
-			if k > 1 {
-				prefUsed = unrank(base/last, pos[:k-1], n)
-			}
-			for d := range blk {
-				m := blk[d].layer[cl]
-				if m == 0 {
-					continue
-				}
-				blk[d].layer[cl] = 0
-				dp := int(blk[d].dist)
-				c := selectFree(prefUsed, d)
-				pos[k-1] = uint8(c)
-				used := prefUsed | 1<<c
-				free := g.all &^ used
-				blanks := expand(uint32(m), free)
-				for i := 0; i < k; i++ {
-					from := int(pos[i])
-					for to := g.nb[from] & blanks; to != 0; to &= to - 1 {
-						b := bits.TrailingZeros32(to)
-						pos[i] = uint8(b)
-						e := &st[rank(pos, n)]
-						nfree := free&^(1<<b) | 1<<from
-						bit := M(1) << bits.OnesCount32(nfree&(1<<from-1))
-						if e.visited&bit == 0 {
-							reg := M(compress(g.region(from, nfree), nfree))
-							if e.visited == 0 {
-								e.dist = nd
-								reached++
-							}
-							e.visited |= reg
-							e.layer[nl] |= reg
-						}
-						if x := int(e.dist) - dp; x > step {
-							step = x
-						} else if -x > step {
-							step = -x
-						}
-					}
-					pos[i] = uint8(from)
-				}
-			}
+		if layer == maxLayer {
+			return nil, 0, fmt.Errorf("more than %d layers", maxLayer)
 		}
-		if !any {
+		expanded := false
+		parallel(workers, chunks, func(w, c int) {
+			if s.todo[layer&1][c].Load() != 0 {
+				s.todo[layer&1][c].Store(0)
+				s.expandChunk(ws[w], c, layer)
+				ws[w].expanded = true
+			}
+		})
+		for _, w := range ws {
+			reached += w.reached
+			w.reached = 0
+			expanded = expanded || w.expanded
+			w.expanded = false
+		}
+		if !expanded {
 			break
 		}
 	}
@@ -196,9 +163,125 @@ func build[M uint8 | uint16](ctx context.Context, rows, cols int, group []uint8,
 	if reached != int64(total) && !(k == n-1 && 2*reached == int64(total)) {
 		return nil, 0, fmt.Errorf("internal error: %d of %d placements reached", reached, total)
 	}
-	dist := make([]uint8, total)
-	for i := range st {
-		dist[i] = st[i].dist
+	step := 0
+	for _, w := range ws {
+		step = max(step, w.step)
 	}
+	dist := make([]uint8, total)
+	parallel(workers, chunks, func(_, c int) {
+		lo, hi := c*chunkBlocks*s.last, min((c+1)*chunkBlocks, s.blocks)*s.last
+		for i := lo; i < hi; i++ {
+			dist[i] = s.lay.valueOf(st[i])
+		}
+	})
 	return dist, step, nil
+}
+
+// child is a generated state waiting for its entry: rank of its placement,
+// its free cells, the cell the moved tile left (where the blank now is) and
+// the parent's value.
+type child struct {
+	r     int
+	nfree uint32
+	from  uint8
+	dp    uint8
+}
+
+// worker is one goroutine's scratch space and tallies.
+type worker struct {
+	pos      []uint8
+	kids     []child
+	reached  int64
+	step     int
+	expanded bool
+	sink     uint64
+}
+
+// expandChunk expands the states of the current layer in one chunk of blocks.
+func (s *search[W]) expandChunk(w *worker, c, layer int) {
+	g, n, k, lay := s.g, s.n, s.k, s.lay
+	cs := lay.shift(layer)
+	for b := c * chunkBlocks; b < min((c+1)*chunkBlocks, s.blocks); b++ {
+		blk := s.st[b*s.last : (b+1)*s.last]
+		var or W
+		for i := range blk {
+			or |= load(&blk[i])
+		}
+		if or>>cs&lay.mask == 0 {
+			continue
+		}
+		prefUsed := unrank(b, w.pos[:k-1], n)
+		kids := w.kids[:0]
+		for d := range blk {
+			x := load(&blk[d])
+			m := uint32(x >> cs & lay.mask)
+			if m == 0 {
+				continue
+			}
+			and(&blk[d], ^(lay.mask << cs))
+			dp := lay.valueOf(x)
+			cell := selectFree(prefUsed, d)
+			w.pos[k-1] = uint8(cell)
+			free := g.all &^ (prefUsed | 1<<cell)
+			blanks := expand(m, free)
+			for i := 0; i < k; i++ {
+				from := w.pos[i]
+				for to := g.nb[from] & blanks; to != 0; to &= to - 1 {
+					b := bits.TrailingZeros32(to)
+					w.pos[i] = uint8(b)
+					kids = append(kids, child{r: rank(w.pos, n), nfree: free&^(1<<b) | 1<<from, from: from, dp: dp})
+				}
+				w.pos[i] = from
+			}
+		}
+		// Read every child's entry before updating any: the reads do not
+		// depend on each other, so their cache misses overlap.
+		var sink W
+		for i := range kids {
+			sink |= load(&s.st[kids[i].r])
+		}
+		w.sink += uint64(sink)
+		for i := range kids {
+			s.visit(w, &kids[i], layer)
+		}
+		w.kids = kids
+	}
+}
+
+// visit adds a child's blank region to the next layer unless it was seen,
+// and updates the step with the child's value.
+func (s *search[W]) visit(w *worker, c *child, layer int) {
+	lay := s.lay
+	e := &s.st[c.r]
+	bit := W(1) << bits.OnesCount32(c.nfree&(1<<c.from-1))
+	old := load(e)
+	if old&bit == 0 {
+		reg := W(compress(s.g.region(int(c.from), c.nfree), c.nfree))
+		ns := lay.shift(layer + 1)
+		for {
+			nw := old | reg | reg<<ns
+			if !lay.reached(old) {
+				nw |= lay.value(layer + 1)
+			}
+			if cas(e, old, nw) {
+				if !lay.reached(old) {
+					w.reached++
+				}
+				if f := &s.todo[(layer+1)&1][c.r/s.last/chunkBlocks]; f.Load() == 0 {
+					f.Store(1)
+				}
+				old = nw
+				break
+			}
+			old = load(e)
+			if old&bit != 0 {
+				break
+			}
+		}
+	}
+	if x := int(lay.valueOf(old)) - int(c.dp); x > w.step {
+		w.step = x
+	} else if -x > w.step {
+		w.step = -x
+	}
 }

@@ -68,6 +68,11 @@ func Load(dir string, part Partition) (*Set, error) {
 type Heuristic struct {
 	Set     *Set
 	Reflect bool
+	// Dual also looks up the dual board (the inverse permutation: tile t
+	// stands where the tile found on t's home cell belongs), and with
+	// Reflect the dual of the mirrored board, when neither direct sum cuts.
+	// Only groups for which the bound is proven are summed (see dualGroups).
+	Dual bool
 	// NoSkip computes the bound at every node (no lower-bound-check
 	// skipping); for comparisons.
 	NoSkip bool
@@ -84,6 +89,9 @@ func (h *Heuristic) Name() string {
 	if h.Reflect {
 		name += "+r"
 	}
+	if h.Dual {
+		name += "+d"
+	}
 	return name
 }
 
@@ -95,11 +103,19 @@ func (h *Heuristic) NewEvaluator(rows, cols int) (ida.Evaluator, error) {
 	}
 	// Each group's value is at least its tiles' Manhattan distance, so the
 	// sum dominates Manhattan distance.
-	return ida.NewSkipEvaluator(tr, !h.NoSkip, h.Set.Step(), true), nil
+	step, _ := h.TrackerInfo()
+	return ida.NewSkipEvaluator(tr, !h.NoSkip, step, true), nil
 }
 
-// TrackerInfo implements ida.TrackerMaker.
-func (h *Heuristic) TrackerInfo() (int, bool) { return h.Set.Step(), true }
+// TrackerInfo implements ida.TrackerMaker. The dual bound can change by a
+// whole group's value in one move (a group leaves or joins the proven set),
+// so with Dual the step is too large for skipping ever to apply.
+func (h *Heuristic) TrackerInfo() (int, bool) {
+	if h.Dual {
+		return 1 << 10, true
+	}
+	return h.Set.Step(), true
+}
 
 // NewTracker implements ida.TrackerMaker.
 func (h *Heuristic) NewTracker(rows, cols int) (ida.Tracker, error) {
@@ -113,7 +129,7 @@ func (h *Heuristic) NewTracker(rows, cols int) (ida.Tracker, error) {
 	if len(p.Groups) > maxGroups {
 		return nil, fmt.Errorf("at most %d groups", maxGroups)
 	}
-	t := &tracker{n: rows * cols, reflect: h.Reflect, tables: h.Set.Tables}
+	t := &tracker{n: rows * cols, reflect: h.Reflect, dual: h.Dual, tables: h.Set.Tables}
 	for gi, g := range p.Groups {
 		t.groups = append(t.groups, g)
 		for _, tile := range g {
@@ -121,33 +137,61 @@ func (h *Heuristic) NewTracker(rows, cols int) (ida.Tracker, error) {
 		}
 	}
 	for c := 0; c < t.n; c++ {
-		tc := (c%cols)*cols + c/cols
+		tc := c
+		if rows == cols {
+			tc = (c%cols)*cols + c/cols
+		}
 		t.cmap[c] = uint8(tc)
 		if c < t.n-1 {
 			t.tmap[c+1] = uint8(tc + 1) // tile c+1 lives at cell c in the goal
 		}
 	}
+	t.good = dualGroups(rows, cols, p.Groups)
 	return t, nil
+}
+
+// dualGroups returns, for each blank cell c, the groups whose dual value is
+// a proven lower bound (NOTES.md, "Dual lookups"): the groups that do not
+// hold the tile whose home is c, and in whose goal placement c and the
+// blank's home are in the same region of free cells.
+func dualGroups(rows, cols int, groups [][]uint8) (good [encode.MaxCells]uint16) {
+	g := newGrid(rows, cols)
+	n := g.n
+	for gi, grp := range groups {
+		var home uint32
+		for _, t := range grp {
+			home |= 1 << (t - 1)
+		}
+		reach := g.region(n-1, g.all&^home)
+		for c := 0; c < n; c++ {
+			if reach&(1<<c) != 0 {
+				good[c] |= 1 << gi
+			}
+		}
+	}
+	return good
 }
 
 const maxGroups = 16
 
 type frame struct {
-	vd, vr         [maxGroups]uint8 // group values, direct and reflected
-	dirtyD, dirtyR uint16           // groups whose value is stale
+	vd, vr, vu, vv                 [maxGroups]uint8 // group values: direct, reflected, dual, reflected dual
+	dirtyD, dirtyR, dirtyU, dirtyV uint16           // groups whose value is stale
 }
 
 // tracker follows the tile positions (and their mirror images) cheaply and
 // looks up only the groups that moved since the last bound.
 type tracker struct {
-	n          int
-	reflect    bool
-	tables     [][]uint8
-	groups     [][]uint8
-	grpOf      [encode.MaxCells]uint8
-	cmap, tmap [encode.MaxCells]uint8
-	pos, rpos  [encode.MaxCells]uint8 // cell of each tile; of each mirrored tile
-	frames     []frame
+	n             int
+	reflect, dual bool
+	tables        [][]uint8
+	groups        [][]uint8
+	grpOf         [encode.MaxCells]uint8
+	cmap, tmap    [encode.MaxCells]uint8
+	pos, rpos     [encode.MaxCells]uint8  // cell of each tile; of each mirrored tile
+	dpos, rdpos   [encode.MaxCells]uint8  // the same on the dual board
+	good          [encode.MaxCells]uint16 // dualGroups
+	frames        []frame
 }
 
 func (t *tracker) Reset(p *ida.Position) {
@@ -157,8 +201,32 @@ func (t *tracker) Reset(p *ida.Position) {
 			t.rpos[t.tmap[tile]] = t.cmap[c]
 		}
 	}
+	for c := 0; c < t.n; c++ {
+		t.setDual(nil, c, p.Tiles[c])
+	}
 	all := uint16(1)<<len(t.groups) - 1
-	t.frames = append(t.frames[:0], frame{dirtyD: all, dirtyR: all})
+	t.frames = append(t.frames[:0], frame{dirtyD: all, dirtyR: all, dirtyU: all, dirtyV: all})
+}
+
+// setDual puts on the dual board the tile whose home is cell home where
+// the tile x found on that cell belongs (x 0: the blank, whose home is n-1):
+// the dual board is the inverse of the board read as a permutation of home
+// cells. f, when set, gets the changed groups marked.
+func (t *tracker) setDual(f *frame, home int, x uint8) {
+	if home == t.n-1 {
+		return // the blank's home: no tile to place
+	}
+	tile := uint8(home + 1)
+	c := uint8(t.n - 1)
+	if x != 0 {
+		c = x - 1
+	}
+	t.dpos[tile] = c
+	t.rdpos[t.tmap[tile]] = t.cmap[c] // the dual of the mirror is the mirror of the dual
+	if f != nil {
+		f.dirtyU |= 1 << t.grpOf[tile]
+		f.dirtyV |= 1 << t.grpOf[t.tmap[tile]]
+	}
 }
 
 func (t *tracker) Move(p *ida.Position, tile uint8, from, to int) {
@@ -175,12 +243,20 @@ func (t *tracker) Move(p *ida.Position, tile uint8, from, to int) {
 		t.rpos[rt] = t.cmap[to]
 		f.dirtyR |= 1 << t.grpOf[rt]
 	}
+	if t.dual { // the tiles whose homes are from and to move on the dual board
+		t.setDual(f, from, 0)
+		t.setDual(f, to, tile)
+	}
 }
 
 func (t *tracker) Undo(p *ida.Position, tile uint8, from, to int) {
 	t.pos[tile] = uint8(from)
 	if t.reflect {
 		t.rpos[t.tmap[tile]] = t.cmap[from]
+	}
+	if t.dual {
+		t.setDual(nil, from, tile)
+		t.setDual(nil, to, 0)
 	}
 }
 
@@ -189,37 +265,44 @@ func (t *tracker) lookup(g int, pos *[encode.MaxCells]uint8) uint8 {
 	r := 0
 	n := t.n
 	for i, tile := range t.groups[g] {
-		c := pos[tile]
-		r = r*(n-i) + int(c) - bits.OnesCount32(used&(1<<c-1))
-		used |= 1 << c
+		r, used = rankDigit(r, used, pos[tile], n-i)
 	}
 	return t.tables[g][r]
 }
 
 func (t *tracker) Bound(p *ida.Position, need int) int {
 	f := &t.frames[p.Depth]
-	for m := f.dirtyD; m != 0; m &= m - 1 {
+	all := uint16(1)<<len(t.groups) - 1
+	h := t.sum(&f.vd, &f.dirtyD, all, &t.pos)
+	if h > need || !(t.reflect || t.dual) {
+		return h // the other boards' groups stay dirty until needed
+	}
+	if t.reflect {
+		if h = max(h, t.sum(&f.vr, &f.dirtyR, all, &t.rpos)); h > need {
+			return h
+		}
+	}
+	if !t.dual {
+		return h
+	}
+	if h = max(h, t.sum(&f.vu, &f.dirtyU, t.good[p.Blank], &t.dpos)); h > need || !t.reflect {
+		return h
+	}
+	return max(h, t.sum(&f.vv, &f.dirtyV, t.good[t.cmap[p.Blank]], &t.rdpos))
+}
+
+// sum adds the values of the groups in use, looking up those that are dirty.
+func (t *tracker) sum(v *[maxGroups]uint8, dirty *uint16, use uint16, pos *[encode.MaxCells]uint8) int {
+	for m := *dirty & use; m != 0; m &= m - 1 {
 		g := bits.TrailingZeros16(m)
-		f.vd[g] = t.lookup(g, &t.pos)
+		v[g] = t.lookup(g, pos)
 	}
-	f.dirtyD = 0
-	sd := 0
-	for g := range t.groups {
-		sd += int(f.vd[g])
+	*dirty &^= use
+	s := 0
+	for m := use; m != 0; m &= m - 1 {
+		s += int(v[bits.TrailingZeros16(m)])
 	}
-	if !t.reflect || sd > need {
-		return sd // the reflected groups stay dirty until needed
-	}
-	for m := f.dirtyR; m != 0; m &= m - 1 {
-		g := bits.TrailingZeros16(m)
-		f.vr[g] = t.lookup(g, &t.rpos)
-	}
-	f.dirtyR = 0
-	sr := 0
-	for g := range t.groups {
-		sr += int(f.vr[g])
-	}
-	return max(sd, sr)
+	return s
 }
 
 // Value returns the bound of a whole board (for tests and tools).

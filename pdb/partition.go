@@ -37,8 +37,9 @@ var named = map[string]struct {
 	// Left and right 3x2 blocks of the top three rows, and the bottom row.
 	"6-6-3": {4, 4, "1,2,5,6,9,10/3,4,7,8,11,12/13,14,15"},
 	"5-5-5": {4, 4, "1,5,6,9,13/2,3,4,7,8/10,11,12,14,15"},
-	// The two 5-5-5 "local" databases of seed 002, shaped for the
-	// transposed goal (groups B, A, C of its pictures DB1 and DB2).
+	// The two 5-5-5 "local" databases of the web page
+	// "PDBを使った15パズル自動解答プログラム" (2000), shaped for the transposed
+	// goal (groups B, A, C of its pictures DB1 and DB2).
 	"local1": {4, 4, "1,6,7,10,11/2,3,4,8,12/5,9,13,14,15"},
 	"local2": {4, 4, "1,2,3,5,9/4,6,7,10,13/8,11,12,14,15"},
 	// 3x3 (8-puzzle) partitions for tests and small experiments.

@@ -157,34 +157,41 @@ func buildSet(t testing.TB, name string, rows, cols int) *Set {
 	return set
 }
 
-// Every 3x3 board: the additive bound (direct and reflected) never exceeds
-// the true distance, dominates Manhattan distance, and IDA* with it finds the
-// BFS length.
+// Every 3x3 board: the additive bound (direct, reflected, with the dual
+// lookup) never exceeds the true distance, dominates Manhattan distance, and
+// IDA* with it finds the BFS length. The dual lookup never lowers the bound
+// and raises it on some boards.
 func TestAdditiveOn3x3IsAdmissibleAndOptimal(t *testing.T) {
 	dist := encode.Distances(3, 3)
 	for _, name := range []string{"4-4", "3-5", "1,5/2,3,6/4,7,8"} {
 		set := buildSet(t, name, 3, 3)
-		for _, refl := range []bool{false, true} {
-			h := &Heuristic{Set: set, Reflect: refl}
+		for _, v := range []struct{ refl, dual bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+			h := &Heuristic{Set: set, Reflect: v.refl, Dual: v.dual}
+			base := &Heuristic{Set: set, Reflect: v.refl}
 			tr, err := h.NewTracker(3, 3) // Reset makes it reusable
 			require.NoError(t, err)
-			exact, solved := 0, 0
+			exact, solved, raised := 0, 0, 0
 			for key, d := range dist {
 				b, _ := encode.FromKey(key, 3, 3)
-				p := ida.Position{Rows: 3, Cols: 3}
+				p := ida.Position{Rows: 3, Cols: 3, Blank: b.Blank()}
 				copy(p.Tiles[:], b.Tiles)
 				tr.Reset(&p)
-				v := tr.Bound(&p, 1<<30)
+				got := tr.Bound(&p, 1<<30)
+				w, err := base.Value(b)
+				require.NoError(t, err)
 				if key%1000 == 0 { // the convenience path agrees
-					w, err := h.Value(b)
+					x, err := h.Value(b)
 					require.NoError(t, err)
-					require.Equal(t, v, w)
+					require.Equal(t, got, x)
 				}
-				if v > d || v < b.Manhattan() {
-					t.Fatalf("%s reflect=%v %s: bound %d, distance %d, manhattan %d", name, refl, b, v, d, b.Manhattan())
+				if got > d || got < b.Manhattan() || got < w {
+					t.Fatalf("%s %+v %s: bound %d, distance %d, manhattan %d, without dual %d", name, v, b, got, d, b.Manhattan(), w)
 				}
-				if v == d {
+				if got == d {
 					exact++
+				}
+				if got > w {
+					raised++
 				}
 				if (exact+int(key>>8))%40 == 0 {
 					res, err := ida.Solve(b, h, ida.Options{})
@@ -195,6 +202,9 @@ func TestAdditiveOn3x3IsAdmissibleAndOptimal(t *testing.T) {
 			}
 			assert.Greater(t, exact, 0)
 			assert.Greater(t, solved, 1000)
+			if v.dual {
+				assert.Greater(t, raised, 1000, "%s %+v", name, v)
+			}
 		}
 	}
 }
@@ -418,4 +428,47 @@ func randomWalkBoard(rng *rand.Rand, n int) encode.Board {
 		_ = b.Move(tiles[rng.IntN(len(tiles))])
 	}
 	return b
+}
+
+// The tracker's incremental dual board agrees with one computed from scratch
+// along random walks (moves and undos).
+func TestDualTrackingMatchesFromScratch(t *testing.T) {
+	set := buildSet(t, "4-4", 3, 3)
+	h := &Heuristic{Set: set, Reflect: true, Dual: true}
+	tr, err := h.NewTracker(3, 3)
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for walk := 0; walk < 200; walk++ {
+		b := encode.Random(rng, 3, 3)
+		p := ida.Position{Rows: 3, Cols: 3, Blank: b.Blank()}
+		copy(p.Tiles[:], b.Tiles)
+		tr.Reset(&p)
+		type mv struct {
+			tile     uint8
+			from, to int
+		}
+		var path []mv
+		for step := 0; step < 30; step++ {
+			if len(path) > 0 && rng.IntN(3) == 0 { // undo the last move
+				m := path[len(path)-1]
+				path = path[:len(path)-1]
+				p.Tiles[m.from], p.Tiles[m.to] = m.tile, 0
+				p.Blank = m.to
+				p.Depth--
+				tr.Undo(&p, m.tile, m.from, m.to)
+			} else {
+				nb := encode.Neighbors(3, 3, p.Blank)
+				c := nb[rng.IntN(len(nb))]
+				m := mv{p.Tiles[c], c, p.Blank}
+				p.Tiles[m.to], p.Tiles[c] = m.tile, 0
+				p.Blank = c
+				p.Depth++
+				tr.Move(&p, m.tile, m.from, m.to)
+				path = append(path, m)
+			}
+			want, err := h.Value(encode.Board{Rows: 3, Cols: 3, Tiles: append([]uint8(nil), p.Tiles[:9]...)})
+			require.NoError(t, err)
+			require.Equal(t, want, tr.Bound(&p, 1<<30), "walk %d step %d %v", walk, step, p.Tiles[:9])
+		}
+	}
 }

@@ -10,11 +10,16 @@ func rank(pos []uint8, n int) int {
 	var used uint32
 	r := 0
 	for i, c := range pos {
-		d := int(c) - bits.OnesCount32(used&(1<<c-1))
-		r = r*(n-i) + d
-		used |= 1 << c
+		r, used = rankDigit(r, used, c, n-i)
 	}
 	return r
+}
+
+// rankDigit appends cell c, counted among the cells not in used, as the next
+// digit (in radix radix) of the rank r: the one step of rank that the
+// heuristic's lookup, which reads the cells through the tiles, shares.
+func rankDigit(r int, used uint32, c uint8, radix int) (int, uint32) {
+	return r*radix + int(c) - bits.OnesCount32(used&(1<<c-1)), used | 1<<c
 }
 
 // unrank is the inverse of rank: it fills pos and returns the used cells.

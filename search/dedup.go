@@ -11,11 +11,12 @@ type Dedup int
 const (
 	// Map uses Go's built-in map.
 	Map Dedup = iota
-	// Open is open addressing with linear probing (seed 004): a state's
+	// Open is open addressing with linear probing, as in the web page
+	// "第4章: 幅優先探索" that solves the 2x3 puzzle with hashing: a state's
 	// hash picks a slot and a taken slot sends it to the next one. The table
 	// doubles when half full.
 	Open
-	// Linear scans every stored state (the seeds' first programs); its cost
+	// Linear scans every stored state (the first programs of M. Hiroi's breadth-first search pages); its cost
 	// grows with the square of the states stored. Kept for measuring.
 	Linear
 )

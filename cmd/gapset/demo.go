@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -23,7 +22,7 @@ import (
 // demoIDs are Korf instances quick enough for a demo on any machine.
 var demoIDs = []string{"12", "42", "55", "79", "97"}
 
-// paperGap0_8 is the paper's Table 1 row for Gap0_8 (SPEC.md section 3).
+// paperGap0_8 is the Gap0_8 row of Table 1 of Hasegawa & Yamamoto's paper.
 const paperGap0_8 = "| Gap0_8 (paper, BDD) | 7,870,996 | 1,489,108 | 4,233,704 |"
 
 func demoCommand(e *env) *cli.Command {
@@ -67,7 +66,7 @@ func runDemo(c *cli.Context, e *env) error {
 
 	start := time.Now()
 	var members int64
-	sets, err := gapset.Sets(context.Background(), rows, cols, 0, []int{cells}, func(p gapset.Progress) {
+	sets, err := gapset.Sets(e.ctx(), rows, cols, 0, []int{cells}, func(p gapset.Progress) {
 		members = max(members, p.Members)
 		prog.update(0, 0, false, "step 1/3: enumerating Gap0 by Manhattan transitions: layer M=%d, %d members", p.Manhattan, p.Members)
 	})
@@ -128,7 +127,7 @@ func runDemo(c *cli.Context, e *env) error {
 		}
 	}
 	hs := []ida.Heuristic{ida.Manhattan{}, hBDD, hSet}
-	recs, err := bench.Run(context.Background(), insts, hs, bench.Options{Jobs: 1, Progress: func(done, total int, r bench.Record) {
+	recs, err := bench.Run(e.ctx(), insts, hs, bench.Options{Jobs: 1, Progress: func(done, total int, r bench.Record) {
 		prog.update(int64(done), int64(total), true, "step 3/3: solved %s with %s: length %d, %d nodes", r.ID, r.Heuristic, r.Length, r.Nodes)
 	}})
 	prog.done()

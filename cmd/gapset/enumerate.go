@@ -1,16 +1,13 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/keyset"
@@ -40,6 +37,9 @@ func enumerateCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 		},
 		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
 			spec := c.String("cells")
 			if !c.IsSet("cells") {
 				spec = strconv.Itoa(c.Int("rows") * c.Int("cols"))
@@ -64,6 +64,9 @@ func enumerateCommand(e *env) *cli.Command {
 				if c.IsSet("out-dir") {
 					return badInputf("give either --out or --out-dir")
 				}
+				if err := checkOutFile("--out", out); err != nil {
+					return err
+				}
 				cfg.Dir = filepath.Dir(out)
 				cfg.Paths = map[int]string{cells[0]: out}
 			}
@@ -85,14 +88,16 @@ func enumerateCommand(e *env) *cli.Command {
 					prog.update(0, 0, true, "%6.1fs %s: %d keys; rss %d MiB, peak %d MiB", p.Elapsed.Seconds(), p.Phase, p.Layer, p.RSS>>20, p.PeakRSS>>20)
 				}
 			}
-			ctx := c.Context
-			if ctx == nil {
-				ctx = context.Background()
+			scratch := cfg.TempDir
+			if scratch == "" {
+				scratch = cfg.Dir
 			}
-			// An interrupted run removes its scratch runs and partial files.
-			ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			res, err := gapset.Enumerate(ctx, cfg)
+			removeStaleScratch(scratch, e.stderr)
+			e.willScratch(scratch)
+			for _, p := range cfg.Paths {
+				e.willWrite(p)
+			}
+			res, err := gapset.Enumerate(e.ctx(), cfg)
 			prog.done()
 			if err != nil {
 				if errors.Is(err, gapset.ErrArgs) {

@@ -94,14 +94,6 @@ func TestGenIsReproducibleAndSolvable(t *testing.T) {
 	assert.Len(t, insts, 50)
 }
 
-func TestDemo(t *testing.T) {
-	// the full demo enumerates the 15-puzzle's Gap0 (a minute); --small runs
-	// the same steps on the 8-puzzle (see demo_test.go)
-	code, out, errs := runCmd(t, "", "demo", "-q", "--small")
-	require.Equal(t, 0, code, errs)
-	assert.Contains(t, out, "| 1 | 22 |")
-}
-
 // --cpuprofile writes a profile pprof can read; a path that cannot be
 // created is bad input.
 func TestCPUProfile(t *testing.T) {

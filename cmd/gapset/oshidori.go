@@ -11,7 +11,7 @@ import (
 func oshidoriCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "oshidori",
-		Usage:     "the oshidori stone-pair puzzle (seed 001) by breadth-first search",
+		Usage:     "the oshidori stone-pair puzzle (M. Hiroi's breadth-first search page) by breadth-first search",
 		ArgsUsage: "[START]",
 		Description: "A row of black (B) and white (W) stones and two adjacent empty cells (_). A move slides two\n" +
 			"adjacent stones, order kept, into the empty cells. START defaults to \"B W B W B W _ _\".\n" +

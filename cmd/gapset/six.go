@@ -27,7 +27,7 @@ func sixCommand(e *env) *cli.Command {
 		}
 		b, err := six.Parse(s)
 		if err != nil {
-			return 0, badInputf("board %q: %v", s, err)
+			return 0, badInputf("board %s: %v", quoteArg(s), err)
 		}
 		return b, nil
 	}
@@ -56,7 +56,7 @@ func sixCommand(e *env) *cli.Command {
 	isGoal := func(b six.Board) bool { return b == goal }
 	return &cli.Command{
 		Name:  "six",
-		Usage: "the 6-puzzle on its hexagonal graph (seeds 000, 001)",
+		Usage: "the 6-puzzle on its hexagonal graph (M. Hiroi's breadth-first search pages)",
 		Description: "Seven positions, 3 the centre; 0 is the blank; the goal is (1 2 3 4 5 6 0).\n" +
 			"Adjacency: 0:{1,2,3} 1:{0,3,4} 2:{0,3,5} 3:{0,1,2,4,5,6} 4:{1,3,6} 5:{2,3,6} 6:{3,4,5}.\n" +
 			"Examples:\n" +
@@ -116,7 +116,10 @@ func sixCommand(e *env) *cli.Command {
 					if useLB {
 						lb = six.NewBound()
 					}
-					opt := deepenOptions(c)
+					opt, err := deepenOptions(c)
+					if err != nil {
+						return err
+					}
 					r, err := search.IterativeDeepening[six.Board](six.Puzzle{}, b, isGoal, lb, opt)
 					if err != nil {
 						return searchError(err)

@@ -1,4 +1,5 @@
-// Package oshidori is the stone-pair puzzle of seed 001: a row of cells
+// Package oshidori is the stone-pair puzzle of M. Hiroi's page
+// "幅優先探索とスライドパズル" (xyzzy Lisp): a row of cells
 // holding black and white stones and two adjacent empty cells. A move takes
 // two adjacent stones and slides the pair, order unchanged, into the empty
 // cells. The classic row has 8 cells: start B W B W B W _ _, goal

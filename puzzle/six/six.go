@@ -1,5 +1,6 @@
-// Package six is the 6-puzzle of seeds 000 and 001: six numbered pieces and
-// a blank on the seven positions of a hexagonal graph, position 3 in the
+// Package six is the 6-puzzle of M. Hiroi's pages "幅優先探索とスライドパズル"
+// and "続・幅優先探索とスライドパズル" (xyzzy Lisp): six numbered pieces and a
+// blank on the seven positions of a hexagonal graph, position 3 in the
 // centre. A piece next to the blank slides into it. The goal is
 // (1 2 3 4 5 6 0); all 7! = 5040 arrangements reach it.
 package six
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/search"
 )
 
@@ -69,16 +71,9 @@ func New(pieces []int) (Board, error) {
 
 // Parse reads a board such as "(1 5 2 6 3 4 0)" or "1,5,2,6,3,4,0".
 func Parse(s string) (Board, error) {
-	fields := strings.FieldsFunc(s, func(r rune) bool {
-		return r == ' ' || r == ',' || r == '(' || r == ')' || r == '\t' || r == '\n' || r == '\r'
-	})
-	pieces := make([]int, len(fields))
-	for i, f := range fields {
-		v, err := strconv.Atoi(f)
-		if err != nil {
-			return 0, fmt.Errorf("%w: %q", ErrSymbol, f)
-		}
-		pieces[i] = v
+	pieces, err := encode.SplitNumbers(s) // strict: no "+1", "01", "1,,2" or unbalanced "(1 2"
+	if err != nil {
+		return 0, fmt.Errorf("%w: %v", ErrSymbol, err)
 	}
 	return New(pieces)
 }

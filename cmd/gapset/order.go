@@ -1,0 +1,281 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gapset/gapset/bdd"
+	"github.com/gapset/gapset/keyset"
+	"github.com/urfave/cli/v2"
+)
+
+// orderFlag reads an --order value: a named order, an inline list of key
+// bits ("31,30,..."), or @FILE holding such a list (as `gapset order`
+// writes it).
+func orderFlag(v string, rows, cols, k int) (bdd.Order, error) {
+	if path, ok := strings.CutPrefix(v, "@"); ok {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return bdd.Order{}, err
+		}
+		o, err := bdd.ParseOrder(string(b), rows, cols, k)
+		if err != nil {
+			return bdd.Order{}, fmt.Errorf("%s: %w", path, err)
+		}
+		return o, nil
+	}
+	return bdd.ParseOrder(v, rows, cols, k)
+}
+
+func orderCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "order",
+		Usage: "search for a variable order that gives a gap set a smaller BDD",
+		Description: "Builds the BDD of a key-set file (--keys) in the --start order, or loads a .bdd file (--bdd),\n" +
+			"then improves the order by swapping adjacent levels in place until a pass gains nothing or\n" +
+			"--budget runs out; the best order found is written to --out (give it to build as --order @FILE)\n" +
+			"and printed with its node count. Methods: sift (single variables), window (permutations of 3\n" +
+			"adjacent variables), block-sift and block-window (whole cells, then the bits inside each cell;\n" +
+			"these keep each cell's bits together, which the fast query layout needs).\n" +
+			"Example: gapset order --keys /work/data/keys/Gap0_8.keys --start reverse --budget 2m --out g0_8.order",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "keys", Usage: "key-set `FILE` of the set"},
+			&cli.StringFlag{Name: "bdd", Usage: "start from this .bdd `FILE` (its set and order) instead of --keys"},
+			&cli.StringFlag{Name: "start", Value: "reverse", Usage: "start `ORDER` with --keys: a name, a bit list or @FILE"},
+			encodingFlag(),
+			&cli.StringFlag{Name: "method", Value: "block-sift", Usage: "`METHOD`: " + strings.Join(bdd.SearchMethods(), ", ")},
+			&cli.DurationFlag{Name: "budget", Value: time.Minute, Usage: "stop searching after `DURATION` (the best order so far is kept)"},
+			&cli.IntFlag{Name: "max-nodes", Usage: "never let the diagram pass `N` nodes while searching (0: 4x the start)"},
+			&cli.StringFlag{Name: "out", Usage: "order `FILE` to write (required)"},
+			&cli.StringFlag{Name: "save", Usage: "also save the BDD in the found order to this .bdd `FILE` (with its ZDD count)"},
+			&cli.StringFlag{Name: "levels", Usage: "write nodes per level of the start and the found order to this CSV `FILE`"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+		},
+		Action: func(c *cli.Context) error { return runOrder(c, e) },
+	}
+}
+
+func runOrder(c *cli.Context, e *env) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	for _, f := range []string{"out", "save", "levels"} {
+		if f != "out" && c.String(f) == "" {
+			continue
+		}
+		if err := checkOutFile("--"+f, c.String(f)); err != nil {
+			return err
+		}
+		e.willWrite(c.String(f))
+	}
+	if (c.String("keys") == "") == (c.String("bdd") == "") {
+		return badInputf("give exactly one of --keys FILE and --bdd FILE")
+	}
+	if c.Duration("budget") <= 0 {
+		return badInputf("--budget must be positive")
+	}
+	if c.Int("max-nodes") < 0 {
+		return badInputf("--max-nodes must not be negative")
+	}
+	pr := newProgress(e.stderr, c.Bool("quiet"))
+	defer pr.done()
+	var d *bdd.Diagram
+	var meta bdd.Meta
+	var name string
+	if path := c.String("bdd"); path != "" {
+		pr.update(0, 0, true, "%s: loading", path)
+		var in bdd.Info
+		var err error
+		d, in, err = bdd.Load(path)
+		if err != nil {
+			if errors.Is(err, bdd.ErrFormat) || errors.Is(err, os.ErrNotExist) {
+				return badInput(err)
+			}
+			return err
+		}
+		if in.ZDD {
+			return badInputf("%s holds a ZDD: order search works on BDDs", path)
+		}
+		meta = bdd.Meta{Rows: in.Rows, Cols: in.Cols, Cells: in.Cells, Gap: in.Gap, Exact: in.Exact, Tiles: in.Tiles}
+		name = in.Name()
+	} else {
+		path := c.String("keys")
+		h, keys, err := keyset.ReadAll(path)
+		if err != nil {
+			if errors.Is(err, keyset.ErrFormat) || errors.Is(err, os.ErrNotExist) {
+				return badInput(err)
+			}
+			return err
+		}
+		o, err := orderFlag(c.String("start"), h.Rows, h.Cols, h.Cells)
+		if err != nil {
+			return badInput(fmt.Errorf("--start: %w", err))
+		}
+		tiles, err := tilesEncoding(c, h)
+		if err != nil {
+			return err
+		}
+		if tiles {
+			toTiles(keys, h.Cells)
+		}
+		meta = bdd.Meta{Rows: h.Rows, Cols: h.Cols, Cells: h.Cells, Gap: h.Gap, Exact: h.Exact, Tiles: tiles}
+		name = h.Name()
+		d, err = bdd.BuildInPlace(keys, o, false, func(stage string, done, total uint64) {
+			pr.update(int64(done), int64(total), false, "%s %s", name, stage)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	startOrder := d.Order
+	startSizes := levelSizes(d)
+	begin := time.Now()
+	res, err := bdd.OrderSearch(d, bdd.SearchOptions{Method: c.String("method"), Deadline: begin.Add(c.Duration("budget")),
+		MaxNodes: c.Int("max-nodes"), Progress: func(nodes, best int, note string) {
+			pr.update(0, 0, false, "%s %s: %d nodes now, best %d (start %d), %s", name, note, nodes, best, d.NodeCount(),
+				time.Since(begin).Round(time.Second))
+		}})
+	if err != nil {
+		return badInput(err)
+	}
+	took := time.Since(begin)
+	d = nil
+	got := res.Diagram
+	if n, err := got.SatCount(); err != nil || n != got.Count {
+		return fmt.Errorf("the reordered BDD holds %d members, the set %d (%v)", n, got.Count, err)
+	}
+	o := got.Order
+	o.Name = orderName(c.String("method"), startOrder.Name)
+	got.Order = o
+	if err := bdd.WriteOrderFile(c.String("out"), o, meta.Rows, meta.Cols); err != nil {
+		return err
+	}
+	if path := c.String("levels"); path != "" {
+		if err := writeLevels(path, startOrder.Name, startSizes, o.Name, res.LevelSizes); err != nil {
+			return err
+		}
+	}
+	var zddNodes int
+	if path := c.String("save"); path != "" {
+		pr.update(0, 0, true, "%s: counting the ZDD", name)
+		z, err := got.ZDDOf()
+		if err != nil {
+			return err
+		}
+		zddNodes = z.NodeCount()
+		z = nil
+		meta.BuildTime = took
+		meta.ZDDNodes = uint64(zddNodes)
+		pr.update(0, 0, true, "%s: saving", name)
+		if _, err := bdd.Save(path, got, meta); err != nil {
+			return err
+		}
+	}
+	pr.done()
+	enc := bdd.EncodingCells
+	if meta.Tiles {
+		enc = bdd.EncodingTiles
+	}
+	fmt.Fprintf(e.stdout, "%s encoding=%s method=%s start=%s start_nodes=%d nodes=%d ratio=%.4f swaps=%d passes=%d timed_out=%t search=%.1fs",
+		name, enc, c.String("method"), startOrder.Name, res.Start, got.NodeCount(), float64(got.NodeCount())/float64(res.Start),
+		res.Swaps, res.Passes, res.TimedOut, took.Seconds())
+	if zddNodes > 0 {
+		fmt.Fprintf(e.stdout, " zdd_nodes=%d", zddNodes)
+	}
+	fmt.Fprintf(e.stdout, " -> %s\n%s", c.String("out"), o.Format(meta.Rows, meta.Cols))
+	return nil
+}
+
+// orderName names a found order after the method and the start, within the
+// 32 bytes a .bdd header holds.
+func orderName(method, start string) string {
+	n := method + ":" + start
+	if len(n) > 32 {
+		n = n[:32]
+	}
+	return n
+}
+
+func levelSizes(d *bdd.Diagram) []int {
+	s := make([]int, d.Order.Vars())
+	for _, nd := range d.Nodes[2:] {
+		s[nd.Level]++
+	}
+	return s
+}
+
+func writeLevels(path, startName string, start []int, bestName string, best []int) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "level,%s,%s\n", startName, bestName)
+	for i := range start {
+		fmt.Fprintf(&b, "%d,%d,%d\n", i, start[i], best[i])
+	}
+	return bdd.WriteTextFile(path, b.String())
+}
+
+// encodingFlag selects the encoding of whole-board keys (build, order).
+func encodingFlag() cli.Flag {
+	return &cli.StringFlag{Name: "encoding", Value: bdd.EncodingCells,
+		Usage: "key `ENCODING`: cells (the tile on each cell) or tiles (the cell of each tile; whole boards only)"}
+}
+
+// tilesEncoding reads --encoding for a set of h's shape: true for tiles.
+func tilesEncoding(c *cli.Context, h keyset.Header) (bool, error) {
+	switch c.String("encoding") {
+	case bdd.EncodingCells:
+		return false, nil
+	case bdd.EncodingTiles:
+		if h.Cells != h.Rows*h.Cols {
+			return false, badInputf("--encoding tiles needs whole boards, not %d of %d cells", h.Cells, h.Rows*h.Cols)
+		}
+		return true, nil
+	}
+	return false, badInputf("unknown --encoding %q (choose cells or tiles)", c.String("encoding"))
+}
+
+// toTiles converts whole-board keys to the tiles encoding in place.
+func toTiles(keys []uint64, n int) {
+	for i, k := range keys {
+		keys[i] = bdd.TileKey(k, n)
+	}
+}
+
+// tilePass converts every key of a pass to the tiles encoding.
+func tilePass(pass bdd.KeyPass, n int) bdd.KeyPass {
+	return func(add func(uint64)) error {
+		return pass(func(k uint64) { add(bdd.TileKey(k, n)) })
+	}
+}
+
+func encodingName(in bdd.Info) string {
+	if in.Tiles {
+		return bdd.EncodingTiles
+	}
+	return bdd.EncodingCells
+}
+
+// orderLabel is the order column of report's table: the name, the
+// encoding if not cells, and the bits of an order that has no fixed name.
+func orderLabel(r reportRow) string {
+	s := r.Order
+	if !slices.Contains(bdd.OrderNames(), r.Order) {
+		s += " [" + bitList(r.OrderBits) + "]"
+	}
+	if r.Encoding != bdd.EncodingCells {
+		s += " (" + r.Encoding + ")"
+	}
+	return s
+}
+
+func bitList(bits []uint8) string {
+	s := make([]string, len(bits))
+	for i, b := range bits {
+		s[i] = strconv.Itoa(int(b))
+	}
+	return strings.Join(s, " ")
+}

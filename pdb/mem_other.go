@@ -1,0 +1,6 @@
+//go:build !linux
+
+package pdb
+
+// alloc returns a zeroed table of n words and the function that frees it.
+func alloc[W word](n int) ([]W, func()) { return make([]W, n), func() {} }
