@@ -147,10 +147,12 @@ func (p *parallel) work(w *searcher) {
 // goal records a worker's solution of length d: the first one found is
 // the search's; without AllSolutions it halts every worker.
 func (p *parallel) goal(w *searcher, d int) bool {
-	w.solutions++
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	s := p.s
+	if s.all || !s.found {
+		w.solutions++ // without AllSolutions, only the first counts
+	}
 	if !s.found {
 		s.found, s.depth = true, d
 		copy(s.sol[:d], w.moves[:d])
