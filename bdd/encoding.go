@@ -1,17 +1,63 @@
 package bdd
 
-// Encodings of whole-board sets. The key of a board holds the tile on each
-// cell (cell c in nibble n-1-c); the "tiles" encoding holds instead the cell
-// of each tile (tile t, 0 the blank, in nibble n-1-t): the inverse
-// permutation. Both are keys of n nibbles, so every order, builder, file
-// and query works on either; a file records which one it holds and Set
-// converts each query.
-
-// Encoding names.
-const (
-	EncodingCells = "cells"
-	EncodingTiles = "tiles"
+import (
+	"fmt"
+	"math/bits"
+	"strings"
 )
+
+// Encoding is how a set's keys describe a board. The key of a board holds
+// the tile on each cell (cell c in nibble n-1-c): the "cells" encoding.
+// Sets may be stored in two others, keys of the same width, so that every
+// order, builder, file and query works on them; a file records its
+// encoding and Set converts each query's board key.
+//
+//	tiles  whole boards only: the cell of each tile (tile t, 0 the blank, in
+//	       nibble n-1-t), the inverse permutation
+//	ranks  for each kept cell c (row-major), the rank of its tile among the
+//	       tiles not on the kept cells before it (on whole boards: the
+//	       Lehmer code; the last cell always holds 0). No key spends
+//	       variables on tiles a cell cannot hold because an earlier cell
+//	       holds them: on the 3x3 gap sets the BDD has about half the nodes
+//	       (whole boards) or a fifth fewer (6 and 7 cells)
+type Encoding uint8
+
+const (
+	Cells Encoding = iota
+	Tiles
+	Ranks
+)
+
+var encodingNames = []string{"cells", "tiles", "ranks"}
+
+func (e Encoding) String() string {
+	if int(e) < len(encodingNames) {
+		return encodingNames[e]
+	}
+	return fmt.Sprintf("encoding(%d)", uint8(e))
+}
+
+// ParseEncoding reads an encoding's name.
+func ParseEncoding(s string) (Encoding, error) {
+	for i, n := range encodingNames {
+		if s == n {
+			return Encoding(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown encoding %q (choose %s)", s, strings.Join(encodingNames, ", "))
+}
+
+// Convert turns a board's key (n cells, the cells encoding) projected onto
+// its last k cells into this encoding (Tiles: k = n only).
+func (e Encoding) Convert(key uint64, n, k int) uint64 {
+	switch e {
+	case Tiles:
+		return TileKey(key, n)
+	case Ranks:
+		return RankKey(key, n, k)
+	}
+	return key
+}
 
 // TileKey converts a whole board's key (n cells) into the tiles encoding.
 // It is its own inverse on keys of boards (permutations of 0..n-1).
@@ -23,4 +69,25 @@ func TileKey(key uint64, n int) uint64 {
 		out |= uint64(c) << (4 * uint(n-1-int(t)))
 	}
 	return out
+}
+
+// RankKey converts the last k cells of a board's key (n cells) into the
+// ranks encoding; the other cells are ignored. Keys that are not boards (a
+// tile twice) give keys outside any set of boards: a repeated tile gets
+// rank 15, past the tiles left.
+func RankKey(key uint64, n, k int) uint64 {
+	left := uint32(1)<<uint(n) - 1 // tiles not yet placed
+	var out uint64
+	for sh := 4 * uint(k-1); ; sh -= 4 {
+		t := uint(key>>sh) & 15
+		r := uint64(bits.OnesCount32(left & (1<<t - 1)))
+		if left>>t&1 == 0 {
+			r = 15 // not a board: no rank fits
+		}
+		left &^= 1 << t
+		out |= r << sh
+		if sh == 0 {
+			return out
+		}
+	}
 }

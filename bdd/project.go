@@ -19,8 +19,8 @@ func (s *Set) Project(k int, add func(uint64)) error {
 	if s.cells == nil {
 		return ErrNotCellwise
 	}
-	if s.tiles > 0 {
-		return errors.New("projection onto cells needs a set in the cells encoding")
+	if s.enc != Cells {
+		return fmt.Errorf("projection onto cells needs a set in the cells encoding, not %v", s.enc)
 	}
 	if k < 1 || 4*k >= 64 {
 		return fmt.Errorf("cannot project onto %d cells", k)

@@ -243,7 +243,7 @@ func newAbstract(g *geometry, k int) *abstract {
 	return a
 }
 
-func (a *abstract) shift(c int) uint { return uint(4 * (a.g.N - 1 - c)) }
+func (a *abstract) shift(c int) uint { return uint(a.g.Shift[c]) }
 
 // lowers reports whether tile t sliding from cell from to cell to lowers
 // its distance from home.

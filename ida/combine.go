@@ -147,11 +147,7 @@ func (e *combinedEval) mirrorKey(p *Position) uint64 {
 			cells[e.cmap[c]] = e.rtile[t]
 		}
 	}
-	var k uint64
-	for _, t := range cells[:n] {
-		k = k<<4 | uint64(t)
-	}
-	return k
+	return encode.KeyOf(cells[:n])
 }
 
 // gapExact is the exact h_G:2N bound, the larger of the board's and its

@@ -89,11 +89,11 @@ func runBuild(c *cli.Context, e *env) error {
 	if err != nil {
 		return badInput(err)
 	}
-	tiles, err := tilesEncoding(c, h)
+	enc, err := encodingOf(c, h)
 	if err != nil {
 		return err
 	}
-	if tiles && c.Bool("rudd") {
+	if enc != bdd.Cells && c.Bool("rudd") {
 		return badInputf("--rudd checks the cells encoding only")
 	}
 	pr := newProgress(e.stderr, c.Bool("quiet"))
@@ -105,7 +105,7 @@ func runBuild(c *cli.Context, e *env) error {
 	var zddNodes uint64
 	var keys []uint64
 	passesZDD := false // the multi-pass build counted the ZDD already
-	natural := o.Name == "natural" && !c.Bool("rudd") && path != "" && !tiles
+	natural := o.Name == "natural" && !c.Bool("rudd") && path != "" && enc == bdd.Cells
 	if path == "" {
 		var sets map[int][]uint64
 		sets, err = gapset.Sets(e.ctx(), h.Rows, h.Cols, h.Gap, []int{h.Cells}, func(p gapset.Progress) {
@@ -118,9 +118,7 @@ func runBuild(c *cli.Context, e *env) error {
 				fmt.Fprintf(e.stderr, "%s: %d keys enumerated in %.1fs\n", h.Name(), len(keys), time.Since(start).Seconds())
 			}
 			start = time.Now()
-			if tiles {
-				toTiles(keys, h.Cells)
-			}
+			convert(keys, enc, h.Rows*h.Cols, h.Cells)
 			d, err = bdd.BuildInPlace(keys, o, false, prog)
 		}
 	} else if natural {
@@ -139,8 +137,8 @@ func runBuild(c *cli.Context, e *env) error {
 		maxKeys := max(1, int(gib*(1<<30)/8))
 		var z *bdd.Diagram
 		pass := filePass(path)
-		if tiles {
-			pass = tilePass(pass, h.Cells)
+		if enc != bdd.Cells {
+			pass = convertPass(pass, enc, h.Rows*h.Cols, h.Cells)
 		}
 		d, z, err = bdd.BuildPasses(pass, o, c.Bool("zdd"), maxKeys, prog)
 		if z != nil {
@@ -187,7 +185,7 @@ func runBuild(c *cli.Context, e *env) error {
 	keys = nil
 	pr.update(0, 0, true, "%s: saving %d nodes", h.Name(), d.NodeCount())
 	in, err := bdd.Save(c.String("out"), d, bdd.Meta{Rows: h.Rows, Cols: h.Cols, Cells: h.Cells, Gap: h.Gap, Exact: h.Exact,
-		Tiles: tiles, BuildTime: took, ZDDNodes: zddNodes})
+		Encoding: enc, BuildTime: took, ZDDNodes: zddNodes})
 	pr.done()
 	if err != nil {
 		return err
@@ -304,7 +302,7 @@ func reportCommand(e *env) *cli.Command {
 				}
 				row := reportRow{File: path, Set: in.Name(), Board: fmt.Sprintf("%dx%d", in.Rows, in.Cols), Cells: in.Cells,
 					Order: in.Order.Name, FileSize: in.FileSize, Nodes: in.Nodes, ZDDNodes: in.ZDDNodes,
-					Patterns: in.Count, BuildSeconds: in.BuildTime.Seconds(), Encoding: encodingName(in), OrderBits: in.Order.Bits}
+					Patterns: in.Count, BuildSeconds: in.BuildTime.Seconds(), Encoding: in.Encoding.String(), OrderBits: in.Order.Bits}
 				if in.Nodes > 0 {
 					row.BytesPerNode = float64(in.FileSize) / float64(in.Nodes)
 				}

@@ -103,7 +103,7 @@ func runOrder(c *cli.Context, e *env) error {
 		if in.ZDD {
 			return badInputf("%s holds a ZDD: order search works on BDDs", path)
 		}
-		meta = bdd.Meta{Rows: in.Rows, Cols: in.Cols, Cells: in.Cells, Gap: in.Gap, Exact: in.Exact, Tiles: in.Tiles}
+		meta = bdd.Meta{Rows: in.Rows, Cols: in.Cols, Cells: in.Cells, Gap: in.Gap, Exact: in.Exact, Encoding: in.Encoding}
 		name = in.Name()
 	} else {
 		path := c.String("keys")
@@ -118,14 +118,12 @@ func runOrder(c *cli.Context, e *env) error {
 		if err != nil {
 			return badInput(fmt.Errorf("--start: %w", err))
 		}
-		tiles, err := tilesEncoding(c, h)
+		enc, err := encodingOf(c, h)
 		if err != nil {
 			return err
 		}
-		if tiles {
-			toTiles(keys, h.Cells)
-		}
-		meta = bdd.Meta{Rows: h.Rows, Cols: h.Cols, Cells: h.Cells, Gap: h.Gap, Exact: h.Exact, Tiles: tiles}
+		convert(keys, enc, h.Rows*h.Cols, h.Cells)
+		meta = bdd.Meta{Rows: h.Rows, Cols: h.Cols, Cells: h.Cells, Gap: h.Gap, Exact: h.Exact, Encoding: enc}
 		name = h.Name()
 		d, err = bdd.BuildInPlace(keys, o, false, func(stage string, done, total uint64) {
 			pr.update(int64(done), int64(total), false, "%s %s", name, stage)
@@ -190,12 +188,8 @@ func runOrder(c *cli.Context, e *env) error {
 		}
 	}
 	pr.done()
-	enc := bdd.EncodingCells
-	if meta.Tiles {
-		enc = bdd.EncodingTiles
-	}
 	fmt.Fprintf(e.stdout, "%s encoding=%s method=%s start=%s start_nodes=%d nodes=%d ratio=%.4f swaps=%d passes=%d timed_out=%t search=%.1fs",
-		name, enc, c.String("method"), startOrder.Name, res.Start, got.NodeCount(), float64(got.NodeCount())/float64(res.Start),
+		name, meta.Encoding, c.String("method"), startOrder.Name, res.Start, got.NodeCount(), float64(got.NodeCount())/float64(res.Start),
 		res.Swaps, res.Passes, res.TimedOut, took.Seconds())
 	if zddNodes > 0 {
 		fmt.Fprintf(e.stdout, " zdd_nodes=%d", zddNodes)
@@ -233,43 +227,37 @@ func writeLevels(path, startName string, start []int, bestName string, best []in
 
 // encodingFlag selects the encoding of whole-board keys (build, order).
 func encodingFlag() cli.Flag {
-	return &cli.StringFlag{Name: "encoding", Value: bdd.EncodingCells,
-		Usage: "key `ENCODING`: cells (the tile on each cell) or tiles (the cell of each tile; whole boards only)"}
+	return &cli.StringFlag{Name: "encoding", Value: bdd.Cells.String(),
+		Usage: "key `ENCODING`: cells (the tile on each cell), ranks (each cell's tile ranked among the tiles not on the kept cells before it) or, for whole boards, tiles (the cell of each tile)"}
 }
 
-// tilesEncoding reads --encoding for a set of h's shape: true for tiles.
-func tilesEncoding(c *cli.Context, h keyset.Header) (bool, error) {
-	switch c.String("encoding") {
-	case bdd.EncodingCells:
-		return false, nil
-	case bdd.EncodingTiles:
-		if h.Cells != h.Rows*h.Cols {
-			return false, badInputf("--encoding tiles needs whole boards, not %d of %d cells", h.Cells, h.Rows*h.Cols)
-		}
-		return true, nil
+// encodingOf reads --encoding for a set of h's shape.
+func encodingOf(c *cli.Context, h keyset.Header) (bdd.Encoding, error) {
+	enc, err := bdd.ParseEncoding(c.String("encoding"))
+	if err != nil {
+		return 0, badInput(err)
 	}
-	return false, badInputf("unknown --encoding %q (choose cells or tiles)", c.String("encoding"))
+	if enc == bdd.Tiles && h.Cells != h.Rows*h.Cols {
+		return 0, badInputf("--encoding %v needs whole boards, not %d of %d cells", enc, h.Cells, h.Rows*h.Cols)
+	}
+	return enc, nil
 }
 
-// toTiles converts whole-board keys to the tiles encoding in place.
-func toTiles(keys []uint64, n int) {
-	for i, k := range keys {
-		keys[i] = bdd.TileKey(k, n)
+// convert turns whole-board keys into the encoding, in place.
+func convert(keys []uint64, enc bdd.Encoding, n, k int) {
+	if enc == bdd.Cells {
+		return
+	}
+	for i, key := range keys {
+		keys[i] = enc.Convert(key, n, k)
 	}
 }
 
-// tilePass converts every key of a pass to the tiles encoding.
-func tilePass(pass bdd.KeyPass, n int) bdd.KeyPass {
+// convertPass converts every key of a pass into the encoding.
+func convertPass(pass bdd.KeyPass, enc bdd.Encoding, n, k int) bdd.KeyPass {
 	return func(add func(uint64)) error {
-		return pass(func(k uint64) { add(bdd.TileKey(k, n)) })
+		return pass(func(key uint64) { add(enc.Convert(key, n, k)) })
 	}
-}
-
-func encodingName(in bdd.Info) string {
-	if in.Tiles {
-		return bdd.EncodingTiles
-	}
-	return bdd.EncodingCells
 }
 
 // orderLabel is the order column of report's table: the name, the
@@ -279,7 +267,7 @@ func orderLabel(r reportRow) string {
 	if !slices.Contains(bdd.OrderNames(), r.Order) {
 		s += " [" + bitList(r.OrderBits) + "]"
 	}
-	if r.Encoding != bdd.EncodingCells {
+	if r.Encoding != bdd.Cells.String() {
 		s += " (" + r.Encoding + ")"
 	}
 	return s

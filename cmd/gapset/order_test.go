@@ -95,24 +95,26 @@ func TestTilesEncodingThroughTheCommands(t *testing.T) {
 	keys := gapKeys3x3(t, 0)
 	kpath := filepath.Join(dir, "g0.keys")
 	require.NoError(t, keyset.WriteFile(kpath, keyset.Header{Rows: 3, Cols: 3, Cells: 9, Gap: 0}, keys))
-	out := filepath.Join(dir, "t.bdd")
-	code, stdout, stderr := runCmd(t, "", "build", "-q", "--keys", kpath, "--encoding", "tiles", "--order", "natural", "--out", out)
-	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stdout, "patterns="+strconv.Itoa(len(keys)))
-	s, err := bdd.Open(out)
-	require.NoError(t, err)
-	for _, k := range keys {
-		require.True(t, s.Contains(k))
-	}
-	assert.False(t, s.Contains(0x123456870), "goal with tiles 7 and 8 swapped: unsolvable")
-	code, stdout, stderr = runCmd(t, "", "report", "--verify", out)
-	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stdout, "natural (tiles)")
+	for _, enc := range []string{"tiles", "ranks"} {
+		out := filepath.Join(dir, enc+".bdd")
+		code, stdout, stderr := runCmd(t, "", "build", "-q", "--keys", kpath, "--encoding", enc, "--order", "natural", "--out", out)
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, stdout, "patterns="+strconv.Itoa(len(keys)))
+		s, err := bdd.Open(out)
+		require.NoError(t, err)
+		for _, k := range keys {
+			require.True(t, s.Contains(k))
+		}
+		assert.False(t, s.Contains(0x123456870), "goal with tiles 7 and 8 swapped: unsolvable")
+		code, stdout, stderr = runCmd(t, "", "report", "--verify", out)
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, stdout, "natural ("+enc+")")
 
-	code, stdout, stderr = runCmd(t, "", "order", "-q", "--keys", kpath, "--encoding", "tiles", "--start", "natural",
-		"--method", "window", "--out", filepath.Join(dir, "t.order"))
-	require.Equal(t, 0, code, stderr)
-	assert.Contains(t, stdout, "encoding=tiles")
+		code, stdout, stderr = runCmd(t, "", "order", "-q", "--keys", kpath, "--encoding", enc, "--start", "natural",
+			"--method", "window", "--out", filepath.Join(dir, enc+".order"))
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, stdout, "encoding="+enc)
+	}
 
 	var proj []uint64
 	for _, k := range keys {
@@ -122,7 +124,7 @@ func TestTilesEncodingThroughTheCommands(t *testing.T) {
 	proj = slices.Compact(proj)
 	ppath := filepath.Join(dir, "p.keys")
 	require.NoError(t, keyset.WriteFile(ppath, keyset.Header{Rows: 3, Cols: 3, Cells: 6, Gap: 0}, proj))
-	code, _, stderr = runCmd(t, "", "build", "-q", "--keys", ppath, "--encoding", "tiles", "--out", filepath.Join(dir, "p.bdd"))
+	code, _, stderr := runCmd(t, "", "build", "-q", "--keys", ppath, "--encoding", "tiles", "--out", filepath.Join(dir, "p.bdd"))
 	assert.Equal(t, 2, code, stderr)
 	assert.Contains(t, stderr, "whole boards")
 }
