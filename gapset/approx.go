@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/keyset"
 )
 
 // MaxApproxCells bounds the projections Approximate works on: the abstract
@@ -49,6 +50,40 @@ func (b *Bits) Has(key uint64) bool {
 func (b *Bits) set(k uint64) bool {
 	m := uint64(1) << (k & 63)
 	return atomic.OrUint64(&b.words[k>>6], m)&m == 0
+}
+
+// Contains is Has: the set answers ida.Set's questions directly (one bit
+// per pattern: 512 MiB for 8 cells, whatever the count).
+func (b *Bits) Contains(key uint64) bool { return b.Has(key) }
+
+// Mask keeps the key bits the set looks at (ida.Masked).
+func (b *Bits) Mask() uint64 { return encode.ProjectMask(b.cells) }
+
+// Bytes is the table's memory.
+func (b *Bits) Bytes() int64 { return int64(len(b.words)) * 8 }
+
+// LoadBits reads a key-set file on at most MaxApproxCells cells into a bit
+// table.
+func LoadBits(path string) (*Bits, keyset.Header, error) {
+	r, err := keyset.Open(path)
+	if err != nil {
+		return nil, keyset.Header{}, err
+	}
+	defer r.Close()
+	h := r.Header()
+	if h.Cells > MaxApproxCells {
+		return nil, h, fmt.Errorf("%s: %d cells, a bit table takes at most %d", path, h.Cells, MaxApproxCells)
+	}
+	b := NewBits(h.Cells)
+	batch := make([]uint64, 0, 1<<16)
+	for key, ok := r.Next(); ok; key, ok = r.Next() {
+		if batch = append(batch, key); len(batch) == cap(batch) {
+			b.Add(batch)
+			batch = batch[:0]
+		}
+	}
+	b.Add(batch)
+	return b, h, r.Err()
 }
 
 // Len is the number of keys in the set.
@@ -208,7 +243,7 @@ func newAbstract(g *geometry, k int) *abstract {
 	return a
 }
 
-func (a *abstract) shift(c int) uint { return uint(4 * (a.g.N - 1 - c)) }
+func (a *abstract) shift(c int) uint { return uint(a.g.Shift[c]) }
 
 // lowers reports whether tile t sliding from cell from to cell to lowers
 // its distance from home.

@@ -43,6 +43,10 @@ func Check(rows, cols int, group []uint8, table []uint8, step int) error {
 		return fmt.Errorf("%w: %d entries are 0; only the goal placement's may be", ErrCorrupt, z)
 	}
 	g := newGrid(rows, cols)
+	geo, err := encode.NewGeometry(rows, cols)
+	if err != nil {
+		return err
+	}
 	rng := rand.New(rand.NewPCG(uint64(len(table)), uint64(k)))
 	pos := make([]uint8, k)
 	for s := 0; s < checkSamples; s++ {
@@ -54,7 +58,7 @@ func Check(rows, cols int, group []uint8, table []uint8, step int) error {
 		v := int(table[r])
 		md := 0
 		for i, c := range pos {
-			md += cellDistance(cols, int(c), int(home[i]))
+			md += int(geo.Dist[group[i]][c])
 		}
 		if v < md {
 			return fmt.Errorf("%w: entry %d is %d, below the group's Manhattan distance %d", ErrCorrupt, r, v, md)
@@ -71,11 +75,6 @@ func Check(rows, cols int, group []uint8, table []uint8, step int) error {
 		}
 	}
 	return nil
-}
-
-// cellDistance is the Manhattan distance between two cells.
-func cellDistance(cols, a, b int) int {
-	return max(a/cols-b/cols, b/cols-a/cols) + max(a%cols-b%cols, b%cols-a%cols)
 }
 
 // ReadAny loads a database file of any group, taking the board and the

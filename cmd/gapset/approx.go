@@ -42,33 +42,16 @@ func approxCommand(e *env) *cli.Command {
 			}
 			var exact []*gapset.Bits
 			for i, path := range c.StringSlice("exact") {
-				r, err := keyset.Open(path)
+				if k > gapset.MaxApproxCells {
+					return badInputf("--cells %d: at most %d", k, gapset.MaxApproxCells)
+				}
+				b, h, err := gapset.LoadBits(path)
 				if err != nil {
 					return badInput(err)
 				}
-				h := r.Header()
 				if h.Rows != rows || h.Cols != cols || h.Cells != k || h.Gap != 2*i || h.Exact && h.Gap > 0 || h.Approx {
-					r.Close()
 					return badInputf("%s: %s is not the exact gap <= %d set of a %dx%d board on %d cells (the --exact files go in order Gap0, Gap2, ...)",
 						path, h.Name(), 2*i, rows, cols, k)
-				}
-				if k > gapset.MaxApproxCells {
-					r.Close()
-					return badInputf("--cells %d: at most %d", k, gapset.MaxApproxCells)
-				}
-				b := gapset.NewBits(k)
-				batch := make([]uint64, 0, 1<<16)
-				for key, ok := r.Next(); ok; key, ok = r.Next() {
-					if batch = append(batch, key); len(batch) == cap(batch) {
-						b.Add(batch)
-						batch = batch[:0]
-					}
-				}
-				b.Add(batch)
-				err = r.Err()
-				r.Close()
-				if err != nil {
-					return err
 				}
 				exact = append(exact, b)
 			}

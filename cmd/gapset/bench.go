@@ -34,6 +34,7 @@ func benchCommand(e *env) *cli.Command {
 			&cli.Int64Flag{Name: "max-nodes", Usage: "give up on a solve after `N` nodes expanded (recorded, left out of the averages; 0: no limit)"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output `DIR` (created if missing; required)"},
 			&cli.StringFlag{Name: "title", Usage: "title of the summary and the chart (default: the heuristics, the instances and the date)"},
+			&cli.StringFlag{Name: "baseline", Value: "md", Usage: "heuristic `NAME` the ratios refer to (e.g. pdb78)"},
 			&cli.StringSliceFlag{Name: "include", Usage: "add the records of an earlier run's results.jsonl `FILE` for the same instances (repeatable); with --heuristics \"\" nothing is solved, the runs are only combined"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 		), heuristicFlags()...),
@@ -112,7 +113,7 @@ func runBench(c *cli.Context, e *env) error {
 	if err != nil {
 		return badInput(err)
 	}
-	s := bench.Summarize(recs, "md")
+	s := bench.Summarize(recs, c.String("baseline"))
 	notes := []string{fmt.Sprintf("%d instances from %s, heuristics %s, %d parallel searches on %d cores.",
 		len(insts), c.String("input"), c.String("heuristics"), c.Int("jobs"), runtime.NumCPU())}
 	if r := c.Int("repeat"); r > 1 {

@@ -35,6 +35,9 @@ func enumerateCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "summary format: text or json"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+			&cli.BoolFlag{Name: "estimate", Usage: "print the estimated members, disk and CPU time and stop"},
+			&cli.BoolFlag{Name: "raw-runs", Usage: "keep scratch runs as 8 bytes per key (default: delta-coded, a fraction of the disk)"},
+			&cli.IntFlag{Name: "max-step", Usage: "stop after `N` reverse moves and write no key-set file (calibration: the layers found are counted)"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
@@ -91,6 +94,20 @@ func enumerateCommand(e *env) *cli.Command {
 			scratch := cfg.TempDir
 			if scratch == "" {
 				scratch = cfg.Dir
+			}
+			cfg.RawRuns, cfg.MaxStep = c.Bool("raw-runs"), c.Int("max-step")
+			est := gapset.EstimateRun(cfg)
+			if c.Bool("estimate") {
+				fmt.Fprintln(e.stdout, est)
+				return nil
+			}
+			if !c.Bool("quiet") && est.Known {
+				fmt.Fprintln(e.stderr, est)
+			}
+			if est.Known && cfg.MaxStep <= 0 {
+				if err := checkDisk(cfg.Dir, scratch, est); err != nil {
+					return badInput(err)
+				}
 			}
 			removeStaleScratch(scratch, e.stderr)
 			e.willScratch(scratch)

@@ -18,7 +18,7 @@ import (
 // Cells is the number of positions.
 const Cells = 7
 
-// Adjacent lists the neighbours of each position, ascending: the seeds'
+// Adjacent lists the neighbours of each position, ascending: the pages'
 // search order.
 var adjacent = [Cells][]int{
 	0: {1, 2, 3},
@@ -115,7 +115,7 @@ func (b Board) Pieces() []int {
 	return out
 }
 
-// String writes the board as the seeds do: (1 5 2 6 3 4 0).
+// String writes the board as the pages do: (1 5 2 6 3 4 0).
 func (b Board) String() string {
 	var sb strings.Builder
 	sb.WriteByte('(')
@@ -152,7 +152,7 @@ func (b Board) slide(c int) Board {
 // piece moved.
 type Puzzle struct{}
 
-// Successors implements search.Problem, in the seeds' order: the blank's
+// Successors implements search.Problem, in the pages' order: the blank's
 // neighbours by ascending position.
 func (Puzzle) Successors(b Board, dst []search.Step[Board]) []search.Step[Board] {
 	for _, c := range adjacent[b.Blank()] {
