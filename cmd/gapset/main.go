@@ -189,7 +189,7 @@ func markUsageErrors(cmds []*cli.Command) {
 			c.OnUsageError = usageError
 		}
 		if len(c.Subcommands) == 0 && !strings.Contains(c.Description, exitHelp) {
-			c.Description = strings.TrimSpace(c.Description+"\n"+exitHelp) // every command's --help states the contract
+			c.Description = strings.TrimSpace(c.Description + "\n" + exitHelp) // every command's --help states the contract
 		}
 		var required []string
 		for _, f := range c.Flags {
