@@ -26,7 +26,8 @@ import (
 //	11     1    cols
 //	12     1    cells k (the set holds the last k cells; k = rows*cols: whole boards)
 //	13     1    gap (at most gap, or exactly gap with the exact flag)
-//	14     1    flags: bit 0 exact gap, bit 1 ZDD (zero-suppressed) rather than BDD
+//	14     1    flags: bit 0 exact gap, bit 1 ZDD (zero-suppressed) rather than BDD,
+//	            bits 2-3 the encoding (0 cells, 1 tiles, 2 ranks, 3 ranks-reverse; encoding.go)
 //	15     1    L = number of variables (4k)
 //	16     8    node count n (decision nodes; terminals not counted)
 //	24     8    root reference (0 False, 1 True, 2..n+1 the nodes in file order)
@@ -60,6 +61,8 @@ const (
 	nameSize   = 32
 	flagExact  = 1
 	flagZDD    = 2
+	encShift   = 2 // the encoding in bits 2-3
+	encMask    = 3 << encShift
 )
 
 // ErrFormat marks a file that is not a valid gapset BDD file.
@@ -71,6 +74,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 type Info struct {
 	Rows, Cols, Cells, Gap int
 	Exact, ZDD             bool
+	Encoding               Encoding
 	Order                  Order
 	Nodes                  uint64 // decision nodes
 	Root                   uint64
@@ -93,6 +97,12 @@ func (in Info) validate() error {
 	}
 	if in.Gap < 0 || in.Gap%2 != 0 {
 		return fmt.Errorf("gap %d must be even and non-negative", in.Gap)
+	}
+	if in.Encoding > RanksReverse {
+		return fmt.Errorf("unknown %v", in.Encoding)
+	}
+	if in.Encoding == Tiles && in.Cells != in.Rows*in.Cols {
+		return fmt.Errorf("the %v encoding needs whole boards (%d of %d cells)", in.Encoding, in.Cells, in.Rows*in.Cols)
 	}
 	if in.Order.Vars() != 4*in.Cells {
 		return fmt.Errorf("order has %d variables, %d cells need %d", in.Order.Vars(), in.Cells, 4*in.Cells)
@@ -117,6 +127,7 @@ func (in Info) header() []byte {
 	if in.ZDD {
 		b[14] |= flagZDD
 	}
+	b[14] |= byte(in.Encoding) << encShift
 	b[15] = byte(in.Order.Vars())
 	binary.LittleEndian.PutUint64(b[16:], in.Nodes)
 	binary.LittleEndian.PutUint64(b[24:], in.Root)
@@ -140,7 +151,7 @@ func parseHeader(b []byte) (Info, error) {
 	if v != bddVersion && v != bddV2 {
 		return Info{}, fmt.Errorf("%w: version %d, this program reads versions %d and %d", ErrFormat, v, bddV2, bddVersion)
 	}
-	if b[14]&^(flagExact|flagZDD) != 0 {
+	if b[14]&^(flagExact|flagZDD|encMask) != 0 {
 		return Info{}, fmt.Errorf("%w: unknown flags %#x", ErrFormat, b[14])
 	}
 	L := int(b[15])
@@ -155,7 +166,7 @@ func parseHeader(b []byte) (Info, error) {
 		name = name[:i]
 	}
 	in := Info{Rows: int(b[10]), Cols: int(b[11]), Cells: int(b[12]), Gap: int(b[13]),
-		Exact: b[14]&flagExact != 0, ZDD: b[14]&flagZDD != 0,
+		Exact: b[14]&flagExact != 0, ZDD: b[14]&flagZDD != 0, Encoding: Encoding(b[14] & encMask >> encShift),
 		Order:       Order{Name: name, Bits: append([]uint8(nil), b[fixedSize:fixedSize+L]...)},
 		Nodes:       binary.LittleEndian.Uint64(b[16:]),
 		Root:        binary.LittleEndian.Uint64(b[24:]),
@@ -178,6 +189,7 @@ func parseHeader(b []byte) (Info, error) {
 type Meta struct {
 	Rows, Cols, Cells, Gap int
 	Exact                  bool
+	Encoding               Encoding
 	BuildTime              time.Duration
 	ZDDNodes               uint64
 }
@@ -193,7 +205,7 @@ func Encode(w io.Writer, d *Diagram, m Meta) (Info, error) {
 	if d.Root >= 2 {
 		root = uint64(d.NodeCount()) + 1 // post-order: the root comes last
 	}
-	in := Info{Rows: m.Rows, Cols: m.Cols, Cells: m.Cells, Gap: m.Gap, Exact: m.Exact, ZDD: d.ZDD,
+	in := Info{Rows: m.Rows, Cols: m.Cols, Cells: m.Cells, Gap: m.Gap, Exact: m.Exact, ZDD: d.ZDD, Encoding: m.Encoding,
 		Order: d.Order, Nodes: uint64(d.NodeCount()), Root: root, Count: d.Count,
 		BuildTime: m.BuildTime, ZDDNodes: m.ZDDNodes, PayloadSize: uint64(len(payload)), Version: bddVersion}
 	if err := in.validate(); err != nil {
@@ -222,6 +234,9 @@ func Save(path string, d *Diagram, m Meta) (Info, error) {
 		tmp.Close()
 		os.Remove(tmp.Name())
 		return Info{}, err
+	}
+	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes it private; a set is data to share
+		return fail(err)
 	}
 	in, err := Encode(tmp, d, m)
 	if err != nil {

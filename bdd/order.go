@@ -270,5 +270,5 @@ func writeAtomic(path string, data []byte) error {
 	return err
 }
 
-// WriteTextFile writes s to path atomically (for order files and tables).
+// WriteTextFile writes s to path atomically (order files, tables, charts).
 func WriteTextFile(path, s string) error { return writeAtomic(path, []byte(s)) }

@@ -19,6 +19,9 @@ func (s *Set) Project(k int, add func(uint64)) error {
 	if s.cells == nil {
 		return ErrNotCellwise
 	}
+	if s.enc != Cells {
+		return fmt.Errorf("projection onto cells needs a set in the cells encoding, not %v", s.enc)
+	}
 	if k < 1 || 4*k >= 64 {
 		return fmt.Errorf("cannot project onto %d cells", k)
 	}

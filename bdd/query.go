@@ -17,7 +17,9 @@ type Set struct {
 	// The cell-wise layout (see cells.go), used instead of nodes when the
 	// order keeps each cell's bits together.
 	cells  []cnode
-	shifts []uint8 // nibble shift per cell step
+	shifts []uint8  // nibble shift per cell step
+	enc    Encoding // of the keys; queries convert board keys (n cells, k kept)
+	n, k   int
 }
 
 type qnode struct {
@@ -37,6 +39,7 @@ func NewSet(d *Diagram, info Info) (*Set, error) {
 	if s.info.Order.Bits == nil {
 		s.info.Order = d.Order
 	}
+	s.enc, s.n, s.k = info.Encoding, info.Rows*info.Cols, info.Cells
 	if sh := cellShifts(d.Order); sh != nil {
 		s.shifts = sh
 		s.cells, s.root = buildCells(d, sh)
@@ -86,6 +89,9 @@ func (s *Set) Info() Info { return s.info }
 // board: encode.Board.Key) is in the set once projected onto the set's
 // cells. The projection is implicit: the diagram only tests the low bits.
 func (s *Set) Contains(key uint64) bool {
+	if s.enc != Cells {
+		key = s.enc.Convert(key, s.n, s.k)
+	}
 	n := s.root
 	if s.cells != nil {
 		cells := s.cells
@@ -142,6 +148,9 @@ func (s *Set) NewCursor() *Cursor {
 
 // Contains is Set.Contains using the previous query's path.
 func (c *Cursor) Contains(key uint64) bool {
+	if c.s.enc != Cells {
+		key = c.s.enc.Convert(key, c.s.n, c.s.k)
+	}
 	key &= c.mask
 	i := 0
 	if c.started {

@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
@@ -209,4 +210,17 @@ func TestRunRepeatKeepsFastest(t *testing.T) {
 	b.Nodes = 11
 	_, err = fastest(a, b)
 	assert.ErrorContains(t, err, "differ")
+}
+
+// A run with no --title is named for its heuristics, instances and day.
+func TestDefaultTitle(t *testing.T) {
+	recs := []Record{
+		{ID: "1", Heuristic: "md", Length: 10, Nodes: 50},
+		{ID: "1", Heuristic: "gap0(Gap0_8)", Length: 10, Nodes: 9},
+		{ID: "2", Heuristic: "md", Length: 12, Nodes: 70},
+		{ID: "2", Heuristic: "gap0(Gap0_8)", Length: 12, Nodes: 11},
+	}
+	day := time.Date(2026, 11, 22, 15, 0, 0, 0, time.UTC)
+	assert.Equal(t, "md, gap0(Gap0_8) on 2 instances of random300.txt, 2026-11-22",
+		Summarize(recs, "md").DefaultTitle("data/random300.txt", day))
 }

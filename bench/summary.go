@@ -3,8 +3,10 @@ package bench
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Row summarises one heuristic over the instances that every heuristic
@@ -158,6 +160,17 @@ var PaperTable2 = []struct {
 	{"h_G (Gap0)", 3.28e7, 12.9},
 	{"h_G:2 (Gap0_8 / Gap2_8)", 8.65e6, 9.1},
 	{"h_G:2 (Gap0_10 / Gap2_10)", 8.32e6, 10.9},
+}
+
+// DefaultTitle names what a run measured: the heuristics, the instances
+// (how many, from which file) and the day, so that a summary or chart read
+// later says what it holds.
+func (s Summary) DefaultTitle(source string, day time.Time) string {
+	names := make([]string, len(s.Rows))
+	for i, r := range s.Rows {
+		names[i] = r.Heuristic
+	}
+	return fmt.Sprintf("%s on %d instances of %s, %s", strings.Join(names, ", "), s.Instances, filepath.Base(source), day.Format(time.DateOnly))
 }
 
 // Markdown writes the summary, then the paper's Table 2 with its ratios.

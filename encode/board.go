@@ -92,20 +92,7 @@ func Parse(s string, rows, cols int) (Board, error) {
 	return New(rows, cols, nums)
 }
 
-func splitNumbers(s string) ([]int, error) {
-	fields := strings.FieldsFunc(s, func(r rune) bool {
-		return r == ',' || r == ' ' || r == '\t' || r == '\r' || r == '\n'
-	})
-	nums := make([]int, 0, len(fields))
-	for _, f := range fields {
-		v, err := strconv.Atoi(f)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %q", ErrSyntax, f)
-		}
-		nums = append(nums, v)
-	}
-	return nums, nil
-}
+func splitNumbers(s string) ([]int, error) { return SplitNumbers(s) }
 
 // String prints the board as space-separated numbers, row-major.
 func (b Board) String() string {

@@ -227,3 +227,37 @@ func FuzzReadInstances(f *testing.F) {
 		}
 	})
 }
+
+func TestSplitNumbersStrict(t *testing.T) {
+	for in, want := range map[string][]int{
+		"1 2 3":      {1, 2, 3},
+		"1,2, 3":     {1, 2, 3},
+		"(1 5 2 0)":  {1, 5, 2, 0},
+		" 0 ":        {0},
+		"1 -2":       {1, -2},
+		"\t10,\t11 ": {10, 11},
+	} {
+		got, err := SplitNumbers(in)
+		require.NoError(t, err, "%q", in)
+		assert.Equal(t, want, got, "%q", in)
+	}
+	for in, msg := range map[string]string{
+		"+15":                    "not a number",
+		"015":                    "leading zero",
+		"1,,2":                   "empty field",
+		",1":                     "empty field",
+		"1 2,":                   "trailing comma",
+		"(1 5 2 6 3 4 0":         "unbalanced",
+		"1 5 2)":                 "unbalanced",
+		"1x":                     "not a number",
+		"\ufeff1":                "not a number",
+		"99999999999999999999":   "out of range",
+		"4294967311":             "out of range",
+		strings.Repeat("7", 1e5): "out of range",
+	} {
+		_, err := SplitNumbers(in)
+		require.Error(t, err, "%q", in)
+		assert.Contains(t, err.Error(), msg, "%.30q", in)
+		assert.Less(t, len(err.Error()), 80, "%.30q", in)
+	}
+}

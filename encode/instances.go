@@ -47,6 +47,9 @@ func ReadInstances(r io.Reader, source string, rows, cols int) ([]Instance, erro
 	for sc.Scan() {
 		line++
 		text := sc.Text()
+		if line == 1 {
+			text = strings.TrimPrefix(text, "\ufeff") // a UTF-8 byte-order mark, as some editors write
+		}
 		if i := strings.IndexByte(text, '#'); i >= 0 {
 			text = text[:i]
 		}

@@ -2,6 +2,7 @@ package gapset
 
 import (
 	"bufio"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
@@ -19,31 +20,56 @@ func asBytes(keys []uint64) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&keys[0])), 8*len(keys))
 }
 
-// run is one sorted file of keys.
+// run is one sorted file of keys: raw (8 bytes per key) or delta-coded
+// (each key's difference from the previous one as a uvarint; sorted
+// de-duplicated runs of dense sets take 1-3 bytes per key).
 type run struct {
-	path string
-	n    int64
+	path  string
+	n     int64
+	bytes int64 // size on disk
+	delta bool
 }
 
 // runWriter writes a run.
 type runWriter struct {
-	f    *os.File
-	bw   *bufio.Writer
-	n    int64
-	path string
+	f     *os.File
+	bw    *bufio.Writer
+	n     int64
+	bytes int64
+	path  string
+	delta bool
+	prev  uint64
+	enc   []byte
 }
 
-func createRun(path string) (*runWriter, error) {
+func createRun(path string, delta bool) (*runWriter, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err
 	}
-	return &runWriter{f: f, bw: bufio.NewWriterSize(f, 1<<20), path: path}, nil
+	return &runWriter{f: f, bw: bufio.NewWriterSize(f, 1<<20), path: path, delta: delta}, nil
 }
 
+// write appends sorted keys (above every key written before when delta).
 func (w *runWriter) write(keys []uint64) error {
 	w.n += int64(len(keys))
-	_, err := w.bw.Write(asBytes(keys))
+	if !w.delta {
+		w.bytes += 8 * int64(len(keys))
+		_, err := w.bw.Write(asBytes(keys))
+		return err
+	}
+	b := w.enc[:0]
+	prev := w.prev
+	for _, k := range keys {
+		if k < prev {
+			return fmt.Errorf("run %s: key %#x below the previous %#x", w.path, k, prev)
+		}
+		b = binary.AppendUvarint(b, k-prev)
+		prev = k
+	}
+	w.prev, w.enc = prev, b
+	w.bytes += int64(len(b))
+	_, err := w.bw.Write(b)
 	return err
 }
 
@@ -56,11 +82,11 @@ func (w *runWriter) close() (run, error) {
 		os.Remove(w.path)
 		return run{}, err
 	}
-	return run{w.path, w.n}, nil
+	return run{w.path, w.n, w.bytes, w.delta}, nil
 }
 
-func writeRun(path string, keys []uint64) (run, error) {
-	w, err := createRun(path)
+func writeRun(path string, keys []uint64, delta bool) (run, error) {
+	w, err := createRun(path, delta)
 	if err != nil {
 		return run{}, err
 	}
@@ -80,6 +106,12 @@ type cursor struct {
 	left int64 // keys not yet read into buf
 	cur  uint64
 	err  error
+	// delta-coded runs: undecoded bytes raw[rpos:] and the last key decoded
+	delta bool
+	raw   []byte
+	rpos  int
+	eof   bool
+	prev  uint64
 }
 
 func openCursor(r run, bufKeys int) (*cursor, error) {
@@ -87,7 +119,11 @@ func openCursor(r run, bufKeys int) (*cursor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &cursor{f: f, buf: make([]uint64, 0, bufKeys), left: r.n}, nil
+	c := &cursor{f: f, buf: make([]uint64, 0, bufKeys), left: r.n, delta: r.delta}
+	if r.delta {
+		c.raw = make([]byte, 0, max(4096, 2*bufKeys))
+	}
+	return c, nil
 }
 
 // next advances to the next key; false at the end or on an error.
@@ -98,8 +134,12 @@ func (c *cursor) next() bool {
 		}
 		n := int(min(int64(cap(c.buf)), c.left))
 		c.buf = c.buf[:n]
-		if _, err := io.ReadFull(c.f, asBytes(c.buf)); err != nil {
+		if c.delta {
+			c.err = c.decode()
+		} else if _, err := io.ReadFull(c.f, asBytes(c.buf)); err != nil {
 			c.err = fmt.Errorf("reading %s: %w", c.f.Name(), err)
+		}
+		if c.err != nil {
 			return false
 		}
 		c.left -= int64(n)
@@ -108,6 +148,33 @@ func (c *cursor) next() bool {
 	c.cur = c.buf[c.pos]
 	c.pos++
 	return true
+}
+
+// decode fills c.buf from the delta-coded bytes, reading more as needed.
+func (c *cursor) decode() error {
+	prev := c.prev
+	for i := range c.buf {
+		if len(c.raw)-c.rpos < binary.MaxVarintLen64 && !c.eof {
+			// keep the undecoded tail and refill behind it
+			m := copy(c.raw[:cap(c.raw)], c.raw[c.rpos:])
+			k, err := io.ReadFull(c.f, c.raw[m:cap(c.raw)])
+			c.raw, c.rpos = c.raw[:m+k], 0
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				c.eof = true
+			} else if err != nil {
+				return fmt.Errorf("reading %s: %w", c.f.Name(), err)
+			}
+		}
+		d, k := binary.Uvarint(c.raw[c.rpos:])
+		if k <= 0 {
+			return fmt.Errorf("reading %s: truncated or damaged run", c.f.Name())
+		}
+		c.rpos += k
+		prev += d
+		c.buf[i] = prev
+	}
+	c.prev = prev
+	return nil
 }
 
 // chunk returns up to max keys in one slice (the cursor's own buffer).

@@ -26,8 +26,14 @@ type Config struct {
 	// Memory is the budget in bytes for the two big work buffers (a
 	// generation/sort buffer and its sort scratch); default 4 GiB. Layers
 	// whose candidates do not fit are sorted in pieces and merged from disk.
-	Memory   int64
-	Workers  int // default GOMAXPROCS
+	Memory  int64
+	Workers int // default GOMAXPROCS
+	// MaxStep > 0 stops after that many reverse moves and writes no
+	// key-set file (the layers found are counted: calibration runs).
+	MaxStep int
+	// RawRuns keeps scratch runs as 8 bytes per key instead of delta-coded
+	// (uvarint differences: a fraction of the disk for a little CPU).
+	RawRuns  bool
 	Progress func(Progress)
 }
 
@@ -96,7 +102,8 @@ func enumerate(ctx context.Context, cfg Config, inChunk int) (Result, error) {
 	if tmp == "" {
 		tmp = cfg.Dir
 	}
-	tmp, err = os.MkdirTemp(tmp, ".gapset-runs-*")
+	// The PID lets a later run tell scratch of a dead process from a live one.
+	tmp, err = os.MkdirTemp(tmp, fmt.Sprintf(".gapset-runs-%d-*", os.Getpid()))
 	if err != nil {
 		return Result{}, err
 	}
@@ -159,7 +166,7 @@ func (e *streamer) sortWork(a []uint64, width int) {
 }
 
 func (e *streamer) track(r run) run {
-	e.disk += 8 * r.n
+	e.disk += r.bytes
 	e.peak = max(e.peak, e.disk)
 	return r
 }
@@ -167,7 +174,7 @@ func (e *streamer) track(r run) run {
 func (e *streamer) drop(r run) {
 	if r.path != "" {
 		os.Remove(r.path)
-		e.disk -= 8 * r.n
+		e.disk -= r.bytes
 	}
 }
 
@@ -187,7 +194,7 @@ func (e *streamer) run() (Result, error) {
 	res := Result{Rows: e.cfg.Rows, Cols: e.cfg.Cols, MaxGap: e.cfg.MaxGap, Exact: e.cfg.Exact}
 	e.layers = make([][]run, levels)
 	e.proj = map[int][]tiered{}
-	goal, err := writeRun(e.newRunPath("L0-0"), []uint64{g.goal})
+	goal, err := writeRun(e.newRunPath("L0-0"), []uint64{g.goal}, !e.cfg.RawRuns)
 	if err != nil {
 		return res, err
 	}
@@ -209,7 +216,7 @@ func (e *streamer) run() (Result, error) {
 	if err := finished(0, 0, goal, nil); err != nil {
 		return res, err
 	}
-	for d := 1; ; d++ {
+	for d := 1; e.cfg.MaxStep <= 0 || d <= e.cfg.MaxStep; d++ {
 		if err := e.ctx.Err(); err != nil {
 			return res, err
 		}
@@ -244,8 +251,10 @@ func (e *streamer) run() (Result, error) {
 			break
 		}
 	}
-	if err := e.finish(&res); err != nil {
-		return res, err
+	if e.cfg.MaxStep <= 0 {
+		if err := e.finish(&res); err != nil {
+			return res, err
+		}
 	}
 	res.Members = e.members
 	res.Elapsed = time.Since(e.start)
@@ -267,7 +276,7 @@ func (e *streamer) step(j, d int) (run, []uint64, error) {
 		a := e.work[:fill]
 		e.sortWork(a, 4*g.N)
 		a = dedup(a)
-		r, err := writeRun(e.newRunPath(fmt.Sprintf("c%d-%d", j, d)), a)
+		r, err := writeRun(e.newRunPath(fmt.Sprintf("c%d-%d", j, d)), a, !e.cfg.RawRuns)
 		if err != nil {
 			return err
 		}
@@ -332,7 +341,7 @@ func (e *streamer) step(j, d int) (run, []uint64, error) {
 		if err != nil {
 			return run{}, nil, err
 		}
-		r, err := writeRun(path, a)
+		r, err := writeRun(path, a, !e.cfg.RawRuns)
 		return r, a, err
 	}
 	if fill > 0 {
@@ -340,7 +349,7 @@ func (e *streamer) step(j, d int) (run, []uint64, error) {
 			return run{}, nil, err
 		}
 	}
-	w, err := createRun(path)
+	w, err := createRun(path, !e.cfg.RawRuns)
 	if err != nil {
 		return run{}, nil, err
 	}
@@ -381,7 +390,7 @@ func (e *streamer) project(r run, inWork []uint64) error {
 			}
 			e.sortWork(a, 4*k)
 			a = dedup(a)
-			pr, err := writeRun(e.newRunPath(fmt.Sprintf("p%d", k)), a)
+			pr, err := writeRun(e.newRunPath(fmt.Sprintf("p%d", k)), a, !e.cfg.RawRuns)
 			if err != nil {
 				return err
 			}
@@ -441,7 +450,7 @@ func (e *streamer) addProjection(k int, r run) error {
 		for _, x := range runs[len(runs)-same:] {
 			in = append(in, x.run)
 		}
-		w, err := createRun(e.newRunPath(fmt.Sprintf("p%d-t%d", k, t+1)))
+		w, err := createRun(e.newRunPath(fmt.Sprintf("p%d-t%d", k, t+1)), !e.cfg.RawRuns)
 		if err != nil {
 			return err
 		}

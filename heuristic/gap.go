@@ -11,6 +11,7 @@ import (
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/keyset"
 	"github.com/gapset/gapset/memset"
 )
 
@@ -105,6 +106,25 @@ func (r *Resolver) Sets() ([]Set, error) {
 		return nil
 	}
 	for _, path := range o.Keys {
+		r, err := keyset.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		h := r.Header()
+		r.Close()
+		if h.Approx && h.Cells <= gapset.MaxApproxCells {
+			// approximated sets hold a large share of all patterns: one
+			// bit per pattern beats a hash table
+			b, h, err := gapset.LoadBits(path)
+			if err != nil {
+				return nil, err
+			}
+			if err := sameSize(path, h.Rows, h.Cols, h.Gap, h.Exact, h.Name()); err != nil {
+				return nil, err
+			}
+			p.sets = append(p.sets, Set{Set: b, Name: h.Name(), Gap: h.Gap, Cells: h.Cells, Count: int(b.Len()), Bytes: b.Bytes()})
+			continue
+		}
 		s, h, err := memset.Load(path)
 		if err != nil {
 			return nil, err
@@ -281,6 +301,18 @@ func Dense(set ida.Set, k int) (*memset.Dense, error) {
 	switch s := set.(type) {
 	case *memset.Set:
 		return s.Project(k)
+	case *gapset.Bits:
+		d, err := memset.NewDense(k)
+		if err != nil {
+			return nil, err
+		}
+		s.Each(func(keys []uint64) error {
+			for _, key := range keys {
+				d.Add(key)
+			}
+			return nil
+		})
+		return d, nil
 	case bddSet:
 		d, err := memset.NewDense(k)
 		if err != nil {

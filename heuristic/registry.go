@@ -53,6 +53,7 @@ func Entries() []Entry {
 	}
 	es = append(es, pdbEntries()...)
 	es = append(es, gapEntries()...)
+	es = append(es, combinedEntries()...)
 	return es
 }
 

@@ -29,7 +29,8 @@ import (
 //	12     1    cells k: keys hold the last k cells (k = rows*cols: whole boards)
 //	13     1    gap: the set holds configurations with gap (optimum - Manhattan) at most gap,
 //	            or exactly gap when the exact flag is set
-//	14     1    flags: bit 0 = exact
+//	14     1    flags: bit 0 = exact; bit 1 = approximated (a superset of the
+//	            projection of the gap set, e.g. gapset.Approximate's; Name ends in "a")
 //	15     1    reserved (0)
 //	16     8    count of keys
 //	24     8    reserved (0)
@@ -58,6 +59,7 @@ type Header struct {
 	Cells      int    // keys keep the last Cells cells
 	Gap        int    // maximum gap (or the exact gap when Exact)
 	Exact      bool   // gap equals Gap rather than at most Gap
+	Approx     bool   // a superset of the set (still admissible in h_G:2N)
 	Count      uint64 // number of keys
 }
 
@@ -70,6 +72,9 @@ func (h Header) Name() string {
 	}
 	if h.Cells < h.Rows*h.Cols {
 		s += fmt.Sprintf("_%d", h.Cells)
+	}
+	if h.Approx {
+		s += "a"
 	}
 	return s
 }
@@ -95,6 +100,9 @@ func (h Header) encode() []byte {
 	if h.Exact {
 		b[14] = 1
 	}
+	if h.Approx {
+		b[14] |= 2
+	}
 	binary.LittleEndian.PutUint64(b[16:], h.Count)
 	return b
 }
@@ -106,9 +114,9 @@ func decodeHeader(b []byte) (Header, error) {
 	if v := binary.LittleEndian.Uint16(b[8:]); v != keysetVersion {
 		return Header{}, fmt.Errorf("%w: version %d, this program reads version %d", ErrFormat, v, keysetVersion)
 	}
-	h := Header{Rows: int(b[10]), Cols: int(b[11]), Cells: int(b[12]), Gap: int(b[13]), Exact: b[14]&1 != 0,
+	h := Header{Rows: int(b[10]), Cols: int(b[11]), Cells: int(b[12]), Gap: int(b[13]), Exact: b[14]&1 != 0, Approx: b[14]&2 != 0,
 		Count: binary.LittleEndian.Uint64(b[16:])}
-	if b[14]&^1 != 0 || b[15] != 0 || binary.LittleEndian.Uint64(b[24:]) != 0 {
+	if b[14]&^3 != 0 || b[15] != 0 || binary.LittleEndian.Uint64(b[24:]) != 0 {
 		return Header{}, fmt.Errorf("%w: reserved header bytes are not zero", ErrFormat)
 	}
 	if err := h.validate(); err != nil {
@@ -322,6 +330,9 @@ func newReader(f *os.File, name string) (*Reader, error) {
 		return nil, err
 	}
 	hdr := make([]byte, HeaderSize)
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s: %w: a directory, not a key-set file", name, ErrFormat)
+	}
 	if _, err := io.ReadFull(f, hdr); err != nil {
 		return nil, fmt.Errorf("%s: %w: file too short for a header", name, ErrFormat)
 	}
@@ -363,6 +374,11 @@ func (r *Reader) Next() (key uint64, ok bool) {
 		r.err = fmt.Errorf("%s: %w: keys out of order at key %d", r.name, ErrFormat, r.read)
 		return 0, false
 	}
+	if !ValidKey(key, r.h.Rows*r.h.Cols, r.h.Cells) {
+		r.err = fmt.Errorf("%s: %w: key %d (%#x) is not a placement of tiles on the last %d cells of a %dx%d board",
+			r.name, ErrFormat, r.read, key, r.h.Cells, r.h.Rows, r.h.Cols)
+		return 0, false
+	}
 	r.last = key
 	r.read++
 	r.left--
@@ -392,6 +408,25 @@ func (r *Reader) Err() error {
 		return nil
 	}
 	return r.err
+}
+
+// ValidKey reports whether key is a projected board of an n-cell puzzle on
+// its last cells cells: no bits above them, each cell a tile (or the blank)
+// below n, no tile twice. Damage that keeps the checksum valid (or a writer
+// bug) is caught here on every load, at the cost of a few shifts per key.
+func ValidKey(key uint64, n, cells int) bool {
+	if cells < 16 && key>>(4*uint(cells)) != 0 {
+		return false
+	}
+	var seen uint32
+	for i := 0; i < cells; i++ {
+		t := uint(key>>(4*uint(i))) & 15
+		if int(t) >= n || seen&(1<<t) != 0 {
+			return false
+		}
+		seen |= 1 << t
+	}
+	return true
 }
 
 // Close releases the file.

@@ -1,30 +1,57 @@
 package keyset
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-func sampleKeys() []uint64 {
+// sampleKeys is 1000 sorted keys of 4x4 boards projected onto the last
+// cells cells (distinct tiles: valid keys).
+func sampleKeys(cells int) []uint64 {
+	rng := rand.New(rand.NewPCG(1, uint64(cells)))
+	seen := map[uint64]bool{}
 	var keys []uint64
-	for i := uint64(0); i < 1000; i++ {
-		keys = append(keys, i*i*7+3)
+	for len(keys) < 1000 {
+		perm := rng.Perm(16)
+		var k uint64
+		for _, t := range perm[:cells] {
+			k = k<<4 | uint64(t)
+		}
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
 	}
+	slices.Sort(keys)
 	return keys
+}
+
+func TestValidKey(t *testing.T) {
+	assert.True(t, ValidKey(0x123456780, 9, 9))
+	assert.False(t, ValidKey(0x123456781, 9, 9), "tile 1 twice")
+	assert.False(t, ValidKey(0x923456780, 9, 9), "tile 9 on a 3x3 board")
+	assert.True(t, ValidKey(0x5678, 9, 4))
+	assert.False(t, ValidKey(0x15678, 9, 4), "a bit above the last 4 cells")
+	assert.True(t, ValidKey(0xfedcba9876543210, 16, 16))
+
+	_, err := Open(t.TempDir())
+	assert.ErrorContains(t, err, "a directory")
 }
 
 func TestKeySetRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "s.keys")
 	h := Header{Rows: 4, Cols: 4, Cells: 8, Gap: 2}
-	require.NoError(t, WriteFile(p, h, sampleKeys()))
+	require.NoError(t, WriteFile(p, h, sampleKeys(8)))
 	got, keys, err := ReadAll(p)
 	require.NoError(t, err)
-	assert.Equal(t, sampleKeys(), keys)
+	assert.Equal(t, sampleKeys(8), keys)
 	assert.Equal(t, uint64(1000), got.Count)
 	assert.Equal(t, "Gap2_8", got.Name())
 	st, err := os.Stat(p)
@@ -38,7 +65,7 @@ func TestKeySetRoundTrip(t *testing.T) {
 func TestKeySetRejectsDamage(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "s.keys")
-	require.NoError(t, WriteFile(p, Header{Rows: 4, Cols: 4, Cells: 16, Gap: 0}, sampleKeys()))
+	require.NoError(t, WriteFile(p, Header{Rows: 4, Cols: 4, Cells: 16, Gap: 0}, sampleKeys(16)))
 	good, err := os.ReadFile(p)
 	require.NoError(t, err)
 
@@ -83,7 +110,7 @@ func TestKeySetWriterRefusesDisorder(t *testing.T) {
 func FuzzKeySetReader(f *testing.F) {
 	dir := f.TempDir()
 	p := filepath.Join(dir, "seed.keys")
-	if err := WriteFile(p, Header{Rows: 3, Cols: 3, Cells: 9}, []uint64{1, 2, 300}); err != nil {
+	if err := WriteFile(p, Header{Rows: 3, Cols: 3, Cells: 9}, []uint64{0x123456708, 0x123456780}); err != nil {
 		f.Fatal(err)
 	}
 	seed, _ := os.ReadFile(p)
@@ -112,7 +139,7 @@ func FuzzKeySetReader(f *testing.F) {
 func TestWriterAddSorted(t *testing.T) {
 	dir := t.TempDir()
 	h := Header{Rows: 4, Cols: 4, Cells: 16, Gap: 0}
-	keys := sampleKeys()
+	keys := sampleKeys(16)
 	p := filepath.Join(dir, "a.keys")
 	w, err := Create(p, h)
 	require.NoError(t, err)
@@ -147,4 +174,15 @@ func TestKeySetFileIsReadable(t *testing.T) {
 	st, err := os.Stat(p)
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o644), st.Mode().Perm())
+}
+
+func TestKeySetApproxFlag(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "a.keys")
+	h := Header{Rows: 4, Cols: 4, Cells: 8, Gap: 6, Approx: true}
+	require.NoError(t, WriteFile(p, h, sampleKeys(8)))
+	got, _, err := ReadAll(p)
+	require.NoError(t, err)
+	assert.True(t, got.Approx)
+	assert.False(t, got.Exact)
+	assert.Equal(t, "Gap6_8a", got.Name())
 }

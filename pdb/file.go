@@ -134,5 +134,8 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8) ([]uint8, i
 	if hdr[11] == 0 {
 		return nil, 0, bad("step 0")
 	}
+	if err := Check(rows, cols, group, table, int(hdr[11])); err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", name, err)
+	}
 	return table, int(hdr[11]), nil
 }

@@ -99,8 +99,8 @@ func reverse[T any](a []T) {
 }
 
 // BFS finds a shortest path from start to a state satisfying goal. Like the
-// seeds, it tests the goal when a state is generated, not when it leaves
-// the queue. On failure the Result still holds the work done.
+// breadth-first search pages, it tests the goal when a state is generated,
+// not when it leaves the queue. On failure the Result still holds the work done.
 func BFS[S comparable](p Problem[S], start S, goal func(S) bool, opt Options) (Result[S], error) {
 	t0 := time.Now()
 	q, err := newQueue(p, opt)

@@ -65,7 +65,7 @@ func IterativeDeepening[S comparable](p Problem[S], start S, goal func(S) bool, 
 	var err error
 	for d.limit = h; ; d.limit = d.next {
 		if d.limit > opt.MaxDepth {
-			err = fmt.Errorf("%w within %d moves", ErrNotFound, opt.MaxDepth)
+			err = fmt.Errorf("%w within %d moves (%w)", ErrNotFound, opt.MaxDepth, ErrDepthLimit)
 			break
 		}
 		d.next = math.MaxInt

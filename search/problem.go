@@ -29,6 +29,9 @@ var (
 	ErrNotFound = errors.New("goal not reachable")
 	// ErrLimit: Options.MaxStates or Options.MaxNodes was exceeded.
 	ErrLimit = errors.New("search limit reached")
+	// ErrDepthLimit is wrapped beside ErrNotFound when iterative deepening
+	// stops at its depth limit: the goal may lie deeper.
+	ErrDepthLimit = errors.New("depth limit reached")
 )
 
 // Options tune BFS, Bidirectional and Farthest. The zero value uses Go's

@@ -36,7 +36,8 @@ func buildCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "rows", Value: 4, Usage: "board rows (when enumerating)"},
 			&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns (when enumerating)"},
 			&cli.StringFlag{Name: "order", Value: "natural", Usage: "variable order: a `NAME`, a list of key bits (level 0 first) or @FILE (from gapset order)"},
-			&cli.StringFlag{Name: "out", Required: true, Usage: "output .bdd `FILE`"},
+			encodingFlag(),
+			&cli.StringFlag{Name: "out", Usage: "output .bdd `FILE` (required)"},
 			&cli.BoolFlag{Name: "zdd", Value: true, Usage: "also count the ZDD nodes (stored in the file)"},
 			&cli.Float64Flag{Name: "sort-mem", Value: 4, Usage: "`GiB` of keys held at once when re-sorting a key file for an order other than natural"},
 			&cli.BoolFlag{Name: "rudd", Usage: "build through rudd too and check it gives the same BDD (small sets)"},
@@ -47,6 +48,13 @@ func buildCommand(e *env) *cli.Command {
 }
 
 func runBuild(c *cli.Context, e *env) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	if err := checkOutFile("--out", c.String("out")); err != nil {
+		return err
+	}
+	e.willWrite(c.String("out"))
 	path := c.String("keys")
 	var h keyset.Header
 	if path != "" {
@@ -81,6 +89,13 @@ func runBuild(c *cli.Context, e *env) error {
 	if err != nil {
 		return badInput(err)
 	}
+	enc, err := encodingOf(c, h)
+	if err != nil {
+		return err
+	}
+	if enc != bdd.Cells && c.Bool("rudd") {
+		return badInputf("--rudd checks the cells encoding only")
+	}
 	pr := newProgress(e.stderr, c.Bool("quiet"))
 	prog := func(stage string, done, total uint64) {
 		pr.update(int64(done), int64(total), false, "%s %s", h.Name(), stage)
@@ -90,10 +105,10 @@ func runBuild(c *cli.Context, e *env) error {
 	var zddNodes uint64
 	var keys []uint64
 	passesZDD := false // the multi-pass build counted the ZDD already
-	natural := o.Name == "natural" && !c.Bool("rudd") && path != ""
+	natural := o.Name == "natural" && !c.Bool("rudd") && path != "" && enc == bdd.Cells
 	if path == "" {
 		var sets map[int][]uint64
-		sets, err = gapset.Sets(c.Context, h.Rows, h.Cols, h.Gap, []int{h.Cells}, func(p gapset.Progress) {
+		sets, err = gapset.Sets(e.ctx(), h.Rows, h.Cols, h.Gap, []int{h.Cells}, func(p gapset.Progress) {
 			pr.update(p.Members, 0, false, "enumerating %s: gap %d, Manhattan %d, %d members", h.Name(), p.Gap, p.Manhattan, p.Members)
 		})
 		if err == nil {
@@ -103,6 +118,7 @@ func runBuild(c *cli.Context, e *env) error {
 				fmt.Fprintf(e.stderr, "%s: %d keys enumerated in %.1fs\n", h.Name(), len(keys), time.Since(start).Seconds())
 			}
 			start = time.Now()
+			convert(keys, enc, h.Rows*h.Cols, h.Cells)
 			d, err = bdd.BuildInPlace(keys, o, false, prog)
 		}
 	} else if natural {
@@ -120,7 +136,11 @@ func runBuild(c *cli.Context, e *env) error {
 		}
 		maxKeys := max(1, int(gib*(1<<30)/8))
 		var z *bdd.Diagram
-		d, z, err = bdd.BuildPasses(filePass(path), o, c.Bool("zdd"), maxKeys, prog)
+		pass := filePass(path)
+		if enc != bdd.Cells {
+			pass = convertPass(pass, enc, h.Rows*h.Cols, h.Cells)
+		}
+		d, z, err = bdd.BuildPasses(pass, o, c.Bool("zdd"), maxKeys, prog)
 		if z != nil {
 			zddNodes = uint64(z.NodeCount())
 			passesZDD = true
@@ -165,7 +185,7 @@ func runBuild(c *cli.Context, e *env) error {
 	keys = nil
 	pr.update(0, 0, true, "%s: saving %d nodes", h.Name(), d.NodeCount())
 	in, err := bdd.Save(c.String("out"), d, bdd.Meta{Rows: h.Rows, Cols: h.Cols, Cells: h.Cells, Gap: h.Gap, Exact: h.Exact,
-		BuildTime: took, ZDDNodes: zddNodes})
+		Encoding: enc, BuildTime: took, ZDDNodes: zddNodes})
 	pr.done()
 	if err != nil {
 		return err
@@ -233,6 +253,8 @@ type reportRow struct {
 	Board         string  `json:"board"`
 	Cells         int     `json:"cells"`
 	Order         string  `json:"order"`
+	Encoding      string  `json:"encoding"`
+	OrderBits     []uint8 `json:"order_bits"`
 	FileSize      int64   `json:"file_size"`
 	Nodes         uint64  `json:"nodes"`
 	BytesPerNode  float64 `json:"bytes_per_node"`
@@ -251,10 +273,11 @@ func reportCommand(e *env) *cli.Command {
 		ArgsUsage: "FILE...",
 		Description: "Per file: the set, cells, variable order, file size, node count, ZDD node count, patterns\n" +
 			"and build time, with the values of Table 1 of Hasegawa & Yamamoto for the same set.\n" +
-			"--verify also reads every node and checks the checksum and the pattern count.",
+			"The checksum is always checked; --verify also decodes every node and checks the structure and\n" +
+			"the pattern count (gapset verify does more).",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "md", Usage: "md, csv or json"},
-			&cli.BoolFlag{Name: "verify", Usage: "decode each file fully (checksum, structure, count)"},
+			&cli.BoolFlag{Name: "verify", Usage: "decode each file fully (structure, count) besides the checksum"},
 		},
 		Action: func(c *cli.Context) error {
 			format := c.String("format")
@@ -267,7 +290,7 @@ func reportCommand(e *env) *cli.Command {
 			paper := bdd.PaperTable1()
 			var rows []reportRow
 			for _, path := range c.Args().Slice() {
-				in, err := bdd.ReadInfo(path)
+				in, err := bdd.ReadInfoChecked(path)
 				if err == nil && c.Bool("verify") {
 					_, in, err = bdd.Load(path)
 				}
@@ -279,7 +302,7 @@ func reportCommand(e *env) *cli.Command {
 				}
 				row := reportRow{File: path, Set: in.Name(), Board: fmt.Sprintf("%dx%d", in.Rows, in.Cols), Cells: in.Cells,
 					Order: in.Order.Name, FileSize: in.FileSize, Nodes: in.Nodes, ZDDNodes: in.ZDDNodes,
-					Patterns: in.Count, BuildSeconds: in.BuildTime.Seconds()}
+					Patterns: in.Count, BuildSeconds: in.BuildTime.Seconds(), Encoding: in.Encoding.String(), OrderBits: in.Order.Bits}
 				if in.Nodes > 0 {
 					row.BytesPerNode = float64(in.FileSize) / float64(in.Nodes)
 				}
@@ -302,12 +325,13 @@ func writeReport(e *env, format string, rows []reportRow) error {
 	case "csv":
 		w := csv.NewWriter(e.stdout)
 		w.Write([]string{"file", "set", "board", "cells", "order", "file_size", "nodes", "bytes_per_node", "zdd_nodes",
-			"patterns", "build_seconds", "paper_file_size", "paper_nodes", "paper_patterns"})
+			"patterns", "build_seconds", "paper_file_size", "paper_nodes", "paper_patterns", "encoding", "order_bits"})
 		for _, r := range rows {
 			w.Write([]string{r.File, r.Set, r.Board, strconv.Itoa(r.Cells), r.Order, strconv.FormatInt(r.FileSize, 10),
 				strconv.FormatUint(r.Nodes, 10), strconv.FormatFloat(r.BytesPerNode, 'f', 3, 64),
 				strconv.FormatUint(r.ZDDNodes, 10), strconv.FormatUint(r.Patterns, 10),
-				strconv.FormatFloat(r.BuildSeconds, 'f', 2, 64), opt(r.PaperFileSize), opt(r.PaperNodes), opt(r.PaperPatterns)})
+				strconv.FormatFloat(r.BuildSeconds, 'f', 2, 64), opt(r.PaperFileSize), opt(r.PaperNodes), opt(r.PaperPatterns),
+				r.Encoding, bitList(r.OrderBits)})
 		}
 		w.Flush()
 		return w.Error()
@@ -319,7 +343,7 @@ func writeReport(e *env, format string, rows []reportRow) error {
 		if r.PaperPatterns != 0 && uint64(r.PaperPatterns) == r.Patterns {
 			pp += " (same)"
 		}
-		fmt.Fprintf(e.stdout, "| %s | %s | %s | %s | %.2f | %s | %s | %.1f | %s | %s | %s |\n", r.Set, r.Order,
+		fmt.Fprintf(e.stdout, "| %s | %s | %s | %s | %.2f | %s | %s | %.1f | %s | %s | %s |\n", r.Set, orderLabel(r),
 			group(uint64(r.FileSize)), group(r.Nodes), r.BytesPerNode, optg(int64(r.ZDDNodes)), group(r.Patterns), r.BuildSeconds,
 			optg(r.PaperFileSize), optg(r.PaperNodes), pp)
 	}

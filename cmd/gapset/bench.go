@@ -1,13 +1,13 @@
 package main
 
 import (
-	"context"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/gapset/gapset/bench"
-	"github.com/gapset/gapset/encode"
 	"github.com/urfave/cli/v2"
 )
 
@@ -33,7 +33,8 @@ func benchCommand(e *env) *cli.Command {
 			keepUndoFlag(),
 			&cli.Int64Flag{Name: "max-nodes", Usage: "give up on a solve after `N` nodes expanded (recorded, left out of the averages; 0: no limit)"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output `DIR` (created if missing; required)"},
-			&cli.StringFlag{Name: "title", Value: "Benchmark", Usage: "title of the summary"},
+			&cli.StringFlag{Name: "title", Usage: "title of the summary and the chart (default: the heuristics, the instances and the date)"},
+			&cli.StringFlag{Name: "baseline", Value: "md", Usage: "heuristic `NAME` the ratios refer to (e.g. pdb78)"},
 			&cli.StringSliceFlag{Name: "include", Usage: "add the records of an earlier run's results.jsonl `FILE` for the same instances (repeatable); with --heuristics \"\" nothing is solved, the runs are only combined"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 		), heuristicFlags()...),
@@ -42,11 +43,17 @@ func benchCommand(e *env) *cli.Command {
 }
 
 func runBench(c *cli.Context, e *env) error {
-	if c.Int("jobs") < 1 {
-		return badInputf("--jobs must be at least 1")
+	if j := c.Int("jobs"); j < 1 || j > maxWorkers {
+		return badInputf("--jobs %d: want 1..%d", j, maxWorkers)
 	}
-	if c.String("out") == "" {
-		return badInputf("--out DIR is required: the results are written there")
+	if c.Int64("max-nodes") < 0 {
+		return badInputf("--max-nodes must not be negative (0: no limit)")
+	}
+	if err := checkOutDir("--out", c.String("out")); err != nil {
+		return err
+	}
+	for _, f := range []string{bench.CSVFile, bench.JSONLFile, bench.ChartFile, bench.SummaryFile} {
+		e.willWrite(filepath.Join(c.String("out"), f))
 	}
 	if c.Int("limit") < 0 {
 		return badInputf("--limit must not be negative")
@@ -91,7 +98,7 @@ func runBench(c *cli.Context, e *env) error {
 	}
 	prog := newProgress(e.stderr, c.Bool("quiet"))
 	var nodes int64
-	recs, err := bench.Run(context.Background(), insts, hs, bench.Options{
+	recs, err := bench.Run(e.ctx(), insts, hs, bench.Options{
 		Jobs: c.Int("jobs"), MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo"), Repeat: c.Int("repeat"),
 		Progress: func(done, total int, r bench.Record) {
 			nodes += r.Nodes
@@ -102,11 +109,11 @@ func runBench(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	recs, err = mergeRecords(insts, included, recs)
+	recs, err = bench.Merge(insts, included, recs)
 	if err != nil {
-		return err
+		return badInput(err)
 	}
-	s := bench.Summarize(recs, "md")
+	s := bench.Summarize(recs, c.String("baseline"))
 	notes := []string{fmt.Sprintf("%d instances from %s, heuristics %s, %d parallel searches on %d cores.",
 		len(insts), c.String("input"), c.String("heuristics"), c.Int("jobs"), runtime.NumCPU())}
 	if r := c.Int("repeat"); r > 1 {
@@ -121,56 +128,20 @@ func runBench(c *cli.Context, e *env) error {
 	if pn := res.SetNotes(); len(pn) > 0 {
 		notes = append(append(append(notes, "", "Gap sets (exact, in memory):", ""), pn...), "")
 	}
-	if err := bench.WriteAll(c.String("out"), recs, s, c.String("title"), notes); err != nil {
+	title := c.String("title")
+	if title == "" {
+		title = s.DefaultTitle(c.String("input"), time.Now())
+	}
+	if err := bench.WriteAll(c.String("out"), recs, s, title, notes); err != nil {
 		return err
 	}
-	if err := s.Markdown(e.stdout, c.String("title"), notes); err != nil {
+	if err := s.Markdown(e.stdout, title, notes); err != nil {
 		return err
 	}
 	if len(s.Mismatches) > 0 {
 		return fmt.Errorf("%d instances got different lengths from different heuristics (see %s)", len(s.Mismatches), c.String("out"))
 	}
 	return nil
-}
-
-// mergeRecords puts included records (earlier runs) and new ones together,
-// in instance order; included records must be for the same boards, and a
-// heuristic solved now replaces the same heuristic's included record.
-func mergeRecords(insts []encode.Instance, included, fresh []bench.Record) ([]bench.Record, error) {
-	if len(included) == 0 {
-		return fresh, nil
-	}
-	board := map[string]string{}
-	for _, in := range insts {
-		board[in.ID] = in.Board.String()
-	}
-	type idh struct{ id, h string }
-	seen := map[idh]bool{}
-	for _, r := range fresh {
-		seen[idh{r.ID, r.Heuristic}] = true
-	}
-	byID := map[string][]bench.Record{}
-	for _, r := range included {
-		b, ok := board[r.ID]
-		if !ok {
-			continue // an instance outside this run (e.g. beyond --limit)
-		}
-		if b != r.Board {
-			return nil, badInputf("included record %s (%s) is for board %s, but this run's %s is %s", r.ID, r.Heuristic, r.Board, r.ID, b)
-		}
-		if k := (idh{r.ID, r.Heuristic}); !seen[k] {
-			seen[k] = true
-			byID[r.ID] = append(byID[r.ID], r)
-		}
-	}
-	for _, r := range fresh {
-		byID[r.ID] = append(byID[r.ID], r)
-	}
-	var out []bench.Record
-	for _, in := range insts {
-		out = append(out, byID[in.ID]...)
-	}
-	return out, nil
 }
 
 // splitSpecs splits a comma-separated list of specs at the commas outside

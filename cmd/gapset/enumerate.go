@@ -1,16 +1,13 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/keyset"
@@ -38,8 +35,14 @@ func enumerateCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "summary format: text or json"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+			&cli.BoolFlag{Name: "estimate", Usage: "print the estimated members, disk and CPU time and stop"},
+			&cli.BoolFlag{Name: "raw-runs", Usage: "keep scratch runs as 8 bytes per key (default: delta-coded, a fraction of the disk)"},
+			&cli.IntFlag{Name: "max-step", Usage: "stop after `N` reverse moves and write no key-set file (calibration: the layers found are counted)"},
 		},
 		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
 			spec := c.String("cells")
 			if !c.IsSet("cells") {
 				spec = strconv.Itoa(c.Int("rows") * c.Int("cols"))
@@ -64,6 +67,9 @@ func enumerateCommand(e *env) *cli.Command {
 				if c.IsSet("out-dir") {
 					return badInputf("give either --out or --out-dir")
 				}
+				if err := checkOutFile("--out", out); err != nil {
+					return err
+				}
 				cfg.Dir = filepath.Dir(out)
 				cfg.Paths = map[int]string{cells[0]: out}
 			}
@@ -85,14 +91,30 @@ func enumerateCommand(e *env) *cli.Command {
 					prog.update(0, 0, true, "%6.1fs %s: %d keys; rss %d MiB, peak %d MiB", p.Elapsed.Seconds(), p.Phase, p.Layer, p.RSS>>20, p.PeakRSS>>20)
 				}
 			}
-			ctx := c.Context
-			if ctx == nil {
-				ctx = context.Background()
+			scratch := cfg.TempDir
+			if scratch == "" {
+				scratch = cfg.Dir
 			}
-			// An interrupted run removes its scratch runs and partial files.
-			ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			res, err := gapset.Enumerate(ctx, cfg)
+			cfg.RawRuns, cfg.MaxStep = c.Bool("raw-runs"), c.Int("max-step")
+			est := gapset.EstimateRun(cfg)
+			if c.Bool("estimate") {
+				fmt.Fprintln(e.stdout, est)
+				return nil
+			}
+			if !c.Bool("quiet") && est.Known {
+				fmt.Fprintln(e.stderr, est)
+			}
+			if est.Known && cfg.MaxStep <= 0 {
+				if err := checkDisk(cfg.Dir, scratch, est); err != nil {
+					return badInput(err)
+				}
+			}
+			removeStaleScratch(scratch, e.stderr)
+			e.willScratch(scratch)
+			for _, p := range cfg.Paths {
+				e.willWrite(p)
+			}
+			res, err := gapset.Enumerate(e.ctx(), cfg)
 			prog.done()
 			if err != nil {
 				if errors.Is(err, gapset.ErrArgs) {

@@ -22,6 +22,9 @@ func genCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns"},
 		},
 		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
 			rows, cols, n := c.Int("rows"), c.Int("cols"), c.Int("count")
 			if err := encode.CheckSize(rows, cols); err != nil {
 				return badInput(err)

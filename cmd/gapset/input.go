@@ -94,3 +94,15 @@ func formatMoves(moves []int) string {
 }
 
 func seconds(f float64) string { return fmt.Sprintf("%.3f", f) }
+
+// maxWorkers bounds --workers and --jobs: more goroutines than this only
+// cost memory.
+const maxWorkers = 256
+
+// noArgs refuses positional arguments of a command that takes none.
+func noArgs(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return badInputf("%s takes no arguments, got %s (flags start with --)", c.Command.FullName(), quoteArg(c.Args().First()))
+	}
+	return nil
+}

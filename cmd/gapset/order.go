@@ -4,10 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gapset/gapset/bdd"
+	"github.com/gapset/gapset/bdd/levelplot"
 	"github.com/gapset/gapset/keyset"
 	"github.com/urfave/cli/v2"
 )
@@ -45,12 +48,14 @@ func orderCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "keys", Usage: "key-set `FILE` of the set"},
 			&cli.StringFlag{Name: "bdd", Usage: "start from this .bdd `FILE` (its set and order) instead of --keys"},
 			&cli.StringFlag{Name: "start", Value: "reverse", Usage: "start `ORDER` with --keys: a name, a bit list or @FILE"},
+			encodingFlag(),
 			&cli.StringFlag{Name: "method", Value: "block-sift", Usage: "`METHOD`: " + strings.Join(bdd.SearchMethods(), ", ")},
 			&cli.DurationFlag{Name: "budget", Value: time.Minute, Usage: "stop searching after `DURATION` (the best order so far is kept)"},
 			&cli.IntFlag{Name: "max-nodes", Usage: "never let the diagram pass `N` nodes while searching (0: 4x the start)"},
-			&cli.StringFlag{Name: "out", Required: true, Usage: "order `FILE` to write"},
+			&cli.StringFlag{Name: "out", Usage: "order `FILE` to write (required)"},
 			&cli.StringFlag{Name: "save", Usage: "also save the BDD in the found order to this .bdd `FILE` (with its ZDD count)"},
 			&cli.StringFlag{Name: "levels", Usage: "write nodes per level of the start and the found order to this CSV `FILE`"},
+			&cli.StringFlag{Name: "chart", Usage: "draw nodes per level of the start and the found order to this PNG `FILE`"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 		},
 		Action: func(c *cli.Context) error { return runOrder(c, e) },
@@ -58,6 +63,18 @@ func orderCommand(e *env) *cli.Command {
 }
 
 func runOrder(c *cli.Context, e *env) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	for _, f := range []string{"out", "save", "levels", "chart"} {
+		if f != "out" && c.String(f) == "" {
+			continue
+		}
+		if err := checkOutFile("--"+f, c.String(f)); err != nil {
+			return err
+		}
+		e.willWrite(c.String(f))
+	}
 	if (c.String("keys") == "") == (c.String("bdd") == "") {
 		return badInputf("give exactly one of --keys FILE and --bdd FILE")
 	}
@@ -86,7 +103,7 @@ func runOrder(c *cli.Context, e *env) error {
 		if in.ZDD {
 			return badInputf("%s holds a ZDD: order search works on BDDs", path)
 		}
-		meta = bdd.Meta{Rows: in.Rows, Cols: in.Cols, Cells: in.Cells, Gap: in.Gap, Exact: in.Exact}
+		meta = bdd.Meta{Rows: in.Rows, Cols: in.Cols, Cells: in.Cells, Gap: in.Gap, Exact: in.Exact, Encoding: in.Encoding}
 		name = in.Name()
 	} else {
 		path := c.String("keys")
@@ -101,7 +118,12 @@ func runOrder(c *cli.Context, e *env) error {
 		if err != nil {
 			return badInput(fmt.Errorf("--start: %w", err))
 		}
-		meta = bdd.Meta{Rows: h.Rows, Cols: h.Cols, Cells: h.Cells, Gap: h.Gap, Exact: h.Exact}
+		enc, err := encodingOf(c, h)
+		if err != nil {
+			return err
+		}
+		convert(keys, enc, h.Rows*h.Cols, h.Cells)
+		meta = bdd.Meta{Rows: h.Rows, Cols: h.Cols, Cells: h.Cells, Gap: h.Gap, Exact: h.Exact, Encoding: enc}
 		name = h.Name()
 		d, err = bdd.BuildInPlace(keys, o, false, func(stage string, done, total uint64) {
 			pr.update(int64(done), int64(total), false, "%s %s", name, stage)
@@ -138,6 +160,17 @@ func runOrder(c *cli.Context, e *env) error {
 			return err
 		}
 	}
+	if path := c.String("chart"); path != "" {
+		png, err := levelplot.Chart(fmt.Sprintf("%s: nodes per level, %s order and the order %s found (%s)", name, startOrder.Name,
+			c.String("method"), took.Round(time.Second)),
+			[]levelplot.Series{{Name: startOrder.Name, Counts: startSizes}, {Name: o.Name, Counts: res.LevelSizes}})
+		if err != nil {
+			return err
+		}
+		if err := bdd.WriteTextFile(path, string(png)); err != nil {
+			return err
+		}
+	}
 	var zddNodes int
 	if path := c.String("save"); path != "" {
 		pr.update(0, 0, true, "%s: counting the ZDD", name)
@@ -155,8 +188,8 @@ func runOrder(c *cli.Context, e *env) error {
 		}
 	}
 	pr.done()
-	fmt.Fprintf(e.stdout, "%s method=%s start=%s start_nodes=%d nodes=%d ratio=%.4f swaps=%d passes=%d timed_out=%t search=%.1fs",
-		name, c.String("method"), startOrder.Name, res.Start, got.NodeCount(), float64(got.NodeCount())/float64(res.Start),
+	fmt.Fprintf(e.stdout, "%s encoding=%s method=%s start=%s start_nodes=%d nodes=%d ratio=%.4f swaps=%d passes=%d timed_out=%t search=%.1fs",
+		name, meta.Encoding, c.String("method"), startOrder.Name, res.Start, got.NodeCount(), float64(got.NodeCount())/float64(res.Start),
 		res.Swaps, res.Passes, res.TimedOut, took.Seconds())
 	if zddNodes > 0 {
 		fmt.Fprintf(e.stdout, " zdd_nodes=%d", zddNodes)
@@ -190,4 +223,60 @@ func writeLevels(path, startName string, start []int, bestName string, best []in
 		fmt.Fprintf(&b, "%d,%d,%d\n", i, start[i], best[i])
 	}
 	return bdd.WriteTextFile(path, b.String())
+}
+
+// encodingFlag selects the encoding of whole-board keys (build, order).
+func encodingFlag() cli.Flag {
+	return &cli.StringFlag{Name: "encoding", Value: bdd.Cells.String(),
+		Usage: "key `ENCODING`: cells (the tile on each cell), ranks (each cell's tile ranked among the tiles not on the kept cells before it), ranks-reverse (... after it) or, for whole boards, tiles (the cell of each tile)"}
+}
+
+// encodingOf reads --encoding for a set of h's shape.
+func encodingOf(c *cli.Context, h keyset.Header) (bdd.Encoding, error) {
+	enc, err := bdd.ParseEncoding(c.String("encoding"))
+	if err != nil {
+		return 0, badInput(err)
+	}
+	if enc == bdd.Tiles && h.Cells != h.Rows*h.Cols {
+		return 0, badInputf("--encoding %v needs whole boards, not %d of %d cells", enc, h.Cells, h.Rows*h.Cols)
+	}
+	return enc, nil
+}
+
+// convert turns whole-board keys into the encoding, in place.
+func convert(keys []uint64, enc bdd.Encoding, n, k int) {
+	if enc == bdd.Cells {
+		return
+	}
+	for i, key := range keys {
+		keys[i] = enc.Convert(key, n, k)
+	}
+}
+
+// convertPass converts every key of a pass into the encoding.
+func convertPass(pass bdd.KeyPass, enc bdd.Encoding, n, k int) bdd.KeyPass {
+	return func(add func(uint64)) error {
+		return pass(func(key uint64) { add(enc.Convert(key, n, k)) })
+	}
+}
+
+// orderLabel is the order column of report's table: the name, the
+// encoding if not cells, and the bits of an order that has no fixed name.
+func orderLabel(r reportRow) string {
+	s := r.Order
+	if !slices.Contains(bdd.OrderNames(), r.Order) {
+		s += " [" + bitList(r.OrderBits) + "]"
+	}
+	if r.Encoding != bdd.Cells.String() {
+		s += " (" + r.Encoding + ")"
+	}
+	return s
+}
+
+func bitList(bits []uint8) string {
+	s := make([]string, len(bits))
+	for i, b := range bits {
+		s[i] = strconv.Itoa(int(b))
+	}
+	return strings.Join(s, " ")
 }

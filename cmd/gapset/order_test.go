@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gapset/gapset/bdd"
@@ -31,7 +32,7 @@ func TestOrderThenBuild(t *testing.T) {
 	opath := filepath.Join(dir, "best.order")
 	saved := filepath.Join(dir, "found.bdd")
 	code, stdout, stderr := runCmd(t, "", "order", "-q", "--keys", kpath, "--start", "natural", "--method", "sift",
-		"--budget", "1m", "--out", opath, "--save", saved, "--levels", filepath.Join(dir, "levels.csv"))
+		"--budget", "1m", "--out", opath, "--save", saved, "--levels", filepath.Join(dir, "levels.csv"), "--chart", filepath.Join(dir, "levels.png"))
 	require.Equal(t, 0, code, stderr)
 	m := regexp.MustCompile(`start_nodes=(\d+) nodes=(\d+)`).FindStringSubmatch(stdout)
 	require.NotNil(t, m, stdout)
@@ -64,6 +65,12 @@ func TestOrderThenBuild(t *testing.T) {
 			require.True(t, d.Contains(k))
 		}
 	}
+	csv, err := os.ReadFile(filepath.Join(dir, "levels.csv"))
+	require.NoError(t, err)
+	assert.Equal(t, 1+4*6, strings.Count(string(csv), "\n"), "a header and one line per level")
+	pngData, err := os.ReadFile(filepath.Join(dir, "levels.png"))
+	require.NoError(t, err)
+	assert.Equal(t, "\x89PNG", string(pngData[:4]))
 	_, in, err := bdd.Load(saved)
 	require.NoError(t, err)
 	assert.Equal(t, uint64(found), in.Nodes)
@@ -79,4 +86,45 @@ func TestOrderThenBuild(t *testing.T) {
 		code, _, stderr := runCmd(t, "", bad...)
 		assert.Equal(t, 2, code, "%v: %s", bad, stderr)
 	}
+}
+
+// build and order take --encoding tiles for whole boards; the file answers
+// ordinary board keys and report names the encoding.
+func TestTilesEncodingThroughTheCommands(t *testing.T) {
+	dir := t.TempDir()
+	keys := gapKeys3x3(t, 0)
+	kpath := filepath.Join(dir, "g0.keys")
+	require.NoError(t, keyset.WriteFile(kpath, keyset.Header{Rows: 3, Cols: 3, Cells: 9, Gap: 0}, keys))
+	for _, enc := range []string{"tiles", "ranks", "ranks-reverse"} {
+		out := filepath.Join(dir, enc+".bdd")
+		code, stdout, stderr := runCmd(t, "", "build", "-q", "--keys", kpath, "--encoding", enc, "--order", "natural", "--out", out)
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, stdout, "patterns="+strconv.Itoa(len(keys)))
+		s, err := bdd.Open(out)
+		require.NoError(t, err)
+		for _, k := range keys {
+			require.True(t, s.Contains(k))
+		}
+		assert.False(t, s.Contains(0x123456870), "goal with tiles 7 and 8 swapped: unsolvable")
+		code, stdout, stderr = runCmd(t, "", "report", "--verify", out)
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, stdout, "natural ("+enc+")")
+
+		code, stdout, stderr = runCmd(t, "", "order", "-q", "--keys", kpath, "--encoding", enc, "--start", "natural",
+			"--method", "window", "--out", filepath.Join(dir, enc+".order"))
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, stdout, "encoding="+enc)
+	}
+
+	var proj []uint64
+	for _, k := range keys {
+		proj = append(proj, encode.Project(k, 6))
+	}
+	slices.Sort(proj)
+	proj = slices.Compact(proj)
+	ppath := filepath.Join(dir, "p.keys")
+	require.NoError(t, keyset.WriteFile(ppath, keyset.Header{Rows: 3, Cols: 3, Cells: 6, Gap: 0}, proj))
+	code, _, stderr := runCmd(t, "", "build", "-q", "--keys", ppath, "--encoding", "tiles", "--out", filepath.Join(dir, "p.bdd"))
+	assert.Equal(t, 2, code, stderr)
+	assert.Contains(t, stderr, "whole boards")
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -43,7 +42,24 @@ func runPDBBuild(c *cli.Context, e *env) error {
 	if err != nil {
 		return badInput(err)
 	}
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	if w := c.Int("workers"); w < 1 || w > maxWorkers {
+		return badInputf("--workers %d: want 1..%d", w, maxWorkers)
+	}
 	dir := c.String("out")
+	if err := checkOutDir("--out", dir); err != nil {
+		return err
+	}
+	var need int64
+	for _, g := range part.Groups {
+		need += int64(pdb.Entries(part.Rows*part.Cols, len(g)+1))
+		e.willWrite(filepath.Join(dir, pdb.FileName(part.Rows, part.Cols, g)))
+	}
+	if err := checkFreeDisk("--out", dir, need); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return badInput(err)
 	}
@@ -51,7 +67,7 @@ func runPDBBuild(c *cli.Context, e *env) error {
 	start := time.Now()
 	for gi, g := range part.Groups {
 		t0 := time.Now()
-		table, step, err := pdb.Build(context.Background(), part.Rows, part.Cols, g, c.Int("workers"), func(layer int, reached, total int64) {
+		table, step, err := pdb.Build(e.ctx(), part.Rows, part.Cols, g, c.Int("workers"), func(layer int, reached, total int64) {
 			prog.update(reached, total, false, "group %d/%d %v: cost %d, %d placements reached, %s",
 				gi+1, len(part.Groups), g, layer, reached, time.Since(t0).Round(time.Second))
 		})

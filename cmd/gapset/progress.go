@@ -63,6 +63,15 @@ func (p *progress) update(done, total int64, force bool, format string, a ...any
 	}
 }
 
+// clear erases the bar before data is printed, so the next update redraws
+// in place (one line on the terminal whether or not stdout is redirected).
+func (p *progress) clear() {
+	if p.tty && p.dirty {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.dirty = false
+	}
+}
+
 // done ends the bar line so later output starts on a fresh line.
 func (p *progress) done() {
 	if p.tty && p.dirty {

@@ -45,11 +45,17 @@ func searchOptions(c *cli.Context) (search.Options, error) {
 	if err != nil {
 		return search.Options{}, badInput(err)
 	}
+	if c.Int("max-states") < 1 {
+		return search.Options{}, badInputf("--max-states must be at least 1")
+	}
 	return search.Options{Dedup: d, NoUndo: c.Bool("no-undo"), MaxStates: c.Int("max-states")}, nil
 }
 
-func deepenOptions(c *cli.Context) search.DeepenOptions {
-	return search.DeepenOptions{NoUndo: c.Bool("no-undo"), MaxDepth: c.Int("max-depth"), MaxNodes: c.Int64("max-nodes")}
+func deepenOptions(c *cli.Context) (search.DeepenOptions, error) {
+	if c.Int("max-depth") < 0 || c.Int64("max-nodes") < 0 {
+		return search.DeepenOptions{}, badInputf("--max-depth and --max-nodes must not be negative")
+	}
+	return search.DeepenOptions{NoUndo: c.Bool("no-undo"), MaxDepth: c.Int("max-depth"), MaxNodes: c.Int64("max-nodes")}, nil
 }
 
 // puzzleSpec tells the shared code how to show and check one puzzle's states.

@@ -125,18 +125,16 @@ func TestSlideCommands(t *testing.T) {
 
 func TestPuzzleBadInput(t *testing.T) {
 	cases := [][]string{
-		{"six", "solve", "1 2 3"},                             // too short
-		{"six", "solve", "1 2 3 4 5 6 0 0"},                   // too long
-		{"six", "bidir", "1 2 3 4 5 5 0"},                     // repeated
-		{"six", "ida", "1 2 3 4 5 x 0"},                       // unknown symbol
-		{"six", "ida", "1 2 3 4 5 9 0"},                       // out of range
-		{"six", "solve"},                                      // nothing
-		{"six", "solve", "1 5 2 6 3 4 0", "--format", "json"}, // flag after the board
+		{"six", "solve", "1 2 3"},           // too short
+		{"six", "solve", "1 2 3 4 5 6 0 0"}, // too long
+		{"six", "bidir", "1 2 3 4 5 5 0"},   // repeated
+		{"six", "ida", "1 2 3 4 5 x 0"},     // unknown symbol
+		{"six", "ida", "1 2 3 4 5 9 0"},     // out of range
+		{"six", "solve"},                    // nothing
 		{"six", "solve", "--format", "xml", "1 5 2 6 3 4 0"},
 		{"six", "solve", "--dedup", "tree", "1 5 2 6 3 4 0"},
 		{"six", "farthest", "1 2 3 4 5 6 0"},
-		{"six", "ida", "--max-depth", "12", "4 6 5 1 3 2 0"}, // no solution that short
-		{"oshidori", "--goal", "B B W W W W _ _"},            // other stone counts
+		{"oshidori", "--goal", "B B W W W W _ _"}, // other stone counts
 		{"oshidori", "--goal", "B B B W W W X _"},
 		{"oshidori", "B W B W B W _ _ _"},
 		{"oshidori", "B W B _ W B W _"},
@@ -157,13 +155,16 @@ func TestPuzzleBadInput(t *testing.T) {
 	}
 }
 
-func TestPuzzleLimitsExitOne(t *testing.T) {
+func TestPuzzleLimitsExitThree(t *testing.T) {
+	code, _, errs := runCmd(t, "", "six", "ida", "--max-depth", "12", "4 6 5 1 3 2 0") // no solution that short
+	assert.Equal(t, 3, code, errs)
+	assert.Contains(t, errs, "depth limit reached")
 	for _, args := range [][]string{
 		{"slide", "--rows", "3", "--cols", "4", "farthest", "--max-states", "1000"},
 		{"six", "ida", "--max-nodes", "100", "4 6 5 1 3 2 0"},
 	} {
 		code, out, errs := runCmd(t, "", args...)
-		assert.Equal(t, 1, code, "%v: %s", args, errs)
+		assert.Equal(t, 3, code, "%v: %s", args, errs)
 		assert.Empty(t, out)
 		assert.Contains(t, errs, "search limit reached")
 	}

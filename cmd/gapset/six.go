@@ -27,7 +27,7 @@ func sixCommand(e *env) *cli.Command {
 		}
 		b, err := six.Parse(s)
 		if err != nil {
-			return 0, badInputf("board %q: %v", s, err)
+			return 0, badInputf("board %s: %v", quoteArg(s), err)
 		}
 		return b, nil
 	}
@@ -116,7 +116,10 @@ func sixCommand(e *env) *cli.Command {
 					if useLB {
 						lb = six.NewBound()
 					}
-					opt := deepenOptions(c)
+					opt, err := deepenOptions(c)
+					if err != nil {
+						return err
+					}
 					r, err := search.IterativeDeepening[six.Board](six.Puzzle{}, b, isGoal, lb, opt)
 					if err != nil {
 						return searchError(err)

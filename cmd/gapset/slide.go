@@ -45,7 +45,7 @@ func slideCommand(e *env) *cli.Command {
 		}
 		b, err := encode.Parse(s, p.Rows(), p.Cols())
 		if err != nil {
-			return slide.State{}, badInputf("board %q: %v", s, err)
+			return slide.State{}, badInputf("board %s: %v", quoteArg(s), err)
 		}
 		return p.State(b), nil
 	}
@@ -148,7 +148,10 @@ func slideCommand(e *env) *cli.Command {
 					if useLB {
 						lb = p.Manhattan()
 					}
-					opt := deepenOptions(c)
+					opt, err := deepenOptions(c)
+					if err != nil {
+						return err
+					}
 					r, err := search.IterativeDeepening[slide.State](p, start, spec.goal, lb, opt)
 					if err != nil {
 						return searchError(err)

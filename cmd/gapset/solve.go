@@ -1,10 +1,11 @@
 package main
 
 import (
-	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 
 	"github.com/gapset/gapset/ida"
@@ -25,6 +26,7 @@ func solveCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Value: "md", Usage: "lower bound `SPEC`: " + heuristicNames() + ", max(a,b,...)"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text, json (one object per line) or csv"},
 			&cli.Int64Flag{Name: "max-nodes", Usage: "give up on a board after `N` nodes expanded (0: no limit)"},
+			&cli.IntFlag{Name: "threads", Value: runtime.NumCPU(), Usage: "search each board with `N` threads (same lengths; the last iteration's nodes depend on which thread reaches the goal first)"},
 			allSolutionsFlag(),
 			keepUndoFlag(),
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
@@ -47,6 +49,8 @@ type solveRecord struct {
 	Iterations []ida.Iteration  `json:"iterations"`
 	Counters   map[string]int64 `json:"counters,omitempty"`
 	Solutions  int64            `json:"solutions"`
+	// Unsolved is set when the board reached --max-nodes; Length is then 0.
+	Unsolved bool `json:"unsolved,omitempty"`
 }
 
 func keepUndoFlag() cli.Flag {
@@ -61,6 +65,12 @@ func runSolve(c *cli.Context, e *env) error {
 	format := c.String("format")
 	if err := checkFormat(format, "text", "json", "csv"); err != nil {
 		return err
+	}
+	if c.Int64("max-nodes") < 0 {
+		return badInputf("--max-nodes must not be negative (0: no limit)")
+	}
+	if c.Int("threads") < 1 {
+		return badInputf("--threads must be at least 1")
 	}
 	insts, err := readBoards(c, e)
 	if err != nil {
@@ -80,14 +90,19 @@ func runSolve(c *cli.Context, e *env) error {
 	enc := json.NewEncoder(e.stdout)
 	var totalNodes int64
 	var totalSec float64
+	unsolved := 0
 	for i, in := range insts {
 		prog.update(int64(i), int64(len(insts)), true, "solving %s (%s)", in.ID, h.Name())
-		opt := ida.Options{Context: context.Background(), MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo")}
+		opt := ida.Options{Context: e.ctx(), MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo"), Threads: c.Int("threads")}
 		opt.OnIteration = func(it ida.Iteration) {
 			prog.update(int64(i), int64(len(insts)), false, "solving %s: limit %d, %d nodes", in.ID, it.Limit, it.Expanded)
 		}
 		res, err := ida.Solve(in.Board, h, opt)
-		if err != nil {
+		if errors.Is(err, ida.ErrNodeLimit) {
+			// a limit gives up on this board only
+			unsolved++
+			res.Heuristic, res.Length, res.Moves = h.Name(), 0, nil
+		} else if err != nil {
 			prog.done()
 			return fmt.Errorf("board %s (line %d): %w", in.ID, in.Line, err)
 		}
@@ -97,22 +112,31 @@ func runSolve(c *cli.Context, e *env) error {
 			ID: in.ID, Board: in.Board.String(), Length: res.Length, Moves: res.Moves,
 			Nodes: res.Expanded, Generated: res.Generated, Seconds: res.Elapsed.Seconds(),
 			Heuristic: res.Heuristic, RootBound: res.RootBound, Iterations: res.Iterations, Counters: res.Counters,
-			Solutions: res.Solutions,
+			Solutions: res.Solutions, Unsolved: err != nil,
 		}
-		prog.done()
+		prog.clear()
 		switch format {
 		case "json":
 			if err := enc.Encode(rec); err != nil {
 				return err
 			}
 		case "csv":
-			_ = cw.Write([]string{rec.ID, rec.Board, strconv.Itoa(rec.Length), strconv.FormatInt(rec.Nodes, 10),
+			length := strconv.Itoa(rec.Length)
+			if rec.Unsolved {
+				length = "unsolved"
+			}
+			_ = cw.Write([]string{rec.ID, rec.Board, length, strconv.FormatInt(rec.Nodes, 10),
 				strconv.FormatInt(rec.Generated, 10), seconds(rec.Seconds), rec.Heuristic, formatMoves(rec.Moves)})
 			cw.Flush()
 			if err := cw.Error(); err != nil {
 				return err
 			}
 		default:
+			if rec.Unsolved {
+				fmt.Fprintf(e.stdout, "%s: unsolved: --max-nodes %d reached, %d nodes, %ss, %s\n  board: %s\n",
+					rec.ID, c.Int64("max-nodes"), rec.Nodes, seconds(rec.Seconds), rec.Heuristic, rec.Board)
+				break
+			}
 			all := ""
 			if c.Bool("all-solutions") {
 				all = fmt.Sprintf(", %d optimal solutions", rec.Solutions)
@@ -121,8 +145,12 @@ func runSolve(c *cli.Context, e *env) error {
 				rec.ID, rec.Length, all, rec.Nodes, seconds(rec.Seconds), rec.Heuristic, rec.Board, formatMoves(rec.Moves))
 		}
 	}
+	prog.done()
 	if format == "text" && len(insts) > 1 {
-		fmt.Fprintf(e.stdout, "solved %d boards: %d nodes, %ss\n", len(insts), totalNodes, seconds(totalSec))
+		fmt.Fprintf(e.stdout, "solved %d boards: %d nodes, %ss\n", len(insts)-unsolved, totalNodes, seconds(totalSec))
+	}
+	if unsolved > 0 {
+		return limitError{fmt.Errorf("%d of %d boards unsolved: --max-nodes %d reached", unsolved, len(insts), c.Int64("max-nodes"))}
 	}
 	return nil
 }

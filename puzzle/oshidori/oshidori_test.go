@@ -85,7 +85,7 @@ func TestSeedResults(t *testing.T) {
 			replay(t, r, goal)
 		}
 	}
-	// The seed's solution, state by state.
+	// The page's solution, state by state.
 	goal, _ := Goal(start, MustParse("BBBWWW__"), false)
 	r, err := search.BFS[Row](Puzzle{}, start, goal, search.Options{})
 	require.NoError(t, err)

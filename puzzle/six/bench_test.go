@@ -6,7 +6,7 @@ import (
 	"github.com/gapset/gapset/search"
 )
 
-// The seeds' measurements, repeated on the generic core: duplicate
+// The pages' measurements, repeated on the generic core: duplicate
 // detection by linear scan, open addressing and Go's map (BFS, bidirectional
 // BFS, farthest positions), and iterative deepening with and without the
 // lower bound.
@@ -47,7 +47,7 @@ func BenchmarkBidirectional(b *testing.B) {
 
 func BenchmarkFarthest(b *testing.B) {
 	benchDedup(b, func(opt search.Options) (int64, error) {
-		opt.NoUndo = true // as the seed's farthest-position program
+		opt.NoUndo = true // as the page's farthest-position program
 		l, err := search.Farthest[Board](Puzzle{}, Goal(), opt)
 		return l.Work.Generated, err
 	})

@@ -26,7 +26,7 @@ func Distances() [Cells][Cells]int {
 	return d
 }
 
-// Bound is the seed's lower bound: the sum over pieces of the graph
+// Bound is the page's lower bound: the sum over pieces of the graph
 // distance from its position to its home (piece p's home is position p-1).
 // Each move changes one term by at most one, so it is admissible and the
 // search keeps it incrementally.

@@ -7,7 +7,7 @@ import (
 	"github.com/gapset/gapset/search"
 )
 
-// Solving the seeds' board three ways with the generic search core.
+// Solving the pages' board three ways with the generic search core.
 func Example() {
 	start := six.MustParse("(1 5 2 6 3 4 0)")
 	goal := six.Goal()

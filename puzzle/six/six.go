@@ -11,13 +11,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/search"
 )
 
 // Cells is the number of positions.
 const Cells = 7
 
-// Adjacent lists the neighbours of each position, ascending: the seeds'
+// Adjacent lists the neighbours of each position, ascending: the pages'
 // search order.
 var adjacent = [Cells][]int{
 	0: {1, 2, 3},
@@ -70,16 +71,9 @@ func New(pieces []int) (Board, error) {
 
 // Parse reads a board such as "(1 5 2 6 3 4 0)" or "1,5,2,6,3,4,0".
 func Parse(s string) (Board, error) {
-	fields := strings.FieldsFunc(s, func(r rune) bool {
-		return r == ' ' || r == ',' || r == '(' || r == ')' || r == '\t' || r == '\n' || r == '\r'
-	})
-	pieces := make([]int, len(fields))
-	for i, f := range fields {
-		v, err := strconv.Atoi(f)
-		if err != nil {
-			return 0, fmt.Errorf("%w: %q", ErrSymbol, f)
-		}
-		pieces[i] = v
+	pieces, err := encode.SplitNumbers(s) // strict: no "+1", "01", "1,,2" or unbalanced "(1 2"
+	if err != nil {
+		return 0, fmt.Errorf("%w: %v", ErrSymbol, err)
 	}
 	return New(pieces)
 }
@@ -121,7 +115,7 @@ func (b Board) Pieces() []int {
 	return out
 }
 
-// String writes the board as the seeds do: (1 5 2 6 3 4 0).
+// String writes the board as the pages do: (1 5 2 6 3 4 0).
 func (b Board) String() string {
 	var sb strings.Builder
 	sb.WriteByte('(')
@@ -158,7 +152,7 @@ func (b Board) slide(c int) Board {
 // piece moved.
 type Puzzle struct{}
 
-// Successors implements search.Problem, in the seeds' order: the blank's
+// Successors implements search.Problem, in the pages' order: the blank's
 // neighbours by ascending position.
 func (Puzzle) Successors(b Board, dst []search.Step[Board]) []search.Step[Board] {
 	for _, c := range adjacent[b.Blank()] {

@@ -72,7 +72,7 @@ func TestMoveAndSuccessors(t *testing.T) {
 
 func TestDistancesFromGraph(t *testing.T) {
 	d := Distances()
-	// The seed's table, row per piece, column per position.
+	// The page's table, row per piece, column per position.
 	seed := [Cells][Cells]int{
 		1: {0, 1, 1, 1, 2, 2, 2},
 		2: {1, 0, 2, 1, 1, 2, 2},
@@ -88,7 +88,7 @@ func TestDistancesFromGraph(t *testing.T) {
 			assert.Equal(t, d[c][p-1], d[p-1][c])
 		}
 	}
-	assert.Equal(t, 10, lb.Root(MustParse("4 6 5 1 3 2 0")), "the seed's bound of its hardest start")
+	assert.Equal(t, 10, lb.Root(MustParse("4 6 5 1 3 2 0")), "the page's bound of its hardest start")
 }
 
 func TestBFSSolvesSeedBoard(t *testing.T) {
@@ -98,9 +98,9 @@ func TestBFSSolvesSeedBoard(t *testing.T) {
 		require.NoError(t, err, d)
 		assert.Equal(t, 11, r.Length(), d)
 		replay(t, start, r.Path, r.Moves)
-		// Same order as the seed: its queue's last slot is number 2818.
+		// Same order as the page: its queue's last slot is number 2818.
 		assert.Equal(t, 2819, r.Stored, d)
-		// The seed's printed path, state by state.
+		// The page's printed path, state by state.
 		assert.Equal(t, "(2 5 1 3 0 4 6)", r.Path[5].String())
 
 		rb, err := search.Bidirectional[Board](Puzzle{}, start, Goal(), search.Options{Dedup: d})
@@ -189,7 +189,7 @@ func TestIterativeDeepening(t *testing.T) {
 	assert.Equal(t, 15, bounded.Length())
 	replay(t, start, bounded.Path, bounded.Moves)
 	assert.Equal(t, 10, bounded.Iterations[0].Limit, "the limit starts at the bound")
-	// Both find the seed's solution (the same search order).
+	// Both find the page's solution (the same search order).
 	assert.Equal(t, []int{1, 3, 1, 2, 5, 3, 6, 1, 2, 5, 6, 4, 1, 2, 5}, plain.Moves)
 	assert.Equal(t, plain.Moves, bounded.Moves)
 	assert.Greater(t, plain.Generated, 1000*bounded.Generated, "the bound cuts the work by over 1000x")

@@ -1,0 +1,117 @@
+package bdd
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+)
+
+// Encoding is how a set's keys describe a board. The key of a board holds
+// the tile on each cell (cell c in nibble n-1-c): the "cells" encoding.
+// Sets may be stored in two others, keys of the same width, so that every
+// order, builder, file and query works on them; a file records its
+// encoding and Set converts each query's board key.
+//
+//	tiles  whole boards only: the cell of each tile (tile t, 0 the blank, in
+//	       nibble n-1-t), the inverse permutation
+//	ranks  for each kept cell c (row-major), the rank of its tile among the
+//	       tiles not on the kept cells before it (on whole boards: the
+//	       Lehmer code; the last cell always holds 0). No key spends
+//	       variables on tiles a cell cannot hold because an earlier cell
+//	       holds them: on the 3x3 gap sets the BDD has about half the nodes
+//	       (whole boards) or a fifth fewer (6 and 7 cells)
+//	ranks-reverse  the same from the last cell back: each kept cell's tile
+//	       ranked among the tiles not on the kept cells after it; the
+//	       partner of the orders that test the last cell first (reverse:
+//	       12% fewer nodes than cells on Gap0_8)
+type Encoding uint8
+
+const (
+	Cells Encoding = iota
+	Tiles
+	Ranks
+	RanksReverse
+)
+
+var encodingNames = []string{"cells", "tiles", "ranks", "ranks-reverse"}
+
+func (e Encoding) String() string {
+	if int(e) < len(encodingNames) {
+		return encodingNames[e]
+	}
+	return fmt.Sprintf("encoding(%d)", uint8(e))
+}
+
+// ParseEncoding reads an encoding's name.
+func ParseEncoding(s string) (Encoding, error) {
+	for i, n := range encodingNames {
+		if s == n {
+			return Encoding(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown encoding %q (choose %s)", s, strings.Join(encodingNames, ", "))
+}
+
+// Convert turns a board's key (n cells, the cells encoding) projected onto
+// its last k cells into this encoding (Tiles: k = n only).
+func (e Encoding) Convert(key uint64, n, k int) uint64 {
+	switch e {
+	case Tiles:
+		return TileKey(key, n)
+	case Ranks:
+		return RankKey(key, n, k)
+	case RanksReverse:
+		return RankKeyReverse(key, n, k)
+	}
+	return key
+}
+
+// TileKey converts a whole board's key (n cells) into the tiles encoding.
+// It is its own inverse on keys of boards (permutations of 0..n-1).
+func TileKey(key uint64, n int) uint64 {
+	var out uint64
+	for c := n - 1; c >= 0; c-- {
+		t := key & 15
+		key >>= 4
+		out |= uint64(c) << (4 * uint(n-1-int(t)))
+	}
+	return out
+}
+
+// RankKey converts the last k cells of a board's key (n cells) into the
+// ranks encoding; the other cells are ignored. Keys that are not boards (a
+// tile twice) give keys outside any set of boards: a repeated tile gets
+// rank 15, past the tiles left.
+func RankKey(key uint64, n, k int) uint64 {
+	left := uint32(1)<<uint(n) - 1 // tiles not yet placed
+	var out uint64
+	for sh := 4 * uint(k-1); ; sh -= 4 {
+		t := uint(key>>sh) & 15
+		r := uint64(bits.OnesCount32(left & (1<<t - 1)))
+		if left>>t&1 == 0 {
+			r = 15 // not a board: no rank fits
+		}
+		left &^= 1 << t
+		out |= r << sh
+		if sh == 0 {
+			return out
+		}
+	}
+}
+
+// RankKeyReverse is RankKey from the last cell back: each of the last k
+// cells' tile ranked among the tiles not on the cells after it.
+func RankKeyReverse(key uint64, n, k int) uint64 {
+	left := uint32(1)<<uint(n) - 1
+	var out uint64
+	for sh := uint(0); sh < 4*uint(k); sh += 4 {
+		t := uint(key>>sh) & 15
+		r := uint64(bits.OnesCount32(left & (1<<t - 1)))
+		if left>>t&1 == 0 {
+			r = 15
+		}
+		left &^= 1 << t
+		out |= r << sh
+	}
+	return out
+}

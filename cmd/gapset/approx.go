@@ -1,0 +1,98 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/keyset"
+	"github.com/urfave/cli/v2"
+)
+
+func approxCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "approx",
+		Usage: "write approximated gap sets (supersets of the projections) for h_G:4 ... h_G:8",
+		Description: "Searches the space of patterns of the last --cells cells from the goal, counting the moves that lower\n" +
+			"the Manhattan distance (a 0-1 breadth-first search; tiles outside the cells are unknown), and writes the\n" +
+			"patterns of cost at most j as GapG_Ka.keys (G = 2j) for each level above the exact ones: supersets of\n" +
+			"the projected gap <= G sets, so h_G:2N stays admissible with them. --exact FILE (repeat, in order:\n" +
+			"Gap0_K, Gap2_K, ...) seeds the search with exact lower levels: far smaller sets above them.\n" +
+			"Example: gapset approx --cells 8 --max-gap 8 --exact Gap0_8.keys --exact Gap2_8.keys --out-dir DIR",
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "rows", Value: 4, Usage: "board rows"},
+			&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns"},
+			&cli.IntFlag{Name: "cells", Value: 8, Usage: fmt.Sprintf("the last `K` cells (at most %d; a bit table of 16^K bits per set)", gapset.MaxApproxCells)},
+			&cli.IntFlag{Name: "max-gap", Value: 8, Usage: "largest gap `G` (even)"},
+			&cli.StringSliceFlag{Name: "exact", Usage: "exact key-set `FILE` of the lowest levels, in order (Gap0_K, then Gap2_K, ...)"},
+			&cli.StringFlag{Name: "out-dir", Value: ".", Usage: "write the key-set files into `DIR`"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+		},
+		Action: func(c *cli.Context) error {
+			rows, cols, k, maxGap := c.Int("rows"), c.Int("cols"), c.Int("cells"), c.Int("max-gap")
+			dir := c.String("out-dir")
+			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+				return badInputf("output directory %q does not exist", dir)
+			}
+			if maxGap < 0 || maxGap%2 != 0 {
+				return badInputf("--max-gap %d must be even and not negative", maxGap)
+			}
+			var exact []*gapset.Bits
+			for i, path := range c.StringSlice("exact") {
+				if k > gapset.MaxApproxCells {
+					return badInputf("--cells %d: at most %d", k, gapset.MaxApproxCells)
+				}
+				b, h, err := gapset.LoadBits(path)
+				if err != nil {
+					return badInput(err)
+				}
+				if h.Rows != rows || h.Cols != cols || h.Cells != k || h.Gap != 2*i || h.Exact && h.Gap > 0 || h.Approx {
+					return badInputf("%s: %s is not the exact gap <= %d set of a %dx%d board on %d cells (the --exact files go in order Gap0, Gap2, ...)",
+						path, h.Name(), 2*i, rows, cols, k)
+				}
+				exact = append(exact, b)
+			}
+			space := patterns(rows*cols, k)
+			prog := newProgress(e.stderr, c.Bool("quiet"))
+			fmt.Fprintf(e.stdout, "| set | patterns | of the %.0f patterns | seconds |\n|---|---:|---:|---:|\n", space)
+			err := gapset.Approximate(e.ctx(), rows, cols, k, maxGap/2, exact, func(l gapset.ApproxLevel) error {
+				prog.done()
+				h := keyset.Header{Rows: rows, Cols: cols, Cells: k, Gap: 2 * l.Level, Approx: l.Level >= len(exact)}
+				fmt.Fprintf(e.stdout, "| %s | %d | %.4f | %.1f |\n", h.Name(), l.Set.Len(), float64(l.Set.Len())/space, l.Elapsed.Seconds())
+				if l.Level < len(exact) {
+					return nil // the exact file exists
+				}
+				prog.update(0, 0, true, "writing %s", h.Name())
+				e.willWrite(filepath.Join(dir, h.Name()+".keys"))
+				w, err := keyset.Create(filepath.Join(dir, h.Name()+".keys"), h)
+				if err != nil {
+					return err
+				}
+				if err := l.Set.Each(w.AddSorted); err != nil {
+					w.Abort()
+					return err
+				}
+				defer prog.done()
+				return w.Close()
+			})
+			prog.done()
+			if errors.Is(err, gapset.ErrArgs) {
+				return badInput(err)
+			}
+			return err
+		},
+	}
+}
+
+// patterns is the number of ways to fill k cells of an n-cell board with
+// distinct values 0..n-1: n!/(n-k)!.
+func patterns(n, k int) float64 {
+	p := 1.0
+	for i := 0; i < k; i++ {
+		p *= float64(n - i)
+	}
+	return math.Round(p)
+}

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gapset/gapset/keyset"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// approx writes supersets above the exact levels, and h_G:8 with them
+// keeps md's lengths with fewer nodes than h_G:2.
+func TestApproxCommand(t *testing.T) {
+	dir := t.TempDir()
+	for _, g := range []string{"0", "2"} {
+		code, _, errs := runCmd(t, "", "enumerate", "-q", "--rows", "3", "--cols", "3", "--gap", g, "--cells", "6", "--out-dir", dir)
+		require.Equal(t, 0, code, errs)
+	}
+	exact := []string{"--exact", filepath.Join(dir, "Gap0_6.keys"), "--exact", filepath.Join(dir, "Gap2_6.keys")}
+	code, out, errs := runCmd(t, "", append([]string{"approx", "-q", "--rows", "3", "--cols", "3", "--cells", "6", "--max-gap", "8", "--out-dir", dir}, exact...)...)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "| Gap2_6 | 6285 |")
+	h, keys, err := keyset.ReadAll(filepath.Join(dir, "Gap8_6a.keys"))
+	require.NoError(t, err)
+	assert.True(t, h.Approx)
+	assert.Greater(t, len(keys), 6285)
+	files := []string{"--keys", filepath.Join(dir, "Gap0_6.keys"), "--keys", filepath.Join(dir, "Gap2_6.keys")}
+	for _, g := range []string{"4", "6", "8"} {
+		files = append(files, "--keys", filepath.Join(dir, "Gap"+g+"_6a.keys"))
+	}
+	code, md, errs := runCmd(t, boards3x3, "solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-f", "csv", "-H", "md")
+	require.Equal(t, 0, code, errs)
+	code, g8, errs := runCmd(t, boards3x3, append([]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-f", "csv", "-H", "gap8"}, files...)...)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, g8, "Gap8_6a")
+	assert.Equal(t, column(md, "length"), column(g8, "length"))
+	// bad input: the exact files out of order
+	code, _, errs = runCmd(t, "", "approx", "-q", "--rows", "3", "--cols", "3", "--cells", "6", "--out-dir", dir, "--exact", exact[3])
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errs, "not the exact gap <= 0 set")
+}
+
+// column returns one CSV column's values.
+func column(csv, name string) []string {
+	lines := strings.Split(strings.TrimSpace(csv), "\n")
+	head := strings.Split(lines[0], ",")
+	col := -1
+	for i, h := range head {
+		if h == name {
+			col = i
+		}
+	}
+	var out []string
+	for _, l := range lines[1:] {
+		out = append(out, strings.Split(l, ",")[col])
+	}
+	return out
+}

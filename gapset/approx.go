@@ -1,0 +1,369 @@
+package gapset
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/keyset"
+)
+
+// MaxApproxCells bounds the projections Approximate works on: the abstract
+// space is a bit table over the 4k low bits of the key (k = 8: 512 MiB per
+// table, two tables).
+const MaxApproxCells = 8
+
+// ApproxLevel is one finished level of Approximate: Set holds every pattern
+// of the last k cells whose abstract cost is at most Level, a superset of
+// the projection of the configurations of gap <= 2*Level.
+type ApproxLevel struct {
+	Level int
+	Set   *Bits
+	// New is the number of patterns of abstract cost exactly Level.
+	New     int64
+	Elapsed time.Duration
+}
+
+// Bits is a set of projected keys as one bit per key (key < 1<<(4k)).
+type Bits struct {
+	words []uint64
+	cells int
+	count int64
+}
+
+// NewBits returns an empty set of keys of the last cells cells.
+func NewBits(cells int) *Bits {
+	return &Bits{words: make([]uint64, (1<<(4*uint(cells))+63)/64), cells: cells}
+}
+
+// Has reports whether key's projection is in the set.
+func (b *Bits) Has(key uint64) bool {
+	k := key & encode.ProjectMask(b.cells)
+	return b.words[k>>6]>>(k&63)&1 != 0
+}
+
+// set adds k and reports whether it was new (safe for concurrent use).
+func (b *Bits) set(k uint64) bool {
+	m := uint64(1) << (k & 63)
+	return atomic.OrUint64(&b.words[k>>6], m)&m == 0
+}
+
+// Contains is Has: the set answers ida.Set's questions directly (one bit
+// per pattern: 512 MiB for 8 cells, whatever the count).
+func (b *Bits) Contains(key uint64) bool { return b.Has(key) }
+
+// Mask keeps the key bits the set looks at (ida.Masked).
+func (b *Bits) Mask() uint64 { return encode.ProjectMask(b.cells) }
+
+// Bytes is the table's memory.
+func (b *Bits) Bytes() int64 { return int64(len(b.words)) * 8 }
+
+// LoadBits reads a key-set file on at most MaxApproxCells cells into a bit
+// table.
+func LoadBits(path string) (*Bits, keyset.Header, error) {
+	r, err := keyset.Open(path)
+	if err != nil {
+		return nil, keyset.Header{}, err
+	}
+	defer r.Close()
+	h := r.Header()
+	if h.Cells > MaxApproxCells {
+		return nil, h, fmt.Errorf("%s: %d cells, a bit table takes at most %d", path, h.Cells, MaxApproxCells)
+	}
+	b := NewBits(h.Cells)
+	batch := make([]uint64, 0, 1<<16)
+	for key, ok := r.Next(); ok; key, ok = r.Next() {
+		if batch = append(batch, key); len(batch) == cap(batch) {
+			b.Add(batch)
+			batch = batch[:0]
+		}
+	}
+	b.Add(batch)
+	return b, h, r.Err()
+}
+
+// Len is the number of keys in the set.
+func (b *Bits) Len() int64 { return b.count }
+
+// Cells is the number of cells the keys hold.
+func (b *Bits) Cells() int { return b.cells }
+
+// Each calls fn with the keys in increasing order, in batches (the slice is
+// reused between calls), until fn returns an error.
+func (b *Bits) Each(fn func([]uint64) error) error {
+	buf := make([]uint64, 0, 1<<16)
+	for i, w := range b.words {
+		for w != 0 {
+			buf = append(buf, uint64(i)<<6|uint64(bits.TrailingZeros64(w)))
+			w &= w - 1
+			if len(buf) == cap(buf) {
+				if err := fn(buf); err != nil {
+					return err
+				}
+				buf = buf[:0]
+			}
+		}
+	}
+	if len(buf) > 0 {
+		return fn(buf)
+	}
+	return nil
+}
+
+// Keys returns the keys in increasing order (for small sets and tests).
+func (b *Bits) Keys() []uint64 {
+	out := make([]uint64, 0, b.count)
+	b.Each(func(a []uint64) error { out = append(out, a...); return nil })
+	return out
+}
+
+// Approximate computes supersets of the projections onto the last k cells
+// of the gap <= 2j sets, j = 0..maxLevel, by a 0-1 breadth-first search
+// from the goal in the abstract space of k-cell patterns (the key's low 4k
+// bits: the contents of the last k cells, the blank's cell when it is
+// among them). A reverse move from the goal costs 1 when it lowers the
+// Manhattan distance; a configuration's gap is twice the fewest such moves
+// on any path from the goal. Every concrete move projects onto an abstract
+// move of the same cost, except moves inside the hidden cells, which leave
+// the pattern unchanged; so the abstract cost of a pattern is at most half
+// the gap of every configuration projecting onto it, and the level-j set,
+// the patterns of abstract cost at most j, holds the projection of every
+// configuration of gap <= 2j.
+//
+// exact, when given, holds the exact projections of the lower levels
+// (exact[i]: gap <= 2i on the same k cells, e.g. Gap0_8 and Gap2_8): a
+// pattern outside exact[i] has no configuration of gap <= 2i, so the
+// search settles it no earlier than level i+1 and expands it only from
+// there. The cost stays a lower bound (NOTES.md, "Approximated gap sets",
+// proves it by induction along a configuration's optimal path), the levels
+// below len(exact) come out exact, and the higher ones far smaller.
+//
+// level is called after each level with the set so far (it must not keep
+// the set past the call: the next level adds to it).
+func Approximate(ctx context.Context, rows, cols, k, maxLevel int, exact []*Bits, level func(ApproxLevel) error) error {
+	g, err := checkArgs(rows, cols, 2*maxLevel, []int{k})
+	if err != nil {
+		return err
+	}
+	if k > MaxApproxCells || k >= g.N {
+		return fmt.Errorf("%w: approximated sets need 1..%d cells, fewer than the board's %d", ErrArgs, MaxApproxCells, g.N)
+	}
+	for i, e := range exact {
+		if e == nil || e.cells != k {
+			return fmt.Errorf("%w: exact level %d is not a set on %d cells", ErrArgs, i, k)
+		}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	a := newAbstract(g, k)
+	a.exact = exact
+	seen, next := NewBits(k), NewBits(k)
+	if len(exact) > 1 {
+		a.later = NewBits(k)
+	}
+	start := time.Now()
+	goal := g.goal & encode.ProjectMask(k)
+	seen.set(goal)
+	frontier := []uint32{uint32(goal)}
+	workers := defaultWorkers()
+	for j := 0; j <= maxLevel; j++ {
+		a.level = j
+		if j > 0 {
+			// the level starts from the cost-1 successors and the deferred
+			// patterns not seen yet whose lower bound allows this level
+			frontier = frontier[:0]
+			for i, w := range next.words {
+				if a.later != nil {
+					w |= a.later.words[i]
+					a.later.words[i] = 0
+				}
+				w &^= seen.words[i]
+				next.words[i] = 0
+				for w != 0 {
+					q := uint64(i<<6 | bits.TrailingZeros64(w))
+					w &= w - 1
+					if a.lowerBound(q) > j {
+						a.later.set(q)
+						continue
+					}
+					frontier = append(frontier, uint32(q))
+				}
+			}
+			for _, p := range frontier {
+				seen.set(uint64(p))
+			}
+		}
+		var added int64
+		for len(frontier) > 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			added += int64(len(frontier))
+			frontier = a.expand(frontier, seen, next, j < maxLevel, workers)
+		}
+		seen.count += added
+		if err := level(ApproxLevel{Level: j, Set: seen, New: added, Elapsed: time.Since(start)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// abstract holds the move tables of the k-cell pattern space.
+type abstract struct {
+	g     *geometry
+	k, lo int // known cells lo..N-1
+	all   uint16
+	exact []*Bits // exact lower levels (see Approximate)
+	later *Bits   // patterns reached before their lower bound allows
+	level int     // the level being searched
+}
+
+// lowerBound is the level below which pattern q cannot lie: the first exact
+// level holding it, len(exact) when none does.
+func (a *abstract) lowerBound(q uint64) int {
+	for i, e := range a.exact {
+		if e.words[q>>6]>>(q&63)&1 != 0 {
+			return i
+		}
+	}
+	return len(a.exact)
+}
+
+func newAbstract(g *geometry, k int) *abstract {
+	a := &abstract{g: g, k: k, lo: g.N - k}
+	for t := 1; t < g.N; t++ {
+		a.all |= 1 << t
+	}
+	return a
+}
+
+func (a *abstract) shift(c int) uint { return uint(a.g.Shift[c]) }
+
+// lowers reports whether tile t sliding from cell from to cell to lowers
+// its distance from home.
+func (a *abstract) lowers(t, from, to int) bool { return a.g.Delta[t][from][to] < 0 }
+
+// expand visits the frontier's successors: cost-0 ones not seen yet are
+// added to seen and returned as the next frontier; cost-1 ones go to next
+// (when keep). Workers split the frontier.
+func (a *abstract) expand(frontier []uint32, seen, next *Bits, keep bool, workers int) []uint32 {
+	if len(frontier) < 1<<12 {
+		workers = 1
+	}
+	outs := make([][]uint32, workers)
+	per := (len(frontier) + workers - 1) / workers
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := min(w*per, len(frontier)), min((w+1)*per, len(frontier))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var out []uint32
+			for _, p := range frontier[lo:hi] {
+				a.successors(uint64(p), func(q uint64, cost int) {
+					if cost == 0 {
+						if a.exact != nil && !seen.Has(q) && a.lowerBound(q) > a.level {
+							// deferred to the level its lower bound allows
+							if a.later != nil {
+								a.later.set(q)
+							} else {
+								next.set(q)
+							}
+							return
+						}
+						if seen.set(q) {
+							out = append(out, uint32(q))
+						}
+					} else if keep && !seen.Has(q) {
+						next.set(q)
+					}
+				})
+			}
+			outs[w] = out
+		}()
+	}
+	wg.Wait()
+	n := 0
+	for _, o := range outs {
+		n += len(o)
+	}
+	res := make([]uint32, 0, n)
+	for _, o := range outs {
+		res = append(res, o...)
+	}
+	return res
+}
+
+// successors calls fn for every abstract reverse move from pattern p with
+// its cost (1 when it certainly lowers the Manhattan distance).
+func (a *abstract) successors(p uint64, fn func(q uint64, cost int)) {
+	g := a.g
+	blank := -1
+	var present uint16
+	for c := a.lo; c < g.N; c++ {
+		t := int(p>>a.shift(c)) & 15
+		if t == 0 {
+			blank = c
+		} else {
+			present |= 1 << t
+		}
+	}
+	cost := func(low bool) int {
+		if low {
+			return 1
+		}
+		return 0
+	}
+	if blank >= 0 {
+		sb := a.shift(blank)
+		for _, c := range g.Nbr[blank][:g.NbrN[blank]] {
+			c := int(c)
+			if c >= a.lo {
+				t := int(p>>a.shift(c)) & 15
+				fn(p&^(15<<a.shift(c))|uint64(t)<<sb, cost(a.lowers(t, c, blank)))
+				continue
+			}
+			// a hidden tile, any of those not in the pattern, slides in
+			for hidden := a.all &^ present; hidden != 0; hidden &= hidden - 1 {
+				t := bits.TrailingZeros16(hidden)
+				fn(p|uint64(t)<<sb, cost(a.lowers(t, c, blank)))
+			}
+		}
+		return
+	}
+	// The blank is hidden: a pattern tile next to a hidden cell may slide
+	// into it (if the blank is there).
+	for c := a.lo; c < g.N; c++ {
+		t := int(p>>a.shift(c)) & 15
+		for _, u := range g.Nbr[c][:g.NbrN[c]] {
+			if int(u) < a.lo {
+				fn(p&^(15<<a.shift(c)), cost(a.lowers(t, c, int(u))))
+			}
+		}
+	}
+}
+
+// BitsOf returns the set of the given keys, projected onto the last cells
+// cells.
+func BitsOf(keys []uint64, cells int) *Bits {
+	b := NewBits(cells)
+	b.Add(keys)
+	return b
+}
+
+// Add adds the keys (projected) to the set; a keyset.Reader's batches can
+// be passed straight in.
+func (b *Bits) Add(keys []uint64) {
+	mask := encode.ProjectMask(b.cells)
+	for _, k := range keys {
+		if b.set(k & mask) {
+			b.count++
+		}
+	}
+}

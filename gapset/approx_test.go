@@ -1,0 +1,87 @@
+package gapset
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func approxLevels(t *testing.T, rows, cols, k, maxLevel int, exact []*Bits) [][]uint64 {
+	var out [][]uint64
+	err := Approximate(context.Background(), rows, cols, k, maxLevel, exact, func(l ApproxLevel) error {
+		require.Equal(t, len(out), l.Level)
+		keys := l.Set.Keys()
+		require.Equal(t, l.Set.Len(), int64(len(keys)))
+		out = append(out, keys)
+		return nil
+	})
+	require.NoError(t, err)
+	return out
+}
+
+// isSubset reports whether every key of a (sorted) is in b (sorted).
+func isSubset(a, b []uint64) bool {
+	j := 0
+	for _, v := range a {
+		for j < len(b) && b[j] < v {
+			j++
+		}
+		if j == len(b) || b[j] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// Every approximated level holds the exact projection of its gap set (so
+// h_G:2N stays admissible with it), levels are nested, and with one hidden
+// cell the abstraction loses nothing: the sets are exact.
+func TestApproximateIsSuperset(t *testing.T) {
+	// 3x4 up to 7 cells: 8 cells take a 512 MiB table (GAPSET_BIG=1)
+	big := os.Getenv("GAPSET_BIG") != ""
+	for _, c := range []struct{ rows, cols, maxGap, maxCells int }{{3, 3, 8, 8}, {2, 4, 8, 7}, {3, 4, 4, 7}} {
+		n := c.rows * c.cols
+		if big {
+			c.maxCells = MaxApproxCells
+		}
+		var cells []int
+		for k := 4; k <= min(n-1, c.maxCells); k++ {
+			cells = append(cells, k)
+		}
+		exact, err := LevelSets(context.Background(), c.rows, c.cols, c.maxGap, cells, nil)
+		require.NoError(t, err)
+		for _, k := range cells {
+			approx := approxLevels(t, c.rows, c.cols, k, c.maxGap/2, nil)
+			// seeded with the exact gap <= 0 and gap <= 2 projections
+			seeds := []*Bits{BitsOf(exact[k][0], k), BitsOf(exact[k][1], k)}
+			seeded := approxLevels(t, c.rows, c.cols, k, c.maxGap/2, seeds)
+			for j := range approx {
+				if j < len(seeds) {
+					assert.Equal(t, exact[k][j], seeded[j], "%dx%d k=%d seeded level %d", c.rows, c.cols, k, j)
+				}
+				assert.True(t, isSubset(exact[k][j], seeded[j]), "%dx%d k=%d seeded level %d misses a pattern", c.rows, c.cols, k, j)
+				assert.True(t, isSubset(seeded[j], approx[j]), "%dx%d k=%d: seeding can only remove patterns", c.rows, c.cols, k)
+				want := exact[k][j]
+				assert.True(t, isSubset(want, approx[j]), "%dx%d k=%d level %d: approximation misses a pattern", c.rows, c.cols, k, j)
+				if j > 0 {
+					assert.True(t, isSubset(approx[j-1], approx[j]))
+				}
+				if k == n-1 {
+					assert.Equal(t, want, approx[j], "%dx%d k=%d level %d", c.rows, c.cols, k, j)
+				}
+				t.Logf("%dx%d k=%d gap<=%d: exact %d approx %d seeded %d", c.rows, c.cols, k, 2*j, len(want), len(approx[j]), len(seeded[j]))
+			}
+		}
+	}
+}
+
+func TestApproximateBadArgs(t *testing.T) {
+	nop := func(ApproxLevel) error { return nil }
+	assert.ErrorIs(t, Approximate(context.Background(), 3, 3, 9, 1, nil, nop), ErrArgs)
+	assert.ErrorIs(t, Approximate(context.Background(), 4, 4, 9, 1, nil, nop), ErrArgs)
+	assert.ErrorIs(t, Approximate(context.Background(), 3, 3, 4, -1, nil, nop), ErrArgs)
+	assert.ErrorIs(t, Approximate(context.Background(), 3, 3, 4, 1, []*Bits{NewBits(5)}, nop), ErrArgs)
+}

@@ -1,0 +1,151 @@
+package gapset
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// Estimate is what an enumeration will take, from measured growth (NOTES.md,
+// "Gap sets beyond gap 2"). Figures are rough: within a factor of about 2.
+type Estimate struct {
+	Known   bool      // false: no measurements for this board (figures are 0)
+	Members float64   // configurations of gap <= MaxGap
+	Levels  []float64 // members of each exact gap 0, 2, ...
+	// Projected[i] is the estimated size of the projection onto Cells[i].
+	Cells     []int
+	Projected []float64
+	// OutputBytes are the key-set files (8 bytes per key); ScratchBytes
+	// the runs alive at the peak (delta-coded unless raw).
+	OutputBytes, ScratchBytes float64
+	CPU                       time.Duration
+}
+
+// Disk is the peak disk the run needs: outputs and scratch at once.
+func (e Estimate) Disk() float64 { return e.OutputBytes + e.ScratchBytes }
+
+// Measured level sizes (exact gap 2j), from our enumerations: the 4x4 G0
+// and G2 (issue 4) and every level up to gap 8 of the 3x4 board (LevelSets).
+var measuredLevels = map[[2]int][]float64{
+	{4, 4}: {88728780, 1243092017},
+	{3, 4}: {114831, 740821, 3443143, 11502195, 27779243},
+}
+
+// levelGrowthDecay: on the 3x4 board the ratio of consecutive levels falls
+// by the same factor each level (6.45, 4.65, 3.34, 2.42: x0.72, 0.72, 0.72);
+// levels not measured are extrapolated with it.
+const levelGrowthDecay = 0.72
+
+// projShare[k] is the measured share of the whole set that survives the
+// projection onto k cells on the 4x4 board, for gap <= 0 and gap <= 2
+// (Table 1); higher gaps extrapolate the same step (the share falls as the
+// set grows).
+var projShare = map[int][2]float64{
+	12: {61559068.0 / 88728780, 830504340.0 / 1331820797},
+	10: {23696364.0 / 88728780, 256541479.0 / 1331820797},
+	8:  {4233704.0 / 88728780, 32844091.0 / 1331820797},
+}
+
+// cpuPerMember is the CPU per member of the gap <= 2 run with projections
+// 8, 10, 12 (472 s for 1.33e9 members, issue 4), raised by a third for the
+// delta coding of the runs (measured on the 3x3 tests' runs: decoding costs
+// less than the sort).
+const cpuPerMember = 472.0 / 1331820797 * 1.33
+
+// EstimateRun estimates an enumeration of cfg's board, gap and projections.
+// Boards without measurements but small enough (12 cells or fewer) are
+// bounded by their whole state space.
+func EstimateRun(cfg Config) Estimate {
+	if _, err := checkArgs(cfg.Rows, cfg.Cols, cfg.MaxGap, cfg.Cells); err != nil {
+		return Estimate{} // the run itself reports the bad arguments
+	}
+	n := cfg.Rows * cfg.Cols
+	levels := cfg.MaxGap/2 + 1
+	e := Estimate{Cells: cfg.Cells}
+	m, ok := measuredLevels[[2]int{cfg.Rows, cfg.Cols}]
+	switch {
+	case ok:
+		e.Levels = append(e.Levels, m[:min(levels, len(m))]...)
+		for len(e.Levels) < levels {
+			j := len(e.Levels)
+			r := e.Levels[j-1] / e.Levels[j-2]
+			e.Levels = append(e.Levels, e.Levels[j-1]*r*levelGrowthDecay)
+		}
+	case n <= 12:
+		total := 1.0
+		for i := 2; i <= n; i++ {
+			total *= float64(i)
+		}
+		e.Levels = []float64{total / 2} // an upper bound
+	default:
+		return e
+	}
+	e.Known = true
+	for j, v := range e.Levels {
+		if !cfg.Exact || j == levels-1 {
+			e.Members += v
+		}
+	}
+	all := 0.0
+	for _, v := range e.Levels {
+		all += v
+	}
+	for _, k := range cfg.Cells {
+		p := e.Members
+		if k < n {
+			s, ok := projShare[k]
+			ok = ok && n == 16 // measured on the 4x4 board only
+			share := 1.0
+			if ok {
+				share = s[0]
+				for j := 1; j < levels; j++ {
+					share *= s[1] / s[0]
+				}
+			}
+			p = math.Min(e.Members*share, patternsOf(n, k))
+		}
+		e.Projected = append(e.Projected, p)
+		e.OutputBytes += 8 * p
+	}
+	// Scratch at the peak: about four of the largest layers (the input,
+	// the new layer, the smaller-gap layers it subtracts), the largest
+	// being a fourteenth of its level (G2: 88.5M of 1.24e9), and the
+	// projections' runs, which compaction keeps near the final sets' size
+	// (with raw runs this model gives 10.9 GiB for the gap <= 2 run with
+	// projections 8, 10, 12; measured 11.1 GiB); delta-coded, about 3 bytes
+	// per whole-board key and 2 per projected key.
+	perKey, perProj := 3.0, 2.0
+	if cfg.RawRuns {
+		perKey, perProj = 8, 8
+	}
+	largest := e.Levels[len(e.Levels)-1] / 14
+	e.ScratchBytes = 4 * largest * perKey
+	for i, k := range cfg.Cells {
+		if k < n {
+			e.ScratchBytes += e.Projected[i] * perProj
+		} else {
+			// the whole-board file merges every layer run at the end
+			e.ScratchBytes += all * perKey
+		}
+	}
+	e.CPU = time.Duration(cpuPerMember * all * float64(time.Second))
+	return e
+}
+
+// patternsOf is n!/(n-k)!: the fillings of k cells with distinct values.
+func patternsOf(n, k int) float64 {
+	p := 1.0
+	for i := 0; i < k; i++ {
+		p *= float64(n - i)
+	}
+	return p
+}
+
+// String is the estimate in one line for a person about to start the run.
+func (e Estimate) String() string {
+	if !e.Known {
+		return "no estimate: no measured growth for this board"
+	}
+	return fmt.Sprintf("estimate: %.3g members, peak disk %.1f GiB (outputs %.1f GiB, scratch %.1f GiB), CPU %s (wall about the same on 2 cores)",
+		e.Members, e.Disk()/(1<<30), e.OutputBytes/(1<<30), e.ScratchBytes/(1<<30), e.CPU.Round(time.Second))
+}

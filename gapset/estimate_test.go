@@ -1,0 +1,39 @@
+package gapset
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The estimate of a measured board's run bounds what the run really
+// writes; levels beyond the measurements grow by the measured decay.
+func TestEstimateRun(t *testing.T) {
+	cfg := Config{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{9, 6}, Dir: t.TempDir(), Memory: 1 << 24}
+	res, err := Enumerate(context.Background(), cfg)
+	require.NoError(t, err)
+	est := EstimateRun(cfg)
+	require.True(t, est.Known)
+	assert.GreaterOrEqual(t, est.Members, float64(res.Members))
+	for i, out := range res.Outputs {
+		assert.GreaterOrEqual(t, est.Projected[i], float64(out.Count), "k=%d", out.Cells)
+	}
+	assert.GreaterOrEqual(t, est.Disk(), float64(res.PeakDisk))
+
+	// 3x4: every level up to gap 8 is measured
+	e34 := EstimateRun(Config{Rows: 3, Cols: 4, MaxGap: 8, Cells: []int{12}})
+	assert.InDelta(t, 43580233, e34.Members, 1)
+	// 4x4 gap <= 2 is measured; gap 4 extrapolated: G4 / G2 below G2 / G0
+	e := EstimateRun(Config{Rows: 4, Cols: 4, MaxGap: 4, Cells: []int{8, 10}})
+	require.Len(t, e.Levels, 3)
+	assert.InDelta(t, 1243092017, e.Levels[1], 1)
+	assert.Less(t, e.Levels[2]/e.Levels[1], e.Levels[1]/e.Levels[0])
+	assert.Greater(t, e.Levels[2], e.Levels[1])
+	assert.LessOrEqual(t, e.Projected[0], patternsOf(16, 8))
+	raw := EstimateRun(Config{Rows: 4, Cols: 4, MaxGap: 4, Cells: []int{8, 10}, RawRuns: true})
+	assert.Greater(t, raw.ScratchBytes, e.ScratchBytes)
+	assert.Contains(t, e.String(), "peak disk")
+	assert.False(t, EstimateRun(Config{Rows: 3, Cols: 5, MaxGap: 2, Cells: []int{15}}).Known)
+}

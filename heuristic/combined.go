@@ -1,0 +1,69 @@
+package heuristic
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/pdb"
+)
+
+// combinedEntries are the pattern databases together with the gap sets
+// (ida.Combined): pdbP+gapG is max(the reflected database P, h_G:G);
+// pdbP+gapGr also asks the gap sets about the board's mirror image;
+// the -gapfirst forms ask the gap sets before the database's bound (same
+// cuts, fewer database lookups, more questions).
+func combinedEntries() []Entry {
+	var es []Entry
+	bases := []struct {
+		name, partition string
+		rows, cols      int
+		reflect         bool // as the database's own entry
+	}{{"pdb78", "7-8", 4, 4, true}, {"pdb44", "4-4", 3, 3, false}}
+	for _, b := range bases {
+		for g := 0; g <= maxRegisteredGap; g += 2 {
+			for _, v := range []struct {
+				suffix           string
+				mirror, gapFirst bool
+				what             string
+			}{
+				{"", false, false, ""},
+				{"r", true, false, ", asking about the mirror image too"},
+				{"-gapfirst", false, true, ", the gap sets asked first"},
+				{"r-gapfirst", true, true, ", asking about the mirror image too, the gap sets first"},
+			} {
+				if v.gapFirst && b.rows != 4 {
+					continue // the timing variants only for the 15-puzzle
+				}
+				name := b.name + "+gap" + strconv.Itoa(g) + v.suffix
+				es = append(es, Entry{
+					Name:    name,
+					Args:    "K",
+					Usage:   fmt.Sprintf("max(%s, h_G:%d)%s (K: the gap sets of K cells)", b.name, g, v.what),
+					Options: append([]string{OptPDB}, gapOptions...),
+					Make: func(r *Resolver, args string) (ida.Heuristic, error) {
+						cells, filter, err := gapArgs(g, args)
+						if err != nil || filter != 0 {
+							return nil, fmt.Errorf("bad heuristic %s:%s: want %s or %s:K with cells K, e.g. %s:8", name, quote(args), name, name, name)
+						}
+						base, err := r.pdbHeuristic(b.partition, b.rows, b.cols, b.reflect, b.name)
+						if err != nil {
+							return nil, err
+						}
+						gh, err := r.gapHeuristic(g, cells, 0)
+						if err != nil {
+							return nil, err
+						}
+						label := name
+						if args != "" {
+							label += ":" + args
+						}
+						return ida.Combined{Base: base.(*pdb.Heuristic), Gap: gh.(ida.Gap), Mirror: v.mirror, GapFirst: v.gapFirst,
+							NoSkip: r.opt.NoSkip, Label: label}, nil
+					},
+				})
+			}
+		}
+	}
+	return es
+}

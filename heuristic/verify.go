@@ -1,0 +1,189 @@
+package heuristic
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"github.com/gapset/gapset/bdd"
+	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/keyset"
+	"github.com/gapset/gapset/pdb"
+)
+
+// ErrVerify is wrapped by every verification failure that is the file's
+// fault (as opposed to an error reading it).
+var ErrVerify = errors.New("verification failed")
+
+// VerifyFile runs the full, slow checks of a file the heuristics read,
+// whatever its kind (found by its magic bytes), and returns a one-line
+// summary:
+//   - key-set files: checksum, order, every key a valid projected board,
+//     and the keys compared with the set enumerated again where that fits
+//     in memory (boards of at most 12 cells, or gap 0);
+//   - BDD files: checksum, structure, the member count, the order's name
+//     against its bits, the ZDD node count if stored, and the members
+//     compared with the set enumerated again where that fits;
+//   - pattern databases: checksum, the load-time checks, and the whole
+//     table built again and compared byte for byte.
+func VerifyFile(ctx context.Context, path string, workers int) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	var head [8]byte
+	_, err = io.ReadFull(f, head[:])
+	f.Close()
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("%s: %w: too short for any gapset file", path, ErrVerify)
+	case bytes.HasPrefix(head[:], []byte("GAPKEYS")):
+		return verifyKeys(ctx, path)
+	case bytes.HasPrefix(head[:], []byte("GAPBDD")):
+		return verifyBDD(ctx, path)
+	case bytes.HasPrefix(head[:], []byte("GAPSPDB")):
+		return verifyPDB(ctx, path, workers)
+	}
+	return "", fmt.Errorf("%s: %w: not a key-set, BDD or pattern database file", path, ErrVerify)
+}
+
+func failed(err error) error { return fmt.Errorf("%w: %w", ErrVerify, err) }
+
+// enumerable reports whether a set can be enumerated again in memory here.
+func enumerable(rows, cols, gap int, exact bool) bool {
+	return !(exact && gap > 0) && (rows*cols <= 12 || gap == 0)
+}
+
+func enumerate(ctx context.Context, rows, cols, gap, cells int) ([]uint64, error) {
+	sets, err := gapset.Sets(ctx, rows, cols, gap, []int{cells}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return sets[cells], nil
+}
+
+func verifyKeys(ctx context.Context, path string) (string, error) {
+	h, keys, err := keyset.ReadAll(path)
+	if err != nil {
+		return "", failed(err)
+	}
+	if h.Exact && h.Gap == 0 {
+		return "", fmt.Errorf("%w: %s: the header marks a gap-0 set exact, which no writer does", ErrVerify, path)
+	}
+	msg := fmt.Sprintf("%s: key set %s, %d keys: checksum, order and keys valid", path, h.Name(), len(keys))
+	if !enumerable(h.Rows, h.Cols, h.Gap, h.Exact) {
+		return msg + "; not enumerated again (too big to hold in memory here)", nil
+	}
+	want, err := enumerate(ctx, h.Rows, h.Cols, h.Gap, h.Cells)
+	if err != nil {
+		return "", err
+	}
+	if h.Approx {
+		// an approximation must hold the whole set (admissibility), and
+		// more: one equal to the set would be marked exact
+		if missing := countMissing(keys, want); missing > 0 || len(keys) == len(want) {
+			return "", fmt.Errorf("%w: %s: marked approximate, but %d keys of %s are missing and %d extra", ErrVerify, path, missing, h.Name(), len(keys)-len(want)+missing)
+		}
+		return msg + "; a superset of the set enumerated again", nil
+	}
+	if !slices.Equal(keys, want) {
+		return "", fmt.Errorf("%w: %s: %d keys, but %s enumerated again has %d (or other keys)", ErrVerify, path, len(keys), h.Name(), len(want))
+	}
+	return msg + "; equal to the set enumerated again", nil
+}
+
+func verifyBDD(ctx context.Context, path string) (string, error) {
+	d, in, err := bdd.Load(path)
+	if err != nil {
+		return "", failed(err)
+	}
+	if o, err := bdd.NamedOrder(in.Order.Name, in.Rows, in.Cols, in.Cells); err == nil && !slices.Equal(o.Bits, in.Order.Bits) {
+		return "", fmt.Errorf("%w: %s: the order is named %q but its bits are another order's", ErrVerify, path, in.Order.Name)
+	}
+	for _, r := range in.Order.Name {
+		if r < ' ' || r > '~' {
+			return "", fmt.Errorf("%w: %s: the order's name %q is not printable", ErrVerify, path, in.Order.Name)
+		}
+	}
+	if in.ZDDNodes > 0 && !in.ZDD {
+		z, err := d.ZDDOf()
+		if err != nil {
+			return "", err
+		}
+		if n := uint64(z.NodeCount()); n != in.ZDDNodes {
+			return "", fmt.Errorf("%w: %s: the header says %d ZDD nodes, the set has %d", ErrVerify, path, in.ZDDNodes, n)
+		}
+	}
+	msg := fmt.Sprintf("%s: BDD of %s, %d nodes, %d members: checksum, structure and count valid", path, in.Name(), in.Nodes, in.Count)
+	if in.ZDD || !enumerable(in.Rows, in.Cols, in.Gap, in.Exact) {
+		return msg + "; not enumerated again", nil
+	}
+	want, err := enumerate(ctx, in.Rows, in.Cols, in.Gap, in.Cells)
+	if err != nil {
+		return "", err
+	}
+	if in.Exact && in.Gap == 0 {
+		return "", fmt.Errorf("%w: %s: the header marks a gap-0 set exact, which no writer does", ErrVerify, path)
+	}
+	if uint64(len(want)) != in.Count {
+		return "", fmt.Errorf("%w: %s: %d members, but %s enumerated again has %d", ErrVerify, path, in.Count, in.Name(), len(want))
+	}
+	s, err := bdd.NewSet(d, in)
+	if err != nil {
+		return "", failed(err)
+	}
+	for _, k := range want {
+		if !s.Contains(k) {
+			return "", fmt.Errorf("%w: %s: key %#x of %s enumerated again is missing", ErrVerify, path, k, in.Name())
+		}
+	}
+	return msg + "; equal to the set enumerated again", nil
+}
+
+func verifyPDB(ctx context.Context, path string, workers int) (string, error) {
+	rows, cols, group, table, step, err := pdb.ReadAny(path)
+	if err != nil {
+		return "", failed(err)
+	}
+	want, wstep, err := pdb.Build(ctx, rows, cols, group, workers, nil)
+	if err != nil {
+		return "", err
+	}
+	if wstep != step {
+		return "", fmt.Errorf("%w: %s: stored step %d, built again %d", ErrVerify, path, step, wstep)
+	}
+	if i := firstDiff(table, want); i >= 0 {
+		return "", fmt.Errorf("%w: %s: entry %d is %d, built again %d", ErrVerify, path, i, table[i], want[i])
+	}
+	return fmt.Sprintf("%s: pattern database of group %v on %dx%d, %d entries, step %d: equal to the table built again", path, group, rows, cols, len(table), step), nil
+}
+
+// countMissing counts the keys of want (sorted) not in have (sorted).
+func countMissing(have, want []uint64) int {
+	missing, i := 0, 0
+	for _, k := range want {
+		for i < len(have) && have[i] < k {
+			i++
+		}
+		if i == len(have) || have[i] != k {
+			missing++
+		}
+	}
+	return missing
+}
+
+func firstDiff(a, b []uint8) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	return -1
+}

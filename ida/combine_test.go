@@ -1,0 +1,232 @@
+package ida_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/memset"
+	"github.com/gapset/gapset/pdb"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// world3x3 is every 3x3 board's BFS distance, the true gap sets (gap <= 2i)
+// made from it, and the 4-4 databases.
+type world3x3 struct {
+	dist map[uint64]int
+	gaps [2][]uint64
+	db   *pdb.Heuristic
+}
+
+var worldOnce = sync.OnceValues(func() (*world3x3, error) {
+	w := &world3x3{dist: encode.Distances(3, 3)}
+	for key, d := range w.dist {
+		b, _ := encode.FromKey(key, 3, 3)
+		for i := range w.gaps {
+			if d <= b.Manhattan()+2*i {
+				w.gaps[i] = append(w.gaps[i], key)
+			}
+		}
+	}
+	part, err := pdb.ParsePartition("4-4", 3, 3)
+	if err != nil {
+		return nil, err
+	}
+	set, err := pdb.BuildSet(context.Background(), part, 2, nil)
+	if err != nil {
+		return nil, err
+	}
+	w.db = &pdb.Heuristic{Set: set, Reflect: true}
+	return w, nil
+})
+
+func world(t testing.TB) *world3x3 {
+	t.Helper()
+	w, err := worldOnce()
+	require.NoError(t, err)
+	return w
+}
+
+// gap is h_G:2(n-1) on the true sets projected onto the last k cells.
+func (w *world3x3) gap(n, k int) ida.Gap {
+	var g ida.Gap
+	for i := 0; i < n; i++ {
+		g.Levels = append(g.Levels, memset.New(w.gaps[i], k))
+	}
+	return g
+}
+
+type combo struct {
+	levels, cells    int
+	mirror, gapFirst bool
+}
+
+func (c combo) String() string {
+	return fmt.Sprintf("levels %d cells %d mirror %v gap-first %v", c.levels, c.cells, c.mirror, c.gapFirst)
+}
+
+func (w *world3x3) combined(c combo, noSkip bool) ida.Combined {
+	return ida.Combined{Base: w.db, Gap: w.gap(c.levels, c.cells), Mirror: c.mirror, GapFirst: c.gapFirst, NoSkip: noSkip}
+}
+
+func combos() []combo {
+	var out []combo
+	for _, n := range []int{1, 2} {
+		for _, k := range []int{9, 4} {
+			for _, m := range []bool{false, true} {
+				for _, f := range []bool{false, true} {
+					out = append(out, combo{n, k, m, f})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func position(b encode.Board) ida.Position {
+	p := ida.Position{Rows: b.Rows, Cols: b.Cols, Blank: b.Blank(), MD: b.Manhattan()}
+	copy(p.Tiles[:], b.Tiles)
+	return p
+}
+
+// mirror is b mirrored in the main diagonal with its tiles renumbered (tile
+// t becomes the tile whose home mirrors t's home).
+func mirror(b encode.Board) encode.Board {
+	n := b.Rows
+	m := encode.Board{Rows: n, Cols: n, Tiles: make([]uint8, n*n)}
+	for c, t := range b.Tiles {
+		mc := (c%n)*n + c/n
+		if t != 0 {
+			h := int(t) - 1
+			m.Tiles[mc] = uint8((h%n)*n + h/n + 1)
+		}
+	}
+	return m
+}
+
+// On every 3x3 board the combined bound is at most the BFS distance and
+// equals the larger of the database's bound and h_G:2N's of the board (and,
+// with the mirror query, of its mirror image, whose optimum is the same);
+// the mirror query raises the bound on some boards when the sets are
+// projected. (The order of the questions does not change a full bound.)
+func TestCombinedBoundOnEvery3x3Board(t *testing.T) {
+	w := world(t)
+	type subject struct {
+		c       combo
+		ev, gev ida.Evaluator
+		raised  int
+	}
+	var subs []*subject
+	for _, c := range combos() {
+		if c.gapFirst {
+			continue
+		}
+		ev, err := w.combined(c, false).NewEvaluator(3, 3)
+		require.NoError(t, err)
+		gev, err := w.gap(c.levels, c.cells).NewEvaluator(3, 3)
+		require.NoError(t, err)
+		subs = append(subs, &subject{c: c, ev: ev, gev: gev})
+	}
+	dbt, err := w.db.NewTracker(3, 3)
+	require.NoError(t, err)
+	for key, d := range w.dist {
+		b, _ := encode.FromKey(key, 3, 3)
+		p := position(b)
+		m := mirror(b)
+		mp := position(m)
+		require.Equal(t, d, w.dist[m.Key()], "the mirror image of %s has the same optimum", b)
+		dbt.Reset(&p)
+		db := dbt.Bound(&p, 1<<30)
+		for _, s := range subs {
+			h := s.ev.Root(&p)
+			g := s.gev.Root(&p)
+			gm := g
+			if s.c.mirror {
+				gm = max(g, s.gev.Root(&mp))
+			}
+			require.LessOrEqual(t, h, d, "%s: %s", s.c, b)
+			require.Equal(t, max(db, gm), h, "%s: %s", s.c, b)
+			if h > max(db, g) {
+				s.raised++
+			}
+		}
+	}
+	for _, s := range subs {
+		if s.c.mirror && s.c.cells < 9 {
+			assert.Positive(t, s.raised, "%s: the mirror query should add something", s.c)
+		}
+		t.Logf("%s: the mirror query raised %d bounds", s.c, s.raised)
+	}
+}
+
+// Solves on a sample of 3x3 boards: every length is the BFS distance; the
+// combination never expands more nodes than the database alone; skipping
+// the questions (and the database's bound) changes no cut; every push asks
+// or skips.
+func TestCombinedSolvesOptimallyWithFewerNodes(t *testing.T) {
+	w := world(t)
+	keys := make([]uint64, 0, len(w.dist))
+	for k := range w.dist {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	rng := rand.New(rand.NewPCG(13, 13))
+	rng.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+	keys = keys[:250]
+	base := map[uint64]ida.Result{}
+	var baseNodes int64
+	for _, k := range keys {
+		b, _ := encode.FromKey(k, 3, 3)
+		r, err := ida.Solve(b, w.db, ida.Options{})
+		require.NoError(t, err)
+		base[k] = r
+		baseNodes += r.Expanded
+	}
+	for _, c := range combos() {
+		var nodes, asked, queries, saved, extra int64
+		for _, k := range keys {
+			b, _ := encode.FromKey(k, 3, 3)
+			r, err := ida.Solve(b, w.combined(c, false), ida.Options{})
+			require.NoError(t, err)
+			full, err := ida.Solve(b, w.combined(c, true), ida.Options{})
+			require.NoError(t, err)
+			require.Equal(t, w.dist[k], r.Length, "%s: %s", c, b)
+			require.Equal(t, w.dist[k], full.Length, "%s: %s", c, b)
+			require.LessOrEqual(t, r.Expanded, base[k].Expanded, "%s: %s", c, b)
+			if !c.gapFirst {
+				require.Equal(t, full.Iterations, r.Iterations, "%s: %s: skipping changed the nodes", c, b)
+			} else if len(r.Iterations) != len(full.Iterations) {
+				extra++
+			}
+			require.Equal(t, r.Generated, r.Counters["asked"]+r.Counters["skipped"], "%s: %s", c, b)
+			nodes += r.Expanded
+			asked += r.Counters["asked"]
+			queries += r.Counters["queries"]
+			saved += r.Counters["base_saved"]
+		}
+		assert.Less(t, nodes, baseNodes, "%s", c)
+		assert.Positive(t, asked, "%s", c)
+		if c.gapFirst {
+			assert.Positive(t, saved, "%s", c)
+		}
+		t.Logf("%s: nodes %d (database alone %d), pushes asking %d, questions %d, database bounds saved %d, solves with an extra iteration %d", c, nodes, baseNodes, asked, queries, saved, extra)
+	}
+}
+
+func TestCombinedErrorsAndName(t *testing.T) {
+	w := world(t)
+	_, err := ida.Combined{Gap: w.gap(1, 9)}.NewEvaluator(3, 3)
+	assert.Error(t, err)
+	_, err = ida.Combined{Base: w.db, Gap: w.gap(1, 9), Mirror: true}.NewEvaluator(2, 3)
+	assert.Error(t, err)
+	_, err = ida.Combined{Base: w.db}.NewEvaluator(3, 3)
+	assert.Error(t, err, "no gap sets")
+	assert.Equal(t, "pdb4-4+r+gap2r", ida.Combined{Base: w.db, Gap: w.gap(2, 9), Mirror: true}.Name())
+	assert.Equal(t, "x", ida.Combined{Label: "x"}.Name())
+}

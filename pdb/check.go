@@ -1,0 +1,111 @@
+package pdb
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+
+	"math/bits"
+
+	"github.com/gapset/gapset/encode"
+)
+
+// checkSamples is how many placements Check tests for the Manhattan bound
+// and the step: a few milliseconds, cheap enough for every load.
+const checkSamples = 4096
+
+// Check runs the load-time checks of a group's table, which catch damage a
+// recomputed checksum hides and writer bugs: the goal placement (every
+// group tile home) is the only entry 0; a sample of entries is at least the
+// group tiles' Manhattan distance (each of their moves moves one of them
+// one cell); and along every move of a group tile from a sample of
+// placements the value changes by at most step. Sampling is seeded by the
+// table's size, so a given file always gets the same answer.
+func Check(rows, cols int, group []uint8, table []uint8, step int) error {
+	n, k := rows*cols, len(group)
+	if len(table) != Entries(n, k) {
+		return fmt.Errorf("%w: %d entries, want %d", ErrCorrupt, len(table), Entries(n, k))
+	}
+	home := make([]uint8, k)
+	for i, t := range group {
+		home[i] = t - 1
+	}
+	goal := rank(home, n)
+	if table[goal] != 0 {
+		return fmt.Errorf("%w: the goal placement's entry is %d, not 0", ErrCorrupt, table[goal])
+	}
+	if k >= n-1 {
+		return nil // every tile in the group: half the placements are unreachable and hold 0
+	}
+	if z := bytes.Count(table, []byte{0}); z != 1 {
+		return fmt.Errorf("%w: %d entries are 0; only the goal placement's may be", ErrCorrupt, z)
+	}
+	g := newGrid(rows, cols)
+	geo, err := encode.NewGeometry(rows, cols)
+	if err != nil {
+		return err
+	}
+	rng := rand.New(rand.NewPCG(uint64(len(table)), uint64(k)))
+	pos := make([]uint8, k)
+	for s := 0; s < checkSamples; s++ {
+		r := rng.IntN(len(table))
+		if s == 0 {
+			r = goal
+		}
+		used := unrank(r, pos, n)
+		v := int(table[r])
+		md := 0
+		for i, c := range pos {
+			md += int(geo.Dist[group[i]][c])
+		}
+		if v < md {
+			return fmt.Errorf("%w: entry %d is %d, below the group's Manhattan distance %d", ErrCorrupt, r, v, md)
+		}
+		for i, c := range pos {
+			for to := g.nb[c] &^ used; to != 0; to &= to - 1 {
+				pos[i] = uint8(bits.TrailingZeros32(to))
+				w := int(table[rank(pos, n)])
+				pos[i] = c
+				if w-v > step || v-w > step {
+					return fmt.Errorf("%w: one move changes entry %d (%d) by %d, more than the stored step %d", ErrCorrupt, r, v, max(w-v, v-w), step)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// ReadAny loads a database file of any group, taking the board and the
+// group from its header (Read then checks them as usual).
+func ReadAny(path string) (rows, cols int, group []uint8, table []uint8, step int, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0, nil, nil, 0, err
+	}
+	hdr := make([]byte, headerSize)
+	_, err = io.ReadFull(f, hdr)
+	f.Close()
+	if err != nil || string(hdr[:7]) != magic[:7] {
+		return 0, 0, nil, nil, 0, fmt.Errorf("%w %s: not a pattern database file", ErrCorrupt, path)
+	}
+	rows, cols = int(hdr[8]), int(hdr[9])
+	k := min(int(hdr[10]), 16)
+	group = append([]uint8(nil), hdr[12:12+k]...)
+	if err := encode.CheckSize(rows, cols); err != nil {
+		return 0, 0, nil, nil, 0, fmt.Errorf("%w %s: %v", ErrCorrupt, path, err)
+	}
+	var seen uint32
+	for _, t := range group {
+		if t == 0 || int(t) >= rows*cols || seen&(1<<t) != 0 {
+			return 0, 0, nil, nil, 0, fmt.Errorf("%w %s: group %v is not a set of tiles of a %dx%d board", ErrCorrupt, path, group, rows, cols)
+		}
+		seen |= 1 << t
+	}
+	if len(group) == 0 || len(group) >= rows*cols {
+		return 0, 0, nil, nil, 0, fmt.Errorf("%w %s: a group of %d tiles", ErrCorrupt, path, len(group))
+	}
+	table, step, err = Read(path, rows, cols, group)
+	return rows, cols, group, table, step, err
+}

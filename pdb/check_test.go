@@ -1,0 +1,45 @@
+package pdb
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Check passes built tables and refuses the damage a recomputed checksum
+// would hide: a zero moved away from the goal, a value below the Manhattan
+// distance, a jump larger than the step.
+func TestCheck(t *testing.T) {
+	group := []uint8{1, 2, 3, 4}
+	table, step, err := Build(context.Background(), 3, 3, group, 1, nil)
+	require.NoError(t, err)
+	require.NoError(t, Check(3, 3, group, table, step))
+	goal := rank([]uint8{0, 1, 2, 3}, 9)
+
+	bad := func(edit func([]uint8)) error {
+		c := append([]uint8(nil), table...)
+		edit(c)
+		return Check(3, 3, group, c, step)
+	}
+	assert.ErrorContains(t, bad(func(c []uint8) { c[goal] = 1 }), "goal placement")
+	assert.ErrorContains(t, bad(func(c []uint8) { c[goal+1] = 0 }), "entries are 0")
+	// an entry raised far above its neighbours is caught when it or one of
+	// its neighbours is in the sample: on this small table nearly always
+	caught := 0
+	for i := range table {
+		if i != goal && bad(func(c []uint8) { c[i] = 200 }) != nil {
+			caught++
+		}
+	}
+	assert.Greater(t, float64(caught)/float64(len(table)-1), 0.95)
+	assert.Error(t, bad(func(c []uint8) {
+		for i := range c {
+			if i != goal {
+				c[i] = 1 // below the Manhattan distance of most placements
+			}
+		}
+	}))
+	assert.Error(t, Check(3, 3, group, table[:10], step))
+}
