@@ -82,33 +82,24 @@ func TileKey(key uint64, n int) uint64 {
 // ranks encoding; the other cells are ignored. Keys that are not boards (a
 // tile twice) give keys outside any set of boards: a repeated tile gets
 // rank 15, past the tiles left.
-func RankKey(key uint64, n, k int) uint64 {
+func RankKey(key uint64, n, k int) uint64 { return rankKey(key, n, k, false) }
+
+// RankKeyReverse is RankKey from the last cell back: each of the last k
+// cells' tile ranked among the tiles not on the cells after it.
+func RankKeyReverse(key uint64, n, k int) uint64 { return rankKey(key, n, k, true) }
+
+func rankKey(key uint64, n, k int, fromLast bool) uint64 {
 	left := uint32(1)<<uint(n) - 1 // tiles not yet placed
 	var out uint64
-	for sh := 4 * uint(k-1); ; sh -= 4 {
+	for i := 0; i < k; i++ {
+		sh := 4 * uint(k-1-i) // the kept cells in row-major order
+		if fromLast {
+			sh = 4 * uint(i)
+		}
 		t := uint(key>>sh) & 15
 		r := uint64(bits.OnesCount32(left & (1<<t - 1)))
 		if left>>t&1 == 0 {
 			r = 15 // not a board: no rank fits
-		}
-		left &^= 1 << t
-		out |= r << sh
-		if sh == 0 {
-			return out
-		}
-	}
-}
-
-// RankKeyReverse is RankKey from the last cell back: each of the last k
-// cells' tile ranked among the tiles not on the cells after it.
-func RankKeyReverse(key uint64, n, k int) uint64 {
-	left := uint32(1)<<uint(n) - 1
-	var out uint64
-	for sh := uint(0); sh < 4*uint(k); sh += 4 {
-		t := uint(key>>sh) & 15
-		r := uint64(bits.OnesCount32(left & (1<<t - 1)))
-		if left>>t&1 == 0 {
-			r = 15
 		}
 		left &^= 1 << t
 		out |= r << sh
