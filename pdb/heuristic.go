@@ -261,18 +261,31 @@ func (t *tracker) Undo(p *ida.Position, tile uint8, from, to int) {
 }
 
 func (t *tracker) lookup(g int, pos *[encode.MaxCells]uint8) uint8 {
+	return t.tables[g][t.index(g, pos)]
+}
+
+func (t *tracker) index(g int, pos *[encode.MaxCells]uint8) int {
 	var used uint32
 	r := 0
 	n := t.n
 	for i, tile := range t.groups[g] {
 		r, used = rankDigit(r, used, pos[tile], n-i)
 	}
-	return t.tables[g][r]
+	return r
 }
 
 func (t *tracker) Bound(p *ida.Position, need int) int {
 	f := &t.frames[p.Depth]
 	all := uint16(1)<<len(t.groups) - 1
+	if t.reflect && f.dirtyD&(f.dirtyD-1) == 0 && f.dirtyR&(f.dirtyR-1) == 0 && f.dirtyD != 0 && f.dirtyR != 0 {
+		// After a move one group is stale on each board: read both entries
+		// before using either, so that their cache misses overlap. The
+		// reflected value is then kept even when the direct sum cuts.
+		gd, gr := bits.TrailingZeros16(f.dirtyD), bits.TrailingZeros16(f.dirtyR)
+		vd, vr := t.tables[gd][t.index(gd, &t.pos)], t.tables[gr][t.index(gr, &t.rpos)]
+		f.vd[gd], f.vr[gr] = vd, vr
+		f.dirtyD, f.dirtyR = 0, 0
+	}
 	h := t.sum(&f.vd, &f.dirtyD, all, &t.pos)
 	if h > need || !(t.reflect || t.dual) {
 		return h // the other boards' groups stay dirty until needed

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -59,7 +58,7 @@ func approxCommand(e *env) *cli.Command {
 			space := patterns(rows*cols, k)
 			prog := newProgress(e.stderr, c.Bool("quiet"))
 			fmt.Fprintf(e.stdout, "| set | patterns | of the %.0f patterns | seconds |\n|---|---:|---:|---:|\n", space)
-			err := gapset.Approximate(context.Background(), rows, cols, k, maxGap/2, exact, func(l gapset.ApproxLevel) error {
+			err := gapset.Approximate(e.ctx(), rows, cols, k, maxGap/2, exact, func(l gapset.ApproxLevel) error {
 				prog.done()
 				h := keyset.Header{Rows: rows, Cols: cols, Cells: k, Gap: 2 * l.Level, Approx: l.Level >= len(exact)}
 				fmt.Fprintf(e.stdout, "| %s | %d | %.4f | %.1f |\n", h.Name(), l.Set.Len(), float64(l.Set.Len())/space, l.Elapsed.Seconds())
@@ -67,6 +66,7 @@ func approxCommand(e *env) *cli.Command {
 					return nil // the exact file exists
 				}
 				prog.update(0, 0, true, "writing %s", h.Name())
+				e.willWrite(filepath.Join(dir, h.Name()+".keys"))
 				w, err := keyset.Create(filepath.Join(dir, h.Name()+".keys"), h)
 				if err != nil {
 					return err

@@ -163,6 +163,7 @@ func TestExitCodes(t *testing.T) {
 		{0, append([]string{"solve", "-q", "-H", "gap0", "--bdd", bddFile, board3x3}, s33...)},
 		{0, append([]string{"solve", "-q", "-H", "max(pdb44,gap0)", "--bdd", bddFile, "--pdb", pdbDir, board3x3}, s33...)},
 		{2, []string{"build", "--keys", keys}},
+		{2, []string{"order", "--keys", keys}},
 		{2, []string{"build", "--keys", keys, "--out", dir}},
 		{2, []string{"build", "--keys", keys, "--out", filepath.Join(ro, "x.bdd")}},
 		{2, []string{"build", "--keys", keys, "--out", filepath.Join(dir, "y.bdd"), "extra"}},

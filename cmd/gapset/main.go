@@ -180,14 +180,62 @@ func newApp(env *env) *cli.App {
 	return app
 }
 
-// markUsageErrors makes flag errors of every (sub)command exit with status 2.
+// markUsageErrors makes flag errors of every (sub)command exit with status
+// 2, and checks required flags itself: urfave/cli would print the whole
+// help to stdout.
 func markUsageErrors(cmds []*cli.Command) {
 	for _, c := range cmds {
 		if c.OnUsageError == nil {
 			c.OnUsageError = usageError
 		}
+		if len(c.Subcommands) == 0 && !strings.Contains(c.Description, exitHelp) {
+			c.Description = strings.TrimSpace(c.Description + "\n" + exitHelp) // every command's --help states the contract
+		}
+		var required []string
+		for _, f := range c.Flags {
+			if unsetRequired(f) {
+				required = append(required, f.Names()[0])
+			}
+		}
+		if action := c.Action; len(required) > 0 && action != nil {
+			c.Action = func(ctx *cli.Context) error {
+				for _, name := range required {
+					if !ctx.IsSet(name) {
+						return badInputf("--%s is required (gapset %s --help lists the flags)", name, ctx.Command.FullName())
+					}
+				}
+				return action(ctx)
+			}
+		}
 		markUsageErrors(c.Subcommands)
 	}
+}
+
+// unsetRequired clears a flag's Required mark and reports whether it was set.
+func unsetRequired(f cli.Flag) bool {
+	switch f := f.(type) {
+	case *cli.StringFlag:
+		r := f.Required
+		f.Required = false
+		return r
+	case *cli.IntFlag:
+		r := f.Required
+		f.Required = false
+		return r
+	case *cli.Int64Flag:
+		r := f.Required
+		f.Required = false
+		return r
+	case *cli.Float64Flag:
+		r := f.Required
+		f.Required = false
+		return r
+	case *cli.StringSliceFlag:
+		r := f.Required
+		f.Required = false
+		return r
+	}
+	return false
 }
 
 // usageError is a flag the parser refused: one line and a hint, never the

@@ -228,7 +228,7 @@ func writeLevels(path, startName string, start []int, bestName string, best []in
 // encodingFlag selects the encoding of whole-board keys (build, order).
 func encodingFlag() cli.Flag {
 	return &cli.StringFlag{Name: "encoding", Value: bdd.Cells.String(),
-		Usage: "key `ENCODING`: cells (the tile on each cell), ranks (each cell's tile ranked among the tiles not on the kept cells before it) or, for whole boards, tiles (the cell of each tile)"}
+		Usage: "key `ENCODING`: cells (the tile on each cell), ranks (each cell's tile ranked among the tiles not on the kept cells before it), ranks-reverse (... after it) or, for whole boards, tiles (the cell of each tile)"}
 }
 
 // encodingOf reads --encoding for a set of h's shape.

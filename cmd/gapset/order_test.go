@@ -95,7 +95,7 @@ func TestTilesEncodingThroughTheCommands(t *testing.T) {
 	keys := gapKeys3x3(t, 0)
 	kpath := filepath.Join(dir, "g0.keys")
 	require.NoError(t, keyset.WriteFile(kpath, keyset.Header{Rows: 3, Cols: 3, Cells: 9, Gap: 0}, keys))
-	for _, enc := range []string{"tiles", "ranks"} {
+	for _, enc := range []string{"tiles", "ranks", "ranks-reverse"} {
 		out := filepath.Join(dir, enc+".bdd")
 		code, stdout, stderr := runCmd(t, "", "build", "-q", "--keys", kpath, "--encoding", enc, "--order", "natural", "--out", out)
 		require.Equal(t, 0, code, stderr)
