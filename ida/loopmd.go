@@ -1,75 +1,56 @@
 package ida
 
-// kidList is the cells the blank can move to (tables.kids).
-type kidList = struct {
-	n uint8
-	c [4]uint8
-}
-
-// mdFrame is what searchMDStack keeps of a node on the path while it
-// searches below one of its children.
-type mdFrame struct {
-	kids  *kidList
-	i     int // the next child to try
-	blank int
-	h     int
-}
-
-// searchMDStack is searchMD with an explicit stack instead of recursion:
+// searchMDStack is searchMD with an explicit stack instead of recursion.
 // Go keeps no value in a register across a call, so the recursive loop
 // spills and reloads its state around every child it descends into; here
-// the state stays in registers and a node's frame is four words.
+// the state stays in registers and a node's frame on the path is one word
+// without pointers (no write barrier): its move list, the next child to
+// try and its Manhattan distance. The frames and the depth are indexed by
+// lim = limit - depth - 1, the largest child bound that is not cut, which
+// the cut test needs anyway. Same nodes, same order, same counts as
+// searchMD (tested).
 func (s *searcher) searchMDStack(blank, prev, g, h int) bool {
 	tab := s.tab
 	tiles := &s.pos.Tiles
-	stack := &s.mdStack
-	g0 := g
-	lim := s.limit - g - 1   // largest child heuristic value that is not cut
+	lim0 := s.limit - g - 1
+	lim := lim0
 	next := s.next - s.limit // relative: a cut child's f is limit + nh - lim
-	expanded, generated := s.expanded, s.generated
-	kids := &tab.kids[blank&15][(prev+1)&31]
-	i, n := 0, int(kids.n)
-	expanded++
-	generated += int64(n)
+	expanded := s.expanded + 1
+	kidx := blank<<5 | (prev + 1) // the node's moves: tab.ops[kidx]
+	i := 0                        // the next child to try
+	s.generated += int64(tab.ops[kidx&511].n)
 	for {
-		if i < n {
-			c := int(kids.c[i&3]) & 15
+		k := &tab.ops[kidx&511]
+		if i < int(k.n) {
+			c := int(k.c[i&3]) & 15
+			off := int(k.off[i&3])
 			i++
 			t := tiles[c]
-			nh := h + int(tab.delta[t&15][c][blank&15])
+			nh := h + int(tab.dflat[(int(t)<<8|off)&4095])
 			if nh > lim {
-				if f := nh - lim; f < next {
-					next = f
-				}
+				next = min(next, nh-lim)
 				continue
 			}
-			s.moves[g&(maxDepth-1)] = t
-			tiles[blank&15], tiles[c] = t, 0
+			b := kidx >> 5
+			s.moves[(s.limit-1-lim)&(maxDepth-1)] = t
+			tiles[b&15], tiles[c] = t, 0
 			if nh == 0 {
-				s.expanded, s.generated = expanded, generated
-				if s.goal(g + 1) {
-					// later children, here and on the path, are never generated
-					s.generated -= int64(n - i)
-					for d := g0; d < g; d++ {
-						f := &stack[d&(maxDepth-1)]
-						s.generated -= int64(int(f.kids.n) - f.i)
-					}
+				s.expanded = expanded
+				if s.mdGoal(lim, lim0, kidx, i) {
 					s.next = next + s.limit
 					return true
 				}
-				tiles[c], tiles[blank&15] = t, 0
+				tiles[c], tiles[b&15] = t, 0
 				continue
 			}
-			stack[g&(maxDepth-1)] = mdFrame{kids, i, blank, h}
-			g++
+			s.mdStack[lim&(maxDepth-1)] = uint64(h)<<16 | uint64(i)<<12 | uint64(kidx)
 			lim--
-			kids = &tab.kids[c][(blank+1)&31]
-			blank, h = c, nh
-			i, n = 0, int(kids.n)
+			kidx = c<<5 | (b + 1)
+			h, i = nh, 0
 			expanded++
-			generated += int64(n)
+			s.generated += int64(tab.ops[kidx&511].n)
 			if expanded&(checkEvery-1) == 0 {
-				s.expanded, s.generated = expanded, generated
+				s.expanded = expanded
 				if s.poll() {
 					s.next = next + s.limit
 					return true
@@ -77,18 +58,32 @@ func (s *searcher) searchMDStack(blank, prev, g, h int) bool {
 			}
 			continue
 		}
-		if g == g0 {
+		if lim == lim0 {
 			break
 		}
-		g--
 		lim++
-		f := &stack[g&(maxDepth-1)]
-		c := blank
-		kids, i, blank, h = f.kids, f.i, f.blank, f.h
-		n = int(kids.n)
-		tiles[c&15], tiles[blank&15] = s.moves[g&(maxDepth-1)], 0
+		c := kidx >> 5 // the blank's cell: where the last tile came from
+		f := s.mdStack[lim&(maxDepth-1)]
+		kidx, i, h = int(f&511), int(f>>12)&7, int(f>>16)
+		tiles[c&15], tiles[(kidx>>5)&15] = s.moves[(s.limit-1-lim)&(maxDepth-1)], 0
 	}
-	s.expanded, s.generated = expanded, generated
+	s.expanded = expanded
 	s.next = next + s.limit
 	return false
+}
+
+// mdGoal records the goal reached below the node whose frame would be at
+// lim (its moves kidx, child i next). When the search stops there, the
+// children not yet tried, there and on the path up to lim0, are never
+// generated.
+func (s *searcher) mdGoal(lim, lim0, kidx, i int) bool {
+	if !s.goal(s.limit - lim) {
+		return false
+	}
+	s.generated -= int64(int(s.tab.ops[kidx&511].n) - i)
+	for l := lim + 1; l <= lim0; l++ {
+		f := s.mdStack[l&(maxDepth-1)]
+		s.generated -= int64(int(s.tab.ops[f&511].n) - int(f>>12)&7)
+	}
+	return true
 }

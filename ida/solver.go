@@ -34,9 +34,9 @@ type Options struct {
 	// the same; the nodes of the last iteration, and which optimal solution
 	// is returned, depend on which worker reaches a goal first.
 	Threads int
-	// mdRecursive runs the recursive Manhattan loop instead of the
-	// explicit-stack one (tests and benchmarks compare them).
-	mdRecursive bool
+	// mdStack runs the explicit-stack Manhattan loop instead of the
+	// recursive one (tests and benchmarks compare them).
+	mdStack bool
 }
 
 // Iteration is one depth-first pass with a cost limit.
@@ -84,16 +84,16 @@ type searcher struct {
 	found     bool
 	all       bool // Options.AllSolutions
 	keepUndo  bool // Options.KeepUndo
-	// mdRecursive runs the recursive Manhattan loop (tests, benchmarks).
-	mdRecursive bool
+	// mdStackLoop runs searchMDStack for Manhattan (tests, benchmarks).
+	mdStackLoop bool
 	solutions   int64 // solution paths found
 	// stop is polled every checkEvery expansions.
 	stop    func() error
 	stopErr error
 	par     *parallel // the shared state of a parallel search's worker
 	root    Position
-	mdStack [maxDepth]mdFrame // searchMDStack's path
-	cells   [maxDepth]uint8   // blank cells along the path (parallel top)
+	mdStack [maxDepth]uint64 // searchMDStack's frames
+	cells   [maxDepth]uint8  // blank cells along the path (parallel top)
 	loop    loopKind
 	// The gap loops' contract with the evaluator, its first level's first
 	// two dense tables and the board's key at each depth of the path: here,
@@ -199,7 +199,7 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 
 // newSearcher makes a searcher at the root board b.
 func newSearcher(b encode.Board, tab *tables, ev Evaluator, opt Options) *searcher {
-	s := &searcher{tab: tab, eval: ev, all: opt.AllSolutions, keepUndo: opt.KeepUndo, mdRecursive: opt.mdRecursive}
+	s := &searcher{tab: tab, eval: ev, all: opt.AllSolutions, keepUndo: opt.KeepUndo, mdStackLoop: opt.mdStack}
 	s.pos.Rows, s.pos.Cols = b.Rows, b.Cols
 	copy(s.pos.Tiles[:], b.Tiles)
 	s.pos.Blank = b.Blank()
@@ -255,10 +255,10 @@ func (s *searcher) bindLoop() {
 func (s *searcher) descend(blank, prev, g, h int) bool {
 	switch s.loop {
 	case loopMD:
-		if s.mdRecursive {
-			return s.searchMD(blank, prev, g, h)
+		if s.mdStackLoop {
+			return s.searchMDStack(blank, prev, g, h)
 		}
-		return s.searchMDStack(blank, prev, g, h)
+		return s.searchMD(blank, prev, g, h)
 	case loopEval:
 		return s.searchEval(prev)
 	}

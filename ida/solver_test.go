@@ -70,7 +70,7 @@ func TestGeneralLoopMatchesFastLoop(t *testing.T) {
 		require.NoError(t, err)
 		gen, err := Solve(b, mdEvaluator{}, Options{})
 		require.NoError(t, err)
-		rec, err := Solve(b, Manhattan{}, Options{mdRecursive: true})
+		rec, err := Solve(b, Manhattan{}, Options{mdStack: true})
 		require.NoError(t, err)
 		require.Equal(t, fast.Moves, rec.Moves, "%s", b)
 		require.Equal(t, fast.Iterations, rec.Iterations, "%s", b)
