@@ -13,7 +13,7 @@ type tables struct {
 	// kids[blank][prev+1]: the cells the blank can move to from blank,
 	// except prev (the cell it just left; prev = -1 at the root), unless
 	// the tables keep undo moves.
-	kids [encode.MaxCells][32]struct { // 32, not 17: a mask bounds the index
+	kids [encode.MaxCells][encode.MaxCells + 1]struct {
 		n uint8
 		c [4]uint8
 	}
@@ -21,17 +21,9 @@ type tables struct {
 	// from cell from to the adjacent cell to.
 	delta [encode.MaxCells][encode.MaxCells][encode.MaxCells]int8
 	mul   [encode.MaxCells][encode.MaxCells]uint64 // encode.Geometry.Flip
-	// ops[blank<<5 | prev+1] is kids[blank][prev+1] with each child's
-	// row in dflat, off = c<<4 | blank, so that the explicit-stack loop
-	// finds a move's Manhattan change at dflat[tile<<8 | off].
-	ops   [encode.MaxCells * 32]mdOps
-	dflat [encode.MaxCells * encode.MaxCells * encode.MaxCells]int8
-}
-
-// mdOps are the moves of the blank from one cell.
-type mdOps struct {
-	n      uint8
-	c, off [4]uint8
+	// dpair[from][to][tile] = delta[tile][from][to]: one row per move,
+	// for the generated 4x4 loop (md4_gen.go).
+	dpair [encode.MaxCells][encode.MaxCells][encode.MaxCells]int8
 }
 
 // newTables takes an R x C board the caller has checked with
@@ -53,19 +45,10 @@ func newTables(rows, cols int, keepUndo bool) *tables {
 			}
 		}
 	}
-	for blank := 0; blank < g.N; blank++ {
-		for p1 := 0; p1 <= g.N; p1++ {
-			k, o := &t.kids[blank][p1], &t.ops[blank<<5|p1]
-			o.n, o.c = k.n, k.c
-			for i := range k.n {
-				o.off[i] = k.c[i]<<4 | uint8(blank)
-			}
-		}
-	}
 	for tile := range g.N {
 		for a := range g.N {
 			for b := range g.N {
-				t.dflat[tile<<8|a<<4|b] = t.delta[tile][a][b]
+				t.dpair[a][b][tile] = t.delta[tile][a][b]
 			}
 		}
 	}
