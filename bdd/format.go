@@ -370,6 +370,9 @@ func ReadInfo(path string) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
+	if st.IsDir() {
+		return Info{}, fmt.Errorf("%s: %w: a directory, not a BDD file", path, ErrFormat)
+	}
 	b := make([]byte, fixedSize+64)
 	n, _ := io.ReadFull(f, b)
 	in, err := parseHeader(b[:n])

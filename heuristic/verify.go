@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/gapset"
@@ -103,6 +104,15 @@ func verifyBDD(ctx context.Context, path string) (string, error) {
 	}
 	if o, err := bdd.NamedOrder(in.Order.Name, in.Rows, in.Cols, in.Cells); err == nil && !slices.Equal(o.Bits, in.Order.Bits) {
 		return "", fmt.Errorf("%w: %s: the order is named %q but its bits are another order's", ErrVerify, path, in.Order.Name)
+	}
+	// Writers name a named order by its name: bits of a named order under
+	// another name (not "custom", not a search's "method:start") mean a
+	// damaged name. (A custom order's name is a label no check can confirm.)
+	for _, n := range bdd.OrderNames() {
+		if o, err := bdd.NamedOrder(n, in.Rows, in.Cols, in.Cells); err == nil && slices.Equal(o.Bits, in.Order.Bits) &&
+			in.Order.Name != n && in.Order.Name != "custom" && !strings.Contains(in.Order.Name, ":") {
+			return "", fmt.Errorf("%w: %s: the order is %s's, but named %q", ErrVerify, path, n, in.Order.Name)
+		}
 	}
 	for _, r := range in.Order.Name {
 		if r < ' ' || r > '~' {

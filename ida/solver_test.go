@@ -54,6 +54,8 @@ func TestOptimalOnEvery2x3And3x3Board(t *testing.T) {
 	}
 }
 
+// The explicit-stack Manhattan loop, the recursive one and the general
+// Evaluator loop visit the same nodes and find the same solutions.
 func TestGeneralLoopMatchesFastLoop(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	boards := []encode.Board{}
@@ -68,6 +70,11 @@ func TestGeneralLoopMatchesFastLoop(t *testing.T) {
 		require.NoError(t, err)
 		gen, err := Solve(b, mdEvaluator{}, Options{})
 		require.NoError(t, err)
+		rec, err := Solve(b, Manhattan{}, Options{mdRecursive: true})
+		require.NoError(t, err)
+		require.Equal(t, fast.Moves, rec.Moves, "%s", b)
+		require.Equal(t, fast.Iterations, rec.Iterations, "%s", b)
+		require.Equal(t, fast.Generated, rec.Generated, "%s", b)
 		require.Equal(t, fast.Length, gen.Length, "%s", b)
 		require.Equal(t, fast.Moves, gen.Moves, "%s", b)
 		require.Equal(t, fast.Iterations, gen.Iterations, "%s", b)

@@ -13,7 +13,7 @@ type tables struct {
 	// kids[blank][prev+1]: the cells the blank can move to from blank,
 	// except prev (the cell it just left; prev = -1 at the root), unless
 	// the tables keep undo moves.
-	kids [encode.MaxCells][encode.MaxCells + 1]struct {
+	kids [encode.MaxCells][32]struct { // 32, not 17: a mask bounds the index
 		n uint8
 		c [4]uint8
 	}
