@@ -54,8 +54,9 @@ func zddCommand(e *env) *cli.Command {
 						return fmt.Errorf("%s: header says %d ZDD nodes, the conversion gives %d", path, in.ZDDNodes, zn)
 					}
 					pr.update(0, 0, true, "%s: saving", path)
-					out, err := bdd.Save(path, d, bdd.Meta{Rows: in.Rows, Cols: in.Cols, Cells: in.Cells, Gap: in.Gap,
-						Exact: in.Exact, BuildTime: in.BuildTime, ZDDNodes: zn})
+					meta := in.Meta()
+					meta.ZDDNodes = zn
+					out, err := bdd.Save(path, d, meta)
 					if err != nil {
 						return err
 					}
