@@ -174,7 +174,7 @@ func TestAdditiveOn3x3IsAdmissibleAndOptimal(t *testing.T) {
 			exact, solved, raised := 0, 0, 0
 			for key, d := range dist {
 				b, _ := encode.FromKey(key, 3, 3)
-				p := ida.Position{Rows: 3, Cols: 3, Blank: b.Blank()}
+				p := ida.Position{Rows: 3, Cols: 3, Blank: b.Blank(), MD: b.Manhattan()}
 				copy(p.Tiles[:], b.Tiles)
 				tr.Reset(&p)
 				got := tr.Bound(&p, 1<<30)
@@ -441,7 +441,7 @@ func TestDualTrackingMatchesFromScratch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for walk := 0; walk < 200; walk++ {
 		b := encode.Random(rng, 3, 3)
-		p := ida.Position{Rows: 3, Cols: 3, Blank: b.Blank()}
+		p := ida.Position{Rows: 3, Cols: 3, Blank: b.Blank(), MD: b.Manhattan()}
 		copy(p.Tiles[:], b.Tiles)
 		tr.Reset(&p)
 		type mv struct {
@@ -467,7 +467,9 @@ func TestDualTrackingMatchesFromScratch(t *testing.T) {
 				tr.Move(&p, m.tile, m.from, m.to)
 				path = append(path, m)
 			}
-			want, err := h.Value(encode.Board{Rows: 3, Cols: 3, Tiles: append([]uint8(nil), p.Tiles[:9]...)})
+			cur := encode.Board{Rows: 3, Cols: 3, Tiles: append([]uint8(nil), p.Tiles[:9]...)}
+			p.MD = cur.Manhattan()
+			want, err := h.Value(cur)
 			require.NoError(t, err)
 			require.Equal(t, want, tr.Bound(&p, 1<<30), "walk %d step %d %v", walk, step, p.Tiles[:9])
 		}

@@ -223,7 +223,7 @@ func joinArgs(c *cli.Context, what string) (string, error) {
 	}
 	for _, a := range c.Args().Slice() {
 		if strings.HasPrefix(a, "--") {
-			return "", badInputf("%q after the board: put flags before it", a)
+			return "", badInputf("%s after the board: put flags before it", quoteArg(a))
 		}
 	}
 	return strings.Join(c.Args().Slice(), " "), nil
