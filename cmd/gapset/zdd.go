@@ -27,6 +27,7 @@ func zddCommand(e *env) *cli.Command {
 			}
 			pr := newProgress(e.stderr, c.Bool("quiet"))
 			defer pr.done()
+			e.willWrite(c.Args().Slice()...) // rewritten in place: temporary file, then rename
 			for _, path := range c.Args().Slice() {
 				pr.update(0, 0, true, "%s: loading", path)
 				d, in, err := bdd.Load(path)
