@@ -20,15 +20,20 @@ import (
 //	       variables on tiles a cell cannot hold because an earlier cell
 //	       holds them: on the 3x3 gap sets the BDD has about half the nodes
 //	       (whole boards) or a fifth fewer (6 and 7 cells)
+//	ranks-reverse  the same from the last cell back: each kept cell's tile
+//	       ranked among the tiles not on the kept cells after it; the
+//	       partner of the orders that test the last cell first (reverse:
+//	       12% fewer nodes than cells on Gap0_8)
 type Encoding uint8
 
 const (
 	Cells Encoding = iota
 	Tiles
 	Ranks
+	RanksReverse
 )
 
-var encodingNames = []string{"cells", "tiles", "ranks"}
+var encodingNames = []string{"cells", "tiles", "ranks", "ranks-reverse"}
 
 func (e Encoding) String() string {
 	if int(e) < len(encodingNames) {
@@ -55,6 +60,8 @@ func (e Encoding) Convert(key uint64, n, k int) uint64 {
 		return TileKey(key, n)
 	case Ranks:
 		return RankKey(key, n, k)
+	case RanksReverse:
+		return RankKeyReverse(key, n, k)
 	}
 	return key
 }
@@ -75,10 +82,20 @@ func TileKey(key uint64, n int) uint64 {
 // ranks encoding; the other cells are ignored. Keys that are not boards (a
 // tile twice) give keys outside any set of boards: a repeated tile gets
 // rank 15, past the tiles left.
-func RankKey(key uint64, n, k int) uint64 {
+func RankKey(key uint64, n, k int) uint64 { return rankKey(key, n, k, false) }
+
+// RankKeyReverse is RankKey from the last cell back: each of the last k
+// cells' tile ranked among the tiles not on the cells after it.
+func RankKeyReverse(key uint64, n, k int) uint64 { return rankKey(key, n, k, true) }
+
+func rankKey(key uint64, n, k int, fromLast bool) uint64 {
 	left := uint32(1)<<uint(n) - 1 // tiles not yet placed
 	var out uint64
-	for sh := 4 * uint(k-1); ; sh -= 4 {
+	for i := 0; i < k; i++ {
+		sh := 4 * uint(k-1-i) // the kept cells in row-major order
+		if fromLast {
+			sh = 4 * uint(i)
+		}
 		t := uint(key>>sh) & 15
 		r := uint64(bits.OnesCount32(left & (1<<t - 1)))
 		if left>>t&1 == 0 {
@@ -86,8 +103,6 @@ func RankKey(key uint64, n, k int) uint64 {
 		}
 		left &^= 1 << t
 		out |= r << sh
-		if sh == 0 {
-			return out
-		}
 	}
+	return out
 }

@@ -55,6 +55,14 @@ func TestRankKeyIsTheLehmerCode(t *testing.T) {
 			rk := RankKey(b.Key(), n, n)
 			assert.Zero(t, rk&15, "the last cell has one tile left")
 			require.Equal(t, toInts(b.Tiles), fromRanks(rk, n))
+			rev := func(k uint64) uint64 { // cell c <-> cell n-1-c
+				var out uint64
+				for j := 0; j < n; j++ {
+					out |= (k >> (4 * uint(j)) & 15) << (4 * uint(n-1-j))
+				}
+				return out
+			}
+			require.Equal(t, rev(RankKey(rev(b.Key()), n, n)), RankKeyReverse(b.Key(), n, n), "ranks-reverse is ranks of the mirrored board")
 		}
 	}
 	// not a board (tile 5 twice): no rank of a board
@@ -74,7 +82,7 @@ func TestEncodedSetsAnswerBoardKeys(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 34))
 	dir := t.TempDir()
 	for gi, set := range [][]uint64{g0, g2} {
-		for _, enc := range []Encoding{Tiles, Ranks} {
+		for _, enc := range []Encoding{Tiles, Ranks, RanksReverse} {
 			tk := make([]uint64, len(set))
 			for i, k := range set {
 				tk[i] = enc.Convert(k, 9, 9)
@@ -108,24 +116,26 @@ func TestEncodedSetsAnswerBoardKeys(t *testing.T) {
 	}
 	// ranks on 6 of the cells: queries take whole board keys
 	for _, set := range [][]uint64{g0, g2} {
-		keys := project(set, 6)
-		rk := make([]uint64, len(keys))
-		for i, k := range keys {
-			rk[i] = RankKey(k, 9, 6)
-		}
-		slices.Sort(rk)
-		require.Len(t, slices.Compact(slices.Clone(rk)), len(rk), "one rank key per pattern")
-		o, _ := NamedOrder("reverse", 3, 3, 6)
-		d, err := Build(rk, o, false)
-		require.NoError(t, err)
-		s, err := NewSet(d, Info{Rows: 3, Cols: 3, Cells: 6, Encoding: Ranks})
-		require.NoError(t, err)
-		for _, k := range set {
-			require.True(t, s.Contains(k))
-		}
-		for i := 0; i < 3000; i++ {
-			b := encode.Random(rng, 3, 3).Key()
-			require.Equal(t, member(keys, encode.Project(b, 6)), s.Contains(b))
+		for _, enc := range []Encoding{Ranks, RanksReverse} {
+			keys := project(set, 6)
+			rk := make([]uint64, len(keys))
+			for i, k := range keys {
+				rk[i] = enc.Convert(k, 9, 6)
+			}
+			slices.Sort(rk)
+			require.Len(t, slices.Compact(slices.Clone(rk)), len(rk), "one rank key per pattern")
+			o, _ := NamedOrder("reverse", 3, 3, 6)
+			d, err := Build(rk, o, false)
+			require.NoError(t, err)
+			s, err := NewSet(d, Info{Rows: 3, Cols: 3, Cells: 6, Encoding: enc})
+			require.NoError(t, err)
+			for _, k := range set {
+				require.True(t, s.Contains(k))
+			}
+			for i := 0; i < 3000; i++ {
+				b := encode.Random(rng, 3, 3).Key()
+				require.Equal(t, member(keys, encode.Project(b, 6)), s.Contains(b))
+			}
 		}
 	}
 	o, _ := NamedOrder("natural", 3, 3, 6)

@@ -27,7 +27,7 @@ import (
 //	12     1    cells k (the set holds the last k cells; k = rows*cols: whole boards)
 //	13     1    gap (at most gap, or exactly gap with the exact flag)
 //	14     1    flags: bit 0 exact gap, bit 1 ZDD (zero-suppressed) rather than BDD,
-//	            bits 2-3 the encoding (0 cells, 1 tiles, 2 ranks; see encoding.go)
+//	            bits 2-3 the encoding (0 cells, 1 tiles, 2 ranks, 3 ranks-reverse; encoding.go)
 //	15     1    L = number of variables (4k)
 //	16     8    node count n (decision nodes; terminals not counted)
 //	24     8    root reference (0 False, 1 True, 2..n+1 the nodes in file order)
@@ -98,7 +98,7 @@ func (in Info) validate() error {
 	if in.Gap < 0 || in.Gap%2 != 0 {
 		return fmt.Errorf("gap %d must be even and non-negative", in.Gap)
 	}
-	if in.Encoding > Ranks {
+	if in.Encoding > RanksReverse {
 		return fmt.Errorf("unknown %v", in.Encoding)
 	}
 	if in.Encoding == Tiles && in.Cells != in.Rows*in.Cols {
@@ -192,6 +192,14 @@ type Meta struct {
 	Encoding               Encoding
 	BuildTime              time.Duration
 	ZDDNodes               uint64
+}
+
+// Meta returns what the file says beyond its structure, to write the same
+// set again (a rewrite that forgets a field, such as the encoding, would
+// change what the diagram means).
+func (in Info) Meta() Meta {
+	return Meta{Rows: in.Rows, Cols: in.Cols, Cells: in.Cells, Gap: in.Gap, Exact: in.Exact, Encoding: in.Encoding,
+		BuildTime: in.BuildTime, ZDDNodes: in.ZDDNodes}
 }
 
 // Encode writes the diagram in the file format (version 3). The file is a
@@ -369,6 +377,9 @@ func ReadInfo(path string) (Info, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return Info{}, err
+	}
+	if st.IsDir() {
+		return Info{}, fmt.Errorf("%s: %w: a directory, not a BDD file", path, ErrFormat)
 	}
 	b := make([]byte, fixedSize+64)
 	n, _ := io.ReadFull(f, b)

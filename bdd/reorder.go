@@ -237,3 +237,38 @@ func (r *reorderer) export(name string) *Diagram {
 	}
 	return &Diagram{Order: r.order(name), Nodes: nodes, Root: id[r.root], Count: r.count}
 }
+
+// compact renumbers the live nodes level by level (root's level first),
+// dropping the dead ones: swaps create nodes at the end of the array and
+// scatter each level over it, and a swap's cost is its cache misses.
+func (r *reorderer) compact() {
+	id := make([]uint32, len(r.n))
+	id[True] = True
+	next := uint32(2)
+	for lv := range r.byLv {
+		for _, n := range r.byLv[lv] {
+			if r.n[n].level == uint8(lv) {
+				id[n] = next
+				next++
+			}
+		}
+	}
+	nodes := make([]rnode, next)
+	nodes[False], nodes[True] = r.n[False], r.n[True]
+	for lv := range r.byLv {
+		list := r.byLv[lv][:0]
+		for _, n := range r.byLv[lv] {
+			nd := r.n[n]
+			if nd.level != uint8(lv) {
+				continue
+			}
+			nd.lo, nd.hi = id[nd.lo], id[nd.hi]
+			nodes[id[n]] = nd
+			list = append(list, id[n])
+		}
+		r.byLv[lv] = list
+	}
+	r.n = nodes
+	r.root = id[r.root]
+	r.free = r.free[:0]
+}

@@ -107,10 +107,21 @@ func OrderSearch(d *Diagram, opt SearchOptions) (SearchResult, error) {
 }
 
 type searcher struct {
-	r     *reorderer
-	opt   SearchOptions
-	start int
-	late  bool
+	r           *reorderer
+	opt         SearchOptions
+	start       int
+	late        bool
+	compactedAt int // swap count at the last compaction
+}
+
+// maybeCompact renumbers the diagram once the swaps since the last time
+// have touched about as many nodes as it holds (a renumbering costs one
+// pass over them).
+func (s *searcher) maybeCompact() {
+	if s.r.swaps-s.compactedAt > 64 {
+		s.r.compact()
+		s.compactedAt = s.r.swaps
+	}
 }
 
 func (s *searcher) timedOut() bool {
@@ -192,6 +203,7 @@ func (s *searcher) sift(g *grouping) {
 		if s.timedOut() {
 			return
 		}
+		s.maybeCompact()
 		k := -1
 		for j := 0; j < n; j++ {
 			if s.r.vars[g.start(j)] == b.v {
@@ -259,6 +271,7 @@ func (s *searcher) window(g *grouping) {
 		return
 	}
 	for i := 0; i+2 < n && !s.timedOut(); i++ {
+		s.maybeCompact()
 		// Alternating exchanges of (i, i+1) and (i+1, i+2) visit all six
 		// permutations; six of them are the identity again.
 		seq := [6]int{i, i + 1, i, i + 1, i, i + 1}

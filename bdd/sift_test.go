@@ -43,6 +43,9 @@ func TestSwapKeepsTheCanonicalBDD(t *testing.T) {
 		require.NoError(t, err)
 		for step := 0; step < 40; step++ {
 			r.swap(rng.IntN(r.L - 1))
+			if step%7 == 6 {
+				r.compact()
+			}
 			got := r.export("x")
 			require.NoError(t, got.check())
 			want, err := Build(c.keys, got.Order, false)

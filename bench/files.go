@@ -160,16 +160,28 @@ func WriteAll(dir string, recs []Record, s Summary, title string, notes []string
 	if err != nil {
 		return err
 	}
+	_, statErr := os.Stat(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	var written []string
 	for _, f := range []struct {
 		name string
 		data []byte
 	}{{CSVFile, CSV(recs)}, {JSONLFile, JSONL(recs)}, {ChartFile, png}, {SummaryFile, md.Bytes()}} {
-		if err := WriteFile(filepath.Join(dir, f.name), f.data); err != nil {
+		path := filepath.Join(dir, f.name)
+		if err := WriteFile(path, f.data); err != nil {
+			// a full disk midway: take back this call's files (and the
+			// directory it made), so no partial set of results remains
+			for _, p := range written {
+				os.Remove(p)
+			}
+			if os.IsNotExist(statErr) {
+				os.Remove(dir)
+			}
 			return err
 		}
+		written = append(written, path)
 	}
 	return nil
 }

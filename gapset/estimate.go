@@ -25,7 +25,8 @@ type Estimate struct {
 func (e Estimate) Disk() float64 { return e.OutputBytes + e.ScratchBytes }
 
 // Measured level sizes (exact gap 2j), from our enumerations: the 4x4 G0
-// and G2 (issue 4) and every level up to gap 8 of the 3x4 board (LevelSets).
+// and G2 (NOTES.md, "Gap-set enumeration") and every level up to gap 8 of
+// the 3x4 board (LevelSets).
 var measuredLevels = map[[2]int][]float64{
 	{4, 4}: {88728780, 1243092017},
 	{3, 4}: {114831, 740821, 3443143, 11502195, 27779243},
@@ -47,9 +48,9 @@ var projShare = map[int][2]float64{
 }
 
 // cpuPerMember is the CPU per member of the gap <= 2 run with projections
-// 8, 10, 12 (472 s for 1.33e9 members, issue 4), raised by a third for the
-// delta coding of the runs (measured on the 3x3 tests' runs: decoding costs
-// less than the sort).
+// 8, 10, 12 (472 s for 1.33e9 members; NOTES.md, "Gap-set enumeration"),
+// raised by a third for the delta coding of the runs (measured on the 3x3
+// tests' runs: decoding costs less than the sort).
 const cpuPerMember = 472.0 / 1331820797 * 1.33
 
 // EstimateRun estimates an enumeration of cfg's board, gap and projections.

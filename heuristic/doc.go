@@ -11,7 +11,9 @@
 //	name  = a registered name: letters, digits, '-', '+', '_' (md, gap2, pdb78-direct, pdb78+663)
 //	args  = any bytes but blanks, ',', '(' and ')', read by the entry (gapG:K, gapG:K/F)
 //
-// Names, with the options each reads:
+// Names, with the options each reads (Names lists every registered one;
+// other entries, such as dual lookups and gap+pdb combinations, follow the
+// same forms):
 //
 //	md, lc, wd, wd-noskip, id, wdid, wdlc   no files
 //	pdb78, pdb663, pdb555, pdb78-direct, pdb78-noskip, pdb78-dual, pdb663-dual, pdb78+663, pdb44

@@ -33,9 +33,42 @@ func gapEntries() []Entry {
 				}
 				return r.gapHeuristic(g, cells, filter)
 			},
+		}, Entry{
+			Name:    "gap" + strconv.Itoa(g) + "r",
+			Args:    "K[/F]",
+			Usage:   fmt.Sprintf("h_G:%d asking each set about the board and its transpose (square boards; a board is in a level only if both are)", g),
+			Options: gapOptions,
+			Make: func(r *Resolver, args string) (ida.Heuristic, error) {
+				cells, filter, err := gapArgs(g, args)
+				if err != nil {
+					return nil, err
+				}
+				h, err := r.gapHeuristic(g, cells, filter)
+				if err != nil {
+					return nil, err
+				}
+				return mirrored(h.(ida.Gap), r.opt.Rows, r.opt.Cols)
+			},
 		})
 	}
 	return es
+}
+
+// mirrored makes every level of h ask about the board's transpose too
+// (gapset.Mirrored): the dense tables and filters stay in front, as they
+// are supersets of the plain levels.
+func mirrored(h ida.Gap, rows, cols int) (ida.Heuristic, error) {
+	t, err := gapset.NewTransposer(rows, cols)
+	if err != nil {
+		return nil, err
+	}
+	levels := make([]ida.Set, len(h.Levels))
+	for i, s := range h.Levels {
+		levels[i] = gapset.Mirrored{Inner: s, T: t}
+	}
+	h.Levels = levels
+	h.Label = strings.Replace(h.Label, "(", "r(", 1)
+	return h, nil
 }
 
 // gapArgs reads "K" or "K/F" (empty: 0, 0).

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/gapset"
@@ -71,6 +72,9 @@ func verifyKeys(ctx context.Context, path string) (string, error) {
 	if err != nil {
 		return "", failed(err)
 	}
+	if h.Exact && h.Gap == 0 {
+		return "", fmt.Errorf("%w: %s: the header marks a gap-0 set exact, which no writer does", ErrVerify, path)
+	}
 	msg := fmt.Sprintf("%s: key set %s, %d keys: checksum, order and keys valid", path, h.Name(), len(keys))
 	if !enumerable(h.Rows, h.Cols, h.Gap, h.Exact) {
 		return msg + "; not enumerated again (too big to hold in memory here)", nil
@@ -78,6 +82,14 @@ func verifyKeys(ctx context.Context, path string) (string, error) {
 	want, err := enumerate(ctx, h.Rows, h.Cols, h.Gap, h.Cells)
 	if err != nil {
 		return "", err
+	}
+	if h.Approx {
+		// an approximation must hold the whole set (admissibility), and
+		// more: one equal to the set would be marked exact
+		if missing := countMissing(keys, want); missing > 0 || len(keys) == len(want) {
+			return "", fmt.Errorf("%w: %s: marked approximate, but %d keys of %s are missing and %d extra", ErrVerify, path, missing, h.Name(), len(keys)-len(want)+missing)
+		}
+		return msg + "; a superset of the set enumerated again", nil
 	}
 	if !slices.Equal(keys, want) {
 		return "", fmt.Errorf("%w: %s: %d keys, but %s enumerated again has %d (or other keys)", ErrVerify, path, len(keys), h.Name(), len(want))
@@ -92,6 +104,15 @@ func verifyBDD(ctx context.Context, path string) (string, error) {
 	}
 	if o, err := bdd.NamedOrder(in.Order.Name, in.Rows, in.Cols, in.Cells); err == nil && !slices.Equal(o.Bits, in.Order.Bits) {
 		return "", fmt.Errorf("%w: %s: the order is named %q but its bits are another order's", ErrVerify, path, in.Order.Name)
+	}
+	// Writers name a named order by its name: bits of a named order under
+	// another name (not "custom", not a search's "method:start") mean a
+	// damaged name. (A custom order's name is a label no check can confirm.)
+	for _, n := range bdd.OrderNames() {
+		if o, err := bdd.NamedOrder(n, in.Rows, in.Cols, in.Cells); err == nil && slices.Equal(o.Bits, in.Order.Bits) &&
+			in.Order.Name != n && in.Order.Name != "custom" && !strings.Contains(in.Order.Name, ":") {
+			return "", fmt.Errorf("%w: %s: the order is %s's, but named %q", ErrVerify, path, n, in.Order.Name)
+		}
 	}
 	for _, r := range in.Order.Name {
 		if r < ' ' || r > '~' {
@@ -115,11 +136,18 @@ func verifyBDD(ctx context.Context, path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if in.Exact && in.Gap == 0 {
+		return "", fmt.Errorf("%w: %s: the header marks a gap-0 set exact, which no writer does", ErrVerify, path)
+	}
 	if uint64(len(want)) != in.Count {
 		return "", fmt.Errorf("%w: %s: %d members, but %s enumerated again has %d", ErrVerify, path, in.Count, in.Name(), len(want))
 	}
+	s, err := bdd.NewSet(d, in)
+	if err != nil {
+		return "", failed(err)
+	}
 	for _, k := range want {
-		if !d.Contains(k) {
+		if !s.Contains(k) {
 			return "", fmt.Errorf("%w: %s: key %#x of %s enumerated again is missing", ErrVerify, path, k, in.Name())
 		}
 	}
@@ -142,6 +170,20 @@ func verifyPDB(ctx context.Context, path string, workers int) (string, error) {
 		return "", fmt.Errorf("%w: %s: entry %d is %d, built again %d", ErrVerify, path, i, table[i], want[i])
 	}
 	return fmt.Sprintf("%s: pattern database of group %v on %dx%d, %d entries, step %d: equal to the table built again", path, group, rows, cols, len(table), step), nil
+}
+
+// countMissing counts the keys of want (sorted) not in have (sorted).
+func countMissing(have, want []uint64) int {
+	missing, i := 0, 0
+	for _, k := range want {
+		for i < len(have) && have[i] < k {
+			i++
+		}
+		if i == len(have) || have[i] != k {
+			missing++
+		}
+	}
+	return missing
 }
 
 func firstDiff(a, b []uint8) int {

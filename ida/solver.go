@@ -29,6 +29,14 @@ type Options struct {
 	// IDA* without that pruning does (for comparing node counts with such
 	// searches; the solutions are the same).
 	KeepUndo bool
+	// Threads is the number of workers searching each iteration's tree
+	// (0 or 1: one, in the calling goroutine). With more, the lengths are
+	// the same; the nodes of the last iteration, and which optimal solution
+	// is returned, depend on which worker reaches a goal first.
+	Threads int
+	// mdGeneric runs the Manhattan loop for any board size on 4x4 boards
+	// too, instead of the generated one (tests and benchmarks compare them).
+	mdGeneric bool
 }
 
 // Iteration is one depth-first pass with a cost limit.
@@ -74,12 +82,17 @@ type searcher struct {
 	sol       [maxDepth]uint8 // the first solution's moves
 	depth     int             // solution length once found
 	found     bool
-	all       bool  // Options.AllSolutions
-	keepUndo  bool  // Options.KeepUndo
+	all       bool // Options.AllSolutions
+	keepUndo  bool // Options.KeepUndo
+	// md4 runs the generated 4x4 Manhattan loop (md4_gen.go).
+	md4       bool
 	solutions int64 // solution paths found
 	// stop is polled every checkEvery expansions.
 	stop    func() error
 	stopErr error
+	par     *parallel // the shared state of a parallel search's worker
+	root    Position
+	cells   [maxDepth]uint8 // blank cells along the path (parallel top)
 	loop    loopKind
 	// The gap loops' contract with the evaluator, its first level's first
 	// two dense tables and the board's key at each depth of the path: here,
@@ -112,11 +125,7 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 		return Result{}, err
 	}
 	start := time.Now()
-	s := &searcher{tab: newTables(b.Rows, b.Cols, opt.KeepUndo), eval: ev, all: opt.AllSolutions, keepUndo: opt.KeepUndo}
-	s.pos.Rows, s.pos.Cols = b.Rows, b.Cols
-	copy(s.pos.Tiles[:], b.Tiles)
-	s.pos.Blank = b.Blank()
-	s.pos.MD = b.Manhattan()
+	s := newSearcher(b, newTables(b.Rows, b.Cols, opt.KeepUndo), ev, opt)
 	s.stop = stopFunc(opt, s)
 
 	res := Result{Heuristic: h.Name()}
@@ -130,10 +139,20 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 	}
 	s.limit = root
 	s.bindLoop()
+	var par *parallel
+	if opt.Threads > 1 && s.pos.MD != 0 {
+		if par, err = newParallel(b, h, s, opt); err != nil {
+			return res, err
+		}
+	}
 	for !s.found && s.pos.MD != 0 {
 		s.next = 1 << 30
 		e0, g0 := s.expanded, s.generated
-		s.descend(s.pos.Blank, -1, 0, s.pos.MD)
+		if par != nil {
+			par.iterate()
+		} else {
+			s.descend(s.pos.Blank, -1, 0, s.pos.MD)
+		}
 		it := Iteration{Limit: s.limit, Expanded: s.expanded - e0, Generated: s.generated - g0}
 		res.Iterations = append(res.Iterations, it)
 		if s.stopErr != nil {
@@ -160,8 +179,13 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 		res.Moves[i] = int(s.sol[i])
 	}
 	res.Solutions = s.solutions
-	if cr, ok := ev.(CounterReporter); ok {
-		res.Counters = cr.Counters()
+	res.Counters = counters(ev)
+	if par != nil && res.Counters != nil {
+		for _, w := range par.workers {
+			for k, v := range counters(w.eval) {
+				res.Counters[k] += v
+			}
+		}
 	}
 	if err := Verify(b, res.Moves); err != nil {
 		return res, fmt.Errorf("internal error: solution failed replay: %w", err)
@@ -170,6 +194,25 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 		return res, fmt.Errorf("internal error: length %d inconsistent with root bound %d", res.Length, root)
 	}
 	return res, nil
+}
+
+// newSearcher makes a searcher at the root board b.
+func newSearcher(b encode.Board, tab *tables, ev Evaluator, opt Options) *searcher {
+	s := &searcher{tab: tab, eval: ev, all: opt.AllSolutions, keepUndo: opt.KeepUndo, md4: !opt.mdGeneric && b.Rows == 4 && b.Cols == 4 && !opt.KeepUndo}
+	s.pos.Rows, s.pos.Cols = b.Rows, b.Cols
+	copy(s.pos.Tiles[:], b.Tiles)
+	s.pos.Blank = b.Blank()
+	s.pos.MD = b.Manhattan()
+	s.root = s.pos
+	return s
+}
+
+// counters returns ev's counters (nil when it keeps none).
+func counters(ev Evaluator) map[string]int64 {
+	if cr, ok := ev.(CounterReporter); ok {
+		return cr.Counters()
+	}
+	return nil
 }
 
 // loopKind names the loop a searcher runs (see loops.go).
@@ -211,6 +254,9 @@ func (s *searcher) bindLoop() {
 func (s *searcher) descend(blank, prev, g, h int) bool {
 	switch s.loop {
 	case loopMD:
+		if s.md4 {
+			return s.searchMD4(blank, prev, g, h)
+		}
 		return s.searchMD(blank, prev, g, h)
 	case loopEval:
 		return s.searchEval(prev)
@@ -249,15 +295,22 @@ func stopFunc(opt Options, s *searcher) func() error {
 			}
 		}
 		if opt.MaxNodes > 0 && s.expanded > opt.MaxNodes {
-			return fmt.Errorf("%w (%d nodes expanded at cost limit %d)", ErrNodeLimit, s.expanded, s.limit)
+			return errNodeLimit(s.expanded, s.limit)
 		}
 		return nil
 	}
 }
 
+func errNodeLimit(nodes int64, limit int) error {
+	return fmt.Errorf("%w (%d nodes expanded at cost limit %d)", ErrNodeLimit, nodes, limit)
+}
+
 // goal records a solution of length d (the path in moves) and reports
 // whether the search stops at it.
 func (s *searcher) goal(d int) bool {
+	if s.par != nil {
+		return s.par.goal(s, d)
+	}
 	if !s.found {
 		s.found, s.depth = true, d
 		copy(s.sol[:d], s.moves[:d])

@@ -21,6 +21,9 @@ type tables struct {
 	// from cell from to the adjacent cell to.
 	delta [encode.MaxCells][encode.MaxCells][encode.MaxCells]int8
 	mul   [encode.MaxCells][encode.MaxCells]uint64 // encode.Geometry.Flip
+	// dpair[from][to][tile] = delta[tile][from][to]: one row per move,
+	// for the generated 4x4 loop (md4_gen.go).
+	dpair [encode.MaxCells][encode.MaxCells][encode.MaxCells]int8
 }
 
 // newTables takes an R x C board the caller has checked with
@@ -39,6 +42,13 @@ func newTables(rows, cols int, keepUndo bool) *tables {
 					k.c[k.n] = x
 					k.n++
 				}
+			}
+		}
+	}
+	for tile := range g.N {
+		for a := range g.N {
+			for b := range g.N {
+				t.dpair[a][b][tile] = t.delta[tile][a][b]
 			}
 		}
 	}

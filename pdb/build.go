@@ -88,6 +88,7 @@ type search[W word] struct {
 	n, k   int
 	last   int // radix of the last tile's digit: a block of placements sharing the other tiles
 	blocks int
+	weight []int // weight[i]: place value of tile i's digit in the rank
 	st     []W
 	lay    layout[W]
 	// todo[p][c] is set when chunk c of blocks holds states of a layer of
@@ -108,6 +109,11 @@ func build[W word](ctx context.Context, g *grid, group []uint8, workers int, pro
 	defer free()
 	s := &search[W]{g: g, n: n, k: k, last: n - k + 1, st: st, lay: newLayout[W]()}
 	s.blocks = total / s.last
+	s.weight = make([]int, k)
+	for i, w := k-1, 1; i >= 0; i-- {
+		s.weight[i] = w
+		w *= n - i
+	}
 	chunks := (s.blocks + chunkBlocks - 1) / chunkBlocks
 	s.todo = [2][]flag{make([]flag, chunks), make([]flag, chunks)}
 	ws := make([]*worker, workers)
@@ -190,6 +196,8 @@ type child struct {
 // worker is one goroutine's scratch space and tallies.
 type worker struct {
 	pos      []uint8
+	before   [encode.MaxCells + 1]uint32 // before[i]: cells of tiles 0..i-1
+	tileAt   [encode.MaxCells]int8       // tile index at a cell (where pos puts one)
 	kids     []child
 	reached  int64
 	step     int
@@ -211,6 +219,10 @@ func (s *search[W]) expandChunk(w *worker, c, layer int) {
 			continue
 		}
 		prefUsed := unrank(b, w.pos[:k-1], n)
+		for i := 0; i < k-1; i++ {
+			w.before[i+1] = w.before[i] | 1<<w.pos[i]
+			w.tileAt[w.pos[i]] = int8(i)
+		}
 		kids := w.kids[:0]
 		for d := range blk {
 			x := load(&blk[d])
@@ -222,16 +234,20 @@ func (s *search[W]) expandChunk(w *worker, c, layer int) {
 			dp := lay.valueOf(x)
 			cell := selectFree(prefUsed, d)
 			w.pos[k-1] = uint8(cell)
-			free := g.all &^ (prefUsed | 1<<cell)
+			w.tileAt[cell] = int8(k - 1)
+			used := prefUsed | 1<<cell
+			w.before[k] = used
+			free := g.all &^ used
 			blanks := expand(m, free)
+			r := b*s.last + d
 			for i := 0; i < k; i++ {
 				from := w.pos[i]
 				for to := g.nb[from] & blanks; to != 0; to &= to - 1 {
-					b := bits.TrailingZeros32(to)
-					w.pos[i] = uint8(b)
-					kids = append(kids, child{r: rank(w.pos, n), nfree: free&^(1<<b) | 1<<from, from: from, dp: dp})
+					c := bits.TrailingZeros32(to)
+					kids = append(kids, child{
+						r:     childRank(r, i, int(from), c, w.before[i], used&^w.before[i+1], &w.tileAt, s.weight),
+						nfree: free&^(1<<c) | 1<<from, from: from, dp: dp})
 				}
-				w.pos[i] = from
 			}
 		}
 		// Read every child's entry before updating any: the reads do not

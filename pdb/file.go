@@ -121,6 +121,7 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8) ([]uint8, i
 		return nil, 0, bad("%d entries, want %d", entries, Entries(rows*cols, len(group)))
 	}
 	table := make([]uint8, entries)
+	hugeHint(table)
 	if _, err := io.ReadFull(r, table); err != nil {
 		return nil, 0, bad("truncated payload")
 	}

@@ -72,6 +72,10 @@ type Heuristic struct {
 	// stands where the tile found on t's home cell belongs), and with
 	// Reflect the dual of the mirrored board, when neither direct sum cuts.
 	// Only groups for which the bound is proven are summed (see dualGroups).
+	// The bound is then raised by one where its parity differs from
+	// Manhattan distance's: every solution's length has that parity, and
+	// the dual values' parity varies, which would otherwise cost IDA*
+	// iterations at limits no solution can have.
 	Dual bool
 	// NoSkip computes the bound at every node (no lower-bound-check
 	// skipping); for comparisons.
@@ -92,6 +96,7 @@ func (h *Heuristic) Name() string {
 	if h.Dual {
 		name += "+d"
 	}
+
 	return name
 }
 
@@ -129,7 +134,7 @@ func (h *Heuristic) NewTracker(rows, cols int) (ida.Tracker, error) {
 	if len(p.Groups) > maxGroups {
 		return nil, fmt.Errorf("at most %d groups", maxGroups)
 	}
-	t := &tracker{n: rows * cols, reflect: h.Reflect, dual: h.Dual, tables: h.Set.Tables}
+	t := &tracker{n: rows * cols, reflect: h.Reflect, dual: h.Dual, parity: h.Dual, tables: h.Set.Tables}
 	for gi, g := range p.Groups {
 		t.groups = append(t.groups, g)
 		for _, tile := range g {
@@ -182,16 +187,16 @@ type frame struct {
 // tracker follows the tile positions (and their mirror images) cheaply and
 // looks up only the groups that moved since the last bound.
 type tracker struct {
-	n             int
-	reflect, dual bool
-	tables        [][]uint8
-	groups        [][]uint8
-	grpOf         [encode.MaxCells]uint8
-	cmap, tmap    [encode.MaxCells]uint8
-	pos, rpos     [encode.MaxCells]uint8  // cell of each tile; of each mirrored tile
-	dpos, rdpos   [encode.MaxCells]uint8  // the same on the dual board
-	good          [encode.MaxCells]uint16 // dualGroups
-	frames        []frame
+	n                     int
+	reflect, dual, parity bool
+	tables                [][]uint8
+	groups                [][]uint8
+	grpOf                 [encode.MaxCells]uint8
+	cmap, tmap            [encode.MaxCells]uint8
+	pos, rpos             [encode.MaxCells]uint8  // cell of each tile; of each mirrored tile
+	dpos, rdpos           [encode.MaxCells]uint8  // the same on the dual board
+	good                  [encode.MaxCells]uint16 // dualGroups
+	frames                []frame
 }
 
 func (t *tracker) Reset(p *ida.Position) {
@@ -261,18 +266,39 @@ func (t *tracker) Undo(p *ida.Position, tile uint8, from, to int) {
 }
 
 func (t *tracker) lookup(g int, pos *[encode.MaxCells]uint8) uint8 {
+	return t.tables[g][t.index(g, pos)]
+}
+
+func (t *tracker) index(g int, pos *[encode.MaxCells]uint8) int {
 	var used uint32
 	r := 0
 	n := t.n
 	for i, tile := range t.groups[g] {
 		r, used = rankDigit(r, used, pos[tile], n-i)
 	}
-	return t.tables[g][r]
+	return r
 }
 
 func (t *tracker) Bound(p *ida.Position, need int) int {
+	h := t.bound(p, need)
+	if t.parity {
+		h += (h ^ p.MD) & 1
+	}
+	return h
+}
+
+func (t *tracker) bound(p *ida.Position, need int) int {
 	f := &t.frames[p.Depth]
 	all := uint16(1)<<len(t.groups) - 1
+	if t.reflect && f.dirtyD&(f.dirtyD-1) == 0 && f.dirtyR&(f.dirtyR-1) == 0 && f.dirtyD != 0 && f.dirtyR != 0 {
+		// After a move one group is stale on each board: read both entries
+		// before using either, so that their cache misses overlap. The
+		// reflected value is then kept even when the direct sum cuts.
+		gd, gr := bits.TrailingZeros16(f.dirtyD), bits.TrailingZeros16(f.dirtyR)
+		vd, vr := t.tables[gd][t.index(gd, &t.pos)], t.tables[gr][t.index(gr, &t.rpos)]
+		f.vd[gd], f.vr[gr] = vd, vr
+		f.dirtyD, f.dirtyR = 0, 0
+	}
 	h := t.sum(&f.vd, &f.dirtyD, all, &t.pos)
 	if h > need || !(t.reflect || t.dual) {
 		return h // the other boards' groups stay dirty until needed

@@ -23,3 +23,22 @@ func alloc[W word](n int) ([]W, func()) {
 	_ = syscall.Madvise(mem, syscall.MADV_HUGEPAGE) // a hint: without it the table still works
 	return unsafe.Slice((*W)(unsafe.Pointer(&mem[0])), n), func() { _ = syscall.Munmap(mem) }
 }
+
+// hugePage is the size of a transparent huge page on amd64 and arm64.
+const hugePage = 2 << 20
+
+// hugeHint asks the kernel to back the pages of b not touched yet with
+// transparent huge pages, so that random reads of a loaded table miss the
+// TLB far less. The memory stays the Go heap's; only the whole huge pages
+// inside b are marked.
+func hugeHint(b []byte) {
+	if len(b) < hugeMin {
+		return
+	}
+	start := uintptr(unsafe.Pointer(&b[0]))
+	lo := int((start+hugePage-1)&^(hugePage-1) - start)
+	hi := int((start+uintptr(len(b)))&^(hugePage-1) - start)
+	if lo < hi {
+		_ = syscall.Madvise(b[lo:hi], syscall.MADV_HUGEPAGE) // a hint
+	}
+}

@@ -2,6 +2,7 @@ package pdb
 
 import (
 	"context"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -173,7 +174,7 @@ func TestAdditiveOn3x3IsAdmissibleAndOptimal(t *testing.T) {
 			exact, solved, raised := 0, 0, 0
 			for key, d := range dist {
 				b, _ := encode.FromKey(key, 3, 3)
-				p := ida.Position{Rows: 3, Cols: 3, Blank: b.Blank()}
+				p := ida.Position{Rows: 3, Cols: 3, Blank: b.Blank(), MD: b.Manhattan()}
 				copy(p.Tiles[:], b.Tiles)
 				tr.Reset(&p)
 				got := tr.Bound(&p, 1<<30)
@@ -440,7 +441,7 @@ func TestDualTrackingMatchesFromScratch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for walk := 0; walk < 200; walk++ {
 		b := encode.Random(rng, 3, 3)
-		p := ida.Position{Rows: 3, Cols: 3, Blank: b.Blank()}
+		p := ida.Position{Rows: 3, Cols: 3, Blank: b.Blank(), MD: b.Manhattan()}
 		copy(p.Tiles[:], b.Tiles)
 		tr.Reset(&p)
 		type mv struct {
@@ -466,9 +467,48 @@ func TestDualTrackingMatchesFromScratch(t *testing.T) {
 				tr.Move(&p, m.tile, m.from, m.to)
 				path = append(path, m)
 			}
-			want, err := h.Value(encode.Board{Rows: 3, Cols: 3, Tiles: append([]uint8(nil), p.Tiles[:9]...)})
+			cur := encode.Board{Rows: 3, Cols: 3, Tiles: append([]uint8(nil), p.Tiles[:9]...)}
+			p.MD = cur.Manhattan()
+			want, err := h.Value(cur)
 			require.NoError(t, err)
 			require.Equal(t, want, tr.Bound(&p, 1<<30), "walk %d step %d %v", walk, step, p.Tiles[:9])
+		}
+	}
+}
+
+// childRank, the build's incremental rank, equals rank of the moved
+// placement for every move of every tile on random placements.
+func TestChildRankMatchesRank(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, sz := range [][3]int{{3, 3, 4}, {4, 4, 7}, {4, 4, 8}, {3, 5, 7}, {2, 4, 3}} {
+		rows, cols, k := sz[0], sz[1], sz[2]
+		n := rows * cols
+		g := newGrid(rows, cols)
+		weight := make([]int, k)
+		for i, w := k-1, 1; i >= 0; i-- {
+			weight[i] = w
+			w *= n - i
+		}
+		pos := make([]uint8, k)
+		for trial := 0; trial < 2000; trial++ {
+			r := rng.IntN(Entries(n, k))
+			used := unrank(r, pos, n)
+			var before [encode.MaxCells + 1]uint32
+			var tileAt [16]int8
+			for i, c := range pos {
+				before[i+1] = before[i] | 1<<c
+				tileAt[c] = int8(i)
+			}
+			for i := range pos {
+				a := int(pos[i])
+				for to := g.nb[a] &^ used; to != 0; to &= to - 1 {
+					b := bits.TrailingZeros32(to)
+					got := childRank(r, i, a, b, before[i], used&^before[i+1], &tileAt, weight)
+					pos[i] = uint8(b)
+					require.Equal(t, rank(pos, n), got, "%dx%d %v tile %d %d->%d", rows, cols, pos, i, a, b)
+					pos[i] = uint8(a)
+				}
+			}
 		}
 	}
 }

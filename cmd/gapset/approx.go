@@ -1,13 +1,12 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 
+	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/keyset"
 	"github.com/urfave/cli/v2"
@@ -33,19 +32,25 @@ func approxCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 		},
 		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
 			rows, cols, k, maxGap := c.Int("rows"), c.Int("cols"), c.Int("cells"), c.Int("max-gap")
+			if err := encode.CheckSize(rows, cols); err != nil {
+				return badInput(err)
+			}
+			if k < 1 || k > gapset.MaxApproxCells || k > rows*cols {
+				return badInputf("--cells %d: want 1..%d", k, min(gapset.MaxApproxCells, rows*cols))
+			}
 			dir := c.String("out-dir")
-			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-				return badInputf("output directory %q does not exist", dir)
+			if err := checkWritableDir("--out-dir", dir); err != nil {
+				return err
 			}
 			if maxGap < 0 || maxGap%2 != 0 {
 				return badInputf("--max-gap %d must be even and not negative", maxGap)
 			}
 			var exact []*gapset.Bits
 			for i, path := range c.StringSlice("exact") {
-				if k > gapset.MaxApproxCells {
-					return badInputf("--cells %d: at most %d", k, gapset.MaxApproxCells)
-				}
 				b, h, err := gapset.LoadBits(path)
 				if err != nil {
 					return badInput(err)
@@ -59,7 +64,7 @@ func approxCommand(e *env) *cli.Command {
 			space := patterns(rows*cols, k)
 			prog := newProgress(e.stderr, c.Bool("quiet"))
 			fmt.Fprintf(e.stdout, "| set | patterns | of the %.0f patterns | seconds |\n|---|---:|---:|---:|\n", space)
-			err := gapset.Approximate(context.Background(), rows, cols, k, maxGap/2, exact, func(l gapset.ApproxLevel) error {
+			err := gapset.Approximate(e.ctx(), rows, cols, k, maxGap/2, exact, func(l gapset.ApproxLevel) error {
 				prog.done()
 				h := keyset.Header{Rows: rows, Cols: cols, Cells: k, Gap: 2 * l.Level, Approx: l.Level >= len(exact)}
 				fmt.Fprintf(e.stdout, "| %s | %d | %.4f | %.1f |\n", h.Name(), l.Set.Len(), float64(l.Set.Len())/space, l.Elapsed.Seconds())
@@ -67,6 +72,7 @@ func approxCommand(e *env) *cli.Command {
 					return nil // the exact file exists
 				}
 				prog.update(0, 0, true, "writing %s", h.Name())
+				e.willWrite(filepath.Join(dir, h.Name()+".keys"))
 				w, err := keyset.Create(filepath.Join(dir, h.Name()+".keys"), h)
 				if err != nil {
 					return err

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/gapset/gapset/bench"
-	"github.com/gapset/gapset/encode"
 	"github.com/urfave/cli/v2"
 )
 
@@ -110,9 +109,9 @@ func runBench(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	recs, err = mergeRecords(insts, included, recs)
+	recs, err = bench.Merge(insts, included, recs)
 	if err != nil {
-		return err
+		return badInput(err)
 	}
 	s := bench.Summarize(recs, c.String("baseline"))
 	notes := []string{fmt.Sprintf("%d instances from %s, heuristics %s, %d parallel searches on %d cores.",
@@ -143,46 +142,6 @@ func runBench(c *cli.Context, e *env) error {
 		return fmt.Errorf("%d instances got different lengths from different heuristics (see %s)", len(s.Mismatches), c.String("out"))
 	}
 	return nil
-}
-
-// mergeRecords puts included records (earlier runs) and new ones together,
-// in instance order; included records must be for the same boards, and a
-// heuristic solved now replaces the same heuristic's included record.
-func mergeRecords(insts []encode.Instance, included, fresh []bench.Record) ([]bench.Record, error) {
-	if len(included) == 0 {
-		return fresh, nil
-	}
-	board := map[string]string{}
-	for _, in := range insts {
-		board[in.ID] = in.Board.String()
-	}
-	type idh struct{ id, h string }
-	seen := map[idh]bool{}
-	for _, r := range fresh {
-		seen[idh{r.ID, r.Heuristic}] = true
-	}
-	byID := map[string][]bench.Record{}
-	for _, r := range included {
-		b, ok := board[r.ID]
-		if !ok {
-			continue // an instance outside this run (e.g. beyond --limit)
-		}
-		if b != r.Board {
-			return nil, badInputf("included record %s (%s) is for board %s, but this run's %s is %s", r.ID, r.Heuristic, r.Board, r.ID, b)
-		}
-		if k := (idh{r.ID, r.Heuristic}); !seen[k] {
-			seen[k] = true
-			byID[r.ID] = append(byID[r.ID], r)
-		}
-	}
-	for _, r := range fresh {
-		byID[r.ID] = append(byID[r.ID], r)
-	}
-	var out []bench.Record
-	for _, in := range insts {
-		out = append(out, byID[in.ID]...)
-	}
-	return out, nil
 }
 
 // splitSpecs splits a comma-separated list of specs at the commas outside

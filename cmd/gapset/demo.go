@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -43,6 +42,9 @@ func demoCommand(e *env) *cli.Command {
 }
 
 func runDemo(c *cli.Context, e *env) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
 	prog := newProgress(e.stderr, c.Bool("quiet"))
 	rows, cols, cells := 4, 4, 8
 	var insts []encode.Instance
@@ -108,7 +110,7 @@ func runDemo(c *cli.Context, e *env) error {
 	if rows == 4 && cols == 4 {
 		fmt.Fprintln(w, paperGap0_8)
 	}
-	fmt.Fprintf(w, "| Gap0_%d (here, BDD) | %s | %s | %s |\n\n", cells, commas(int(file.n)), commas(int(info.Nodes)), commas(int(info.Count)))
+	fmt.Fprintf(w, "| Gap0_%d (here, BDD) | %s | %s | %s |\n\n", cells, group(uint64(file.n)), group(info.Nodes), group(info.Count))
 
 	// Both answer most questions from small bit tables of the set's
 	// projections (taken from the BDD for the one, the hash table for the
@@ -148,31 +150,11 @@ func runDemo(c *cli.Context, e *env) error {
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for i := 0; i+2 < len(recs); i += 3 {
 		m, g, x := recs[i], recs[i+1], recs[i+2]
-		fmt.Fprintf(w, "| %s | %d | %d | %d | %.3f | %.3f | %.3f | %d | %d |\n", m.ID, m.Length, m.Nodes, g.Nodes, cpu(m), cpu(g), cpu(x), g.Queries, g.Skipped)
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %.3f | %.3f | %.3f | %d | %d |\n", m.ID, m.Length, m.Nodes, g.Nodes, m.CPUOrWall(), g.CPUOrWall(), x.CPUOrWall(), g.Queries, g.Skipped)
 	}
 	fmt.Fprintln(w)
-	writeTable2(w, s, cells)
+	bench.WritePaperTable2(w, s)
 	return nil
-}
-
-// writeTable2 prints our averages and ratios beside the paper's Table 2 rows.
-func writeTable2(w io.Writer, s bench.Summary, cells int) {
-	fmt.Fprintln(w, "## Table 2 comparison (averages; ratios to Manhattan distance; our times are CPU seconds of the search thread)")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| heuristic | nodes | time (s) | node ratio | time ratio |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|")
-	for _, r := range s.Rows {
-		t, tr := r.AvgCPU, r.CPURatio
-		if t == 0 { // no per-thread CPU clock: wall time
-			t, tr = r.AvgSeconds, r.TimeRatio
-		}
-		fmt.Fprintf(w, "| %s, here | %.3g | %.3f | %.3f | %.3f |\n", r.Heuristic, r.AvgNodes, t, r.NodeRatio, tr)
-	}
-	base := bench.PaperTable2[0]
-	for _, p := range bench.PaperTable2[:2] {
-		fmt.Fprintf(w, "| %s, paper (300 random) | %.3g | %.1f | %.3f | %.3f |\n", p.Heuristic, p.Nodes, p.Seconds, p.Nodes/base.Nodes, p.Seconds/base.Seconds)
-	}
-	fmt.Fprintln(w)
 }
 
 // countWriter counts the bytes of a BDD file without keeping them.
@@ -181,21 +163,4 @@ type countWriter struct{ n int64 }
 func (c *countWriter) Write(p []byte) (int, error) {
 	c.n += int64(len(p))
 	return len(p), nil
-}
-
-// cpu is a record's CPU time, or its wall time where CPU time is unknown.
-func cpu(r bench.Record) float64 {
-	if r.CPU > 0 {
-		return r.CPU
-	}
-	return r.Seconds
-}
-
-// commas writes n with thousands separators, as the paper's tables do.
-func commas(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

@@ -53,7 +53,7 @@ func enumerateCommand(e *env) *cli.Command {
 			}
 			format := c.String("format")
 			if format != "text" && format != "json" {
-				return badInputf("--format must be text or json, got %q", format)
+				return badInputf("--format must be text or json, got %s", quoteArg(format))
 			}
 			if c.Int("memory") < 64 {
 				return badInputf("--memory must be at least 64 (MiB), got %d", c.Int("memory"))
@@ -74,11 +74,11 @@ func enumerateCommand(e *env) *cli.Command {
 				cfg.Paths = map[int]string{cells[0]: out}
 			}
 			if st, err := os.Stat(cfg.Dir); err != nil || !st.IsDir() {
-				return badInputf("output directory %q does not exist", cfg.Dir)
+				return badInputf("output directory %s does not exist", quoteArg(cfg.Dir))
 			}
 			if cfg.TempDir != "" {
 				if st, err := os.Stat(cfg.TempDir); err != nil || !st.IsDir() {
-					return badInputf("scratch directory %q does not exist", cfg.TempDir)
+					return badInputf("scratch directory %s does not exist", quoteArg(cfg.TempDir))
 				}
 			}
 			prog := newProgress(e.stderr, c.Bool("quiet"))
@@ -136,7 +136,7 @@ func parseCells(s string) ([]int, error) {
 		}
 		k, err := strconv.Atoi(f)
 		if err != nil {
-			return nil, fmt.Errorf("--cells: %q is not a number", f)
+			return nil, fmt.Errorf("--cells: %s is not a number", quoteArg(f))
 		}
 		out = append(out, k)
 	}
@@ -192,7 +192,7 @@ func countCommand(e *env) *cli.Command {
 			}
 			format := c.String("format")
 			if format != "text" && format != "json" {
-				return badInputf("--format must be text or json, got %q", format)
+				return badInputf("--format must be text or json, got %s", quoteArg(format))
 			}
 			for _, path := range c.Args().Slice() {
 				r, err := keyset.Open(path)

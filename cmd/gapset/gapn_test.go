@@ -45,3 +45,25 @@ func TestSolveWithGap8Cells(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errs, "no Gap6 set")
 }
+
+// gapGr asks every level about the transposed board too: same lengths,
+// no more nodes; refused on a board that is not square.
+func TestSolveWithMirroredGapSets(t *testing.T) {
+	var nodes [2]int64
+	var lengths [2][]int
+	for i, h := range []string{"gap8:6", "gap8r:6"} {
+		code, out, errs := runCmd(t, boards3x3, "solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-f", "json", "-H", h, "--cells", "6", "--max-gap", "8")
+		require.Equal(t, 0, code, errs)
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var rec solveRecord
+			require.NoError(t, json.Unmarshal([]byte(line), &rec))
+			lengths[i] = append(lengths[i], rec.Length)
+			nodes[i] += rec.Nodes
+		}
+	}
+	assert.Equal(t, lengths[0], lengths[1])
+	assert.LessOrEqual(t, nodes[1], nodes[0])
+	code, _, errs := runCmd(t, "", "solve", "-q", "--rows", "3", "--cols", "4", "-H", "gap0r", "--cells", "6", "1 2 3 4 5 6 7 8 9 10 0 11")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errs, "square")
+}

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"runtime/pprof"
 	"strings"
 
@@ -180,14 +181,50 @@ func newApp(env *env) *cli.App {
 	return app
 }
 
-// markUsageErrors makes flag errors of every (sub)command exit with status 2.
+// markUsageErrors makes flag errors of every (sub)command exit with status
+// 2, and checks required flags itself: urfave/cli would print the whole
+// help to stdout.
 func markUsageErrors(cmds []*cli.Command) {
 	for _, c := range cmds {
 		if c.OnUsageError == nil {
 			c.OnUsageError = usageError
 		}
+		if len(c.Subcommands) == 0 && !strings.Contains(c.Description, exitHelp) {
+			c.Description = strings.TrimSpace(c.Description + "\n" + exitHelp) // every command's --help states the contract
+		}
+		var required []string
+		for _, f := range c.Flags {
+			if unsetRequired(f) {
+				required = append(required, f.Names()[0])
+			}
+		}
+		if action := c.Action; len(required) > 0 && action != nil {
+			c.Action = func(ctx *cli.Context) error {
+				for _, name := range required {
+					if !ctx.IsSet(name) {
+						return badInputf("--%s is required (gapset %s --help lists the flags)", name, ctx.Command.FullName())
+					}
+				}
+				return action(ctx)
+			}
+		}
 		markUsageErrors(c.Subcommands)
 	}
+}
+
+// unsetRequired clears a flag's Required mark and reports whether it was
+// set (by reflection: every urfave/cli flag type has the field).
+func unsetRequired(f cli.Flag) bool {
+	v := reflect.ValueOf(f)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return false
+	}
+	r := v.Elem().FieldByName("Required")
+	if !r.IsValid() || r.Kind() != reflect.Bool || !r.Bool() {
+		return false
+	}
+	r.SetBool(false)
+	return true
 }
 
 // usageError is a flag the parser refused: one line and a hint, never the

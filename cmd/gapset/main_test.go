@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,9 +19,32 @@ import (
 // runCmd runs the CLI in-process and returns status, stdout and stderr.
 func runCmd(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
+	if len(args) > 0 && args[0] == "solve" && !slices.Contains(args, "--threads") {
+		// one thread: the tests compare node counts, which depend on the
+		// threads only in the last iteration
+		args = append(args, "--threads", "1")
+	}
 	var out, errb bytes.Buffer
 	code := run(append([]string{"gapset"}, args...), strings.NewReader(stdin), &out, &errb)
 	return code, out.String(), errb.String()
+}
+
+// Several threads give the same lengths as one.
+func TestSolveThreads(t *testing.T) {
+	var lengths [2][]int
+	for i, n := range []string{"1", "2"} {
+		code, out, errs := runCmd(t, boards3x3, "solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-f", "json", "--threads", n)
+		require.Equal(t, 0, code, errs)
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var rec struct{ Length int }
+			require.NoError(t, json.Unmarshal([]byte(line), &rec))
+			lengths[i] = append(lengths[i], rec.Length)
+		}
+	}
+	require.Len(t, lengths[0], 3)
+	assert.Equal(t, lengths[0], lengths[1])
+	code, _, _ := runCmd(t, "", "solve", "-q", "--threads", "0", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15")
+	assert.Equal(t, 2, code)
 }
 
 func TestSolveJSON(t *testing.T) {

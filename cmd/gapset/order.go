@@ -103,7 +103,8 @@ func runOrder(c *cli.Context, e *env) error {
 		if in.ZDD {
 			return badInputf("%s holds a ZDD: order search works on BDDs", path)
 		}
-		meta = bdd.Meta{Rows: in.Rows, Cols: in.Cols, Cells: in.Cells, Gap: in.Gap, Exact: in.Exact, Encoding: in.Encoding}
+		meta = in.Meta()
+		meta.BuildTime, meta.ZDDNodes = 0, 0 // the search's own
 		name = in.Name()
 	} else {
 		path := c.String("keys")
@@ -228,7 +229,7 @@ func writeLevels(path, startName string, start []int, bestName string, best []in
 // encodingFlag selects the encoding of whole-board keys (build, order).
 func encodingFlag() cli.Flag {
 	return &cli.StringFlag{Name: "encoding", Value: bdd.Cells.String(),
-		Usage: "key `ENCODING`: cells (the tile on each cell), ranks (each cell's tile ranked among the tiles not on the kept cells before it) or, for whole boards, tiles (the cell of each tile)"}
+		Usage: "key `ENCODING`: cells (the tile on each cell), ranks (each cell's tile ranked among the tiles not on the kept cells before it), ranks-reverse (... after it) or, for whole boards, tiles (the cell of each tile)"}
 }
 
 // encodingOf reads --encoding for a set of h's shape.

@@ -95,7 +95,7 @@ func TestTilesEncodingThroughTheCommands(t *testing.T) {
 	keys := gapKeys3x3(t, 0)
 	kpath := filepath.Join(dir, "g0.keys")
 	require.NoError(t, keyset.WriteFile(kpath, keyset.Header{Rows: 3, Cols: 3, Cells: 9, Gap: 0}, keys))
-	for _, enc := range []string{"tiles", "ranks"} {
+	for _, enc := range []string{"tiles", "ranks", "ranks-reverse"} {
 		out := filepath.Join(dir, enc+".bdd")
 		code, stdout, stderr := runCmd(t, "", "build", "-q", "--keys", kpath, "--encoding", enc, "--order", "natural", "--out", out)
 		require.Equal(t, 0, code, stderr)
@@ -109,6 +109,20 @@ func TestTilesEncodingThroughTheCommands(t *testing.T) {
 		code, stdout, stderr = runCmd(t, "", "report", "--verify", out)
 		require.Equal(t, 0, code, stderr)
 		assert.Contains(t, stdout, "natural ("+enc+")")
+
+		// gapset zdd rewrites the file: the encoding must survive
+		bare := filepath.Join(dir, enc+".nozdd.bdd")
+		code, _, stderr = runCmd(t, "", "build", "-q", "--keys", kpath, "--encoding", enc, "--zdd=false", "--out", bare)
+		require.Equal(t, 0, code, stderr)
+		code, _, stderr = runCmd(t, "", "zdd", "-q", bare)
+		require.Equal(t, 0, code, stderr)
+		s, err = bdd.Open(bare)
+		require.NoError(t, err)
+		assert.Equal(t, enc, s.Info().Encoding.String())
+		assert.Positive(t, s.Info().ZDDNodes)
+		for _, k := range keys {
+			require.True(t, s.Contains(k))
+		}
 
 		code, stdout, stderr = runCmd(t, "", "order", "-q", "--keys", kpath, "--encoding", enc, "--start", "natural",
 			"--method", "window", "--out", filepath.Join(dir, enc+".order"))

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 
 	"github.com/gapset/gapset/ida"
@@ -25,6 +26,7 @@ func solveCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Value: "md", Usage: "lower bound `SPEC`: " + heuristicNames() + ", max(a,b,...)"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text, json (one object per line) or csv"},
 			&cli.Int64Flag{Name: "max-nodes", Usage: "give up on a board after `N` nodes expanded (0: no limit)"},
+			&cli.IntFlag{Name: "threads", Value: runtime.NumCPU(), Usage: "search each board with `N` threads (same lengths; the last iteration's nodes depend on which thread reaches the goal first)"},
 			allSolutionsFlag(),
 			keepUndoFlag(),
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
@@ -67,6 +69,9 @@ func runSolve(c *cli.Context, e *env) error {
 	if c.Int64("max-nodes") < 0 {
 		return badInputf("--max-nodes must not be negative (0: no limit)")
 	}
+	if t := c.Int("threads"); t < 1 || t > maxWorkers {
+		return badInputf("--threads %d: want 1..%d", t, maxWorkers)
+	}
 	insts, err := readBoards(c, e)
 	if err != nil {
 		return err
@@ -88,7 +93,7 @@ func runSolve(c *cli.Context, e *env) error {
 	unsolved := 0
 	for i, in := range insts {
 		prog.update(int64(i), int64(len(insts)), true, "solving %s (%s)", in.ID, h.Name())
-		opt := ida.Options{Context: e.ctx(), MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo")}
+		opt := ida.Options{Context: e.ctx(), MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo"), Threads: c.Int("threads")}
 		opt.OnIteration = func(it ida.Iteration) {
 			prog.update(int64(i), int64(len(insts)), false, "solving %s: limit %d, %d nodes", in.ID, it.Limit, it.Expanded)
 		}

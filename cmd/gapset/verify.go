@@ -18,7 +18,7 @@ func verifyCommand(e *env) *cli.Command {
 		Description: "The full checks, beyond those every load runs: key sets and BDDs are compared with the set\n" +
 			"enumerated again where it fits in memory (boards of at most 12 cells, or gap 0); a BDD's\n" +
 			"structure, count, order name and ZDD count are checked; a pattern database is built again and\n" +
-			"compared entry by entry. One line per file; exit 2 at the first file that fails.\n" + exitHelp,
+			"compared entry by entry. One line per file; exit 2 at the first file that fails.",
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "workers", Value: runtime.NumCPU(), Usage: "goroutines for rebuilding large pattern databases"},
 		},
