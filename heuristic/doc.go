@@ -23,6 +23,8 @@
 //	gapG:K                                  the same on the sets of K cells
 //	gapG:K/F                                the same, asking the sets of F
 //	                                         cells first as a filter
+//	gap0r ... gap8r (also :K, :K/F)         the same, a board passing a level only
+//	                                         when its transpose does too (square boards)
 //	max(a,b,...)                            the largest of the parts (admissible
 //	                                         when every part is)
 //
