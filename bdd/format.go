@@ -194,6 +194,14 @@ type Meta struct {
 	ZDDNodes               uint64
 }
 
+// Meta returns what the file says beyond its structure, to write the same
+// set again (a rewrite that forgets a field, such as the encoding, would
+// change what the diagram means).
+func (in Info) Meta() Meta {
+	return Meta{Rows: in.Rows, Cols: in.Cols, Cells: in.Cells, Gap: in.Gap, Exact: in.Exact, Encoding: in.Encoding,
+		BuildTime: in.BuildTime, ZDDNodes: in.ZDDNodes}
+}
+
 // Encode writes the diagram in the file format (version 3). The file is a
 // function of the set and the order: the numbering of d does not matter.
 func Encode(w io.Writer, d *Diagram, m Meta) (Info, error) {
@@ -369,6 +377,9 @@ func ReadInfo(path string) (Info, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return Info{}, err
+	}
+	if st.IsDir() {
+		return Info{}, fmt.Errorf("%s: %w: a directory, not a BDD file", path, ErrFormat)
 	}
 	b := make([]byte, fixedSize+64)
 	n, _ := io.ReadFull(f, b)

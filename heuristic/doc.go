@@ -11,7 +11,9 @@
 //	name  = a registered name: letters, digits, '-', '+', '_' (md, gap2, pdb78-direct, pdb78+663)
 //	args  = any bytes but blanks, ',', '(' and ')', read by the entry (gapG:K, gapG:K/F)
 //
-// Names, with the options each reads:
+// Names, with the options each reads (Names lists every registered one;
+// other entries, such as dual lookups and gap+pdb combinations, follow the
+// same forms):
 //
 //	md, lc, wd, wd-noskip, id, wdid, wdlc   no files
 //	pdb78, pdb663, pdb555, pdb78-direct, pdb78-noskip, pdb78-dual, pdb663-dual, pdb78+663, pdb44
@@ -21,6 +23,8 @@
 //	gapG:K                                  the same on the sets of K cells
 //	gapG:K/F                                the same, asking the sets of F
 //	                                         cells first as a filter
+//	gap0r ... gap8r (also :K, :K/F)         the same, a board passing a level only
+//	                                         when its transpose does too (square boards)
 //	max(a,b,...)                            the largest of the parts (admissible
 //	                                         when every part is)
 //

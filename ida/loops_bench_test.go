@@ -15,7 +15,8 @@ import (
 //
 //	go test -run '^$' -bench 'Solve/' -count 5 ./ida/ | tee new.txt; benchstat old.txt new.txt
 //
-// md is the explicit-stack Manhattan loop, md-recursive the recursive one,
+// md is the generated 4x4 Manhattan loop (md4_gen.go), md-generic the
+// loop for any board size,
 // md-eval Manhattan distance through the general Evaluator loop, md-2threads
 // the parallel search on two threads. The gap loops need key-set files
 // named by the environment (too big to build in a benchmark):
@@ -30,7 +31,7 @@ func BenchmarkSolve(b *testing.B) {
 	}
 	loops := []loop{
 		{"md", Manhattan{}, Options{}},
-		{"md-recursive", Manhattan{}, Options{mdRecursive: true}},
+		{"md-generic", Manhattan{}, Options{mdGeneric: true}},
 		{"md-eval", mdEvaluator{}, Options{}},
 		{"md-2threads", Manhattan{}, Options{Threads: 2}},
 	}

@@ -34,9 +34,9 @@ type Options struct {
 	// the same; the nodes of the last iteration, and which optimal solution
 	// is returned, depend on which worker reaches a goal first.
 	Threads int
-	// mdRecursive runs the recursive Manhattan loop instead of the
-	// explicit-stack one (tests and benchmarks compare them).
-	mdRecursive bool
+	// mdGeneric runs the Manhattan loop for any board size on 4x4 boards
+	// too, instead of the generated one (tests and benchmarks compare them).
+	mdGeneric bool
 }
 
 // Iteration is one depth-first pass with a cost limit.
@@ -84,16 +84,15 @@ type searcher struct {
 	found     bool
 	all       bool // Options.AllSolutions
 	keepUndo  bool // Options.KeepUndo
-	// mdRecursive runs the recursive Manhattan loop (tests, benchmarks).
-	mdRecursive bool
-	solutions   int64 // solution paths found
+	// md4 runs the generated 4x4 Manhattan loop (md4_gen.go).
+	md4       bool
+	solutions int64 // solution paths found
 	// stop is polled every checkEvery expansions.
 	stop    func() error
 	stopErr error
 	par     *parallel // the shared state of a parallel search's worker
 	root    Position
-	mdStack [maxDepth]mdFrame // searchMDStack's path
-	cells   [maxDepth]uint8   // blank cells along the path (parallel top)
+	cells   [maxDepth]uint8 // blank cells along the path (parallel top)
 	loop    loopKind
 	// The gap loops' contract with the evaluator, its first level's first
 	// two dense tables and the board's key at each depth of the path: here,
@@ -199,7 +198,7 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 
 // newSearcher makes a searcher at the root board b.
 func newSearcher(b encode.Board, tab *tables, ev Evaluator, opt Options) *searcher {
-	s := &searcher{tab: tab, eval: ev, all: opt.AllSolutions, keepUndo: opt.KeepUndo, mdRecursive: opt.mdRecursive}
+	s := &searcher{tab: tab, eval: ev, all: opt.AllSolutions, keepUndo: opt.KeepUndo, md4: !opt.mdGeneric && b.Rows == 4 && b.Cols == 4 && !opt.KeepUndo}
 	s.pos.Rows, s.pos.Cols = b.Rows, b.Cols
 	copy(s.pos.Tiles[:], b.Tiles)
 	s.pos.Blank = b.Blank()
@@ -255,10 +254,10 @@ func (s *searcher) bindLoop() {
 func (s *searcher) descend(blank, prev, g, h int) bool {
 	switch s.loop {
 	case loopMD:
-		if s.mdRecursive {
-			return s.searchMD(blank, prev, g, h)
+		if s.md4 {
+			return s.searchMD4(blank, prev, g, h)
 		}
-		return s.searchMDStack(blank, prev, g, h)
+		return s.searchMD(blank, prev, g, h)
 	case loopEval:
 		return s.searchEval(prev)
 	}

@@ -13,7 +13,7 @@ type tables struct {
 	// kids[blank][prev+1]: the cells the blank can move to from blank,
 	// except prev (the cell it just left; prev = -1 at the root), unless
 	// the tables keep undo moves.
-	kids [encode.MaxCells][32]struct { // 32, not 17: a mask bounds the index
+	kids [encode.MaxCells][encode.MaxCells + 1]struct {
 		n uint8
 		c [4]uint8
 	}
@@ -21,6 +21,9 @@ type tables struct {
 	// from cell from to the adjacent cell to.
 	delta [encode.MaxCells][encode.MaxCells][encode.MaxCells]int8
 	mul   [encode.MaxCells][encode.MaxCells]uint64 // encode.Geometry.Flip
+	// dpair[from][to][tile] = delta[tile][from][to]: one row per move,
+	// for the generated 4x4 loop (md4_gen.go).
+	dpair [encode.MaxCells][encode.MaxCells][encode.MaxCells]int8
 }
 
 // newTables takes an R x C board the caller has checked with
@@ -39,6 +42,13 @@ func newTables(rows, cols int, keepUndo bool) *tables {
 					k.c[k.n] = x
 					k.n++
 				}
+			}
+		}
+	}
+	for tile := range g.N {
+		for a := range g.N {
+			for b := range g.N {
+				t.dpair[a][b][tile] = t.delta[tile][a][b]
 			}
 		}
 	}

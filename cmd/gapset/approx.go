@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 
+	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/keyset"
 	"github.com/urfave/cli/v2"
@@ -32,19 +32,25 @@ func approxCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 		},
 		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
 			rows, cols, k, maxGap := c.Int("rows"), c.Int("cols"), c.Int("cells"), c.Int("max-gap")
+			if err := encode.CheckSize(rows, cols); err != nil {
+				return badInput(err)
+			}
+			if k < 1 || k > gapset.MaxApproxCells || k > rows*cols {
+				return badInputf("--cells %d: want 1..%d", k, min(gapset.MaxApproxCells, rows*cols))
+			}
 			dir := c.String("out-dir")
-			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-				return badInputf("output directory %q does not exist", dir)
+			if err := checkWritableDir("--out-dir", dir); err != nil {
+				return err
 			}
 			if maxGap < 0 || maxGap%2 != 0 {
 				return badInputf("--max-gap %d must be even and not negative", maxGap)
 			}
 			var exact []*gapset.Bits
 			for i, path := range c.StringSlice("exact") {
-				if k > gapset.MaxApproxCells {
-					return badInputf("--cells %d: at most %d", k, gapset.MaxApproxCells)
-				}
 				b, h, err := gapset.LoadBits(path)
 				if err != nil {
 					return badInput(err)

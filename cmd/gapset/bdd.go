@@ -282,7 +282,7 @@ func reportCommand(e *env) *cli.Command {
 		Action: func(c *cli.Context) error {
 			format := c.String("format")
 			if format != "md" && format != "csv" && format != "json" {
-				return badInputf("unknown --format %q (choose md, csv or json)", format)
+				return badInputf("unknown --format %s (choose md, csv or json)", quoteArg(format))
 			}
 			if c.NArg() == 0 {
 				return badInputf("report needs at least one .bdd file")

@@ -157,6 +157,9 @@ func TestExitCodes(t *testing.T) {
 		{2, append([]string{"solve", "-q", "-H", "gap0", "--keys", keys, "--dense", "99", board3x3}, s33...)},
 		{2, append([]string{"solve", "-q", "-H", "gap0", "--keys", keys, "--dense", "-1", board3x3}, s33...)},
 		{2, append([]string{"solve", "-q", "--max-nodes", "-1", board3x3}, s33...)},
+		{2, append([]string{"solve", "-q", "--threads", "0", board3x3}, s33...)},
+		{2, append([]string{"solve", "-q", "--threads", "1000", board3x3}, s33...)},
+		{2, []string{"bench", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-j", "1000", "--out", filepath.Join(dir, "b")}},
 		{2, append([]string{"solve", "-q", "-H", "pdb44", "--pdb", keys, board3x3}, s33...)},
 		{2, append([]string{"solve", "-q", "-H", "gap0", "--keys", filepath.Dir(keys), board3x3}, s33...)},
 		{0, append([]string{"solve", "-q", "-H", "gap0", "--keys", keys, board3x3}, s33...)},
@@ -191,6 +194,11 @@ func TestExitCodes(t *testing.T) {
 		{3, []string{"slide", "--rows", "3", "--cols", "3", "ida", "--max-nodes", "10", board3x3}},
 		{2, []string{"slide", "--rows", "3", "--cols", "3", "ida", "--max-nodes", "-1", board3x3}},
 		{0, []string{"gen", "--count", "2"}},
+		{2, []string{"demo", "extra"}},
+		{2, []string{"oshidori", "B W"}},
+		{0, []string{"oshidori", "B W B W B W _ _"}},
+		{2, append([]string{"solve", "-q", "-H", "gap0", "--bdd", filepath.Dir(keys), board3x3}, s33...)},
+		{2, []string{"approx", "--cells", "99"}},
 	}
 	for _, c := range cases {
 		if os.Geteuid() == 0 && slices.ContainsFunc(c.args, func(a string) bool { return strings.HasPrefix(a, ro) }) {

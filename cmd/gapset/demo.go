@@ -42,6 +42,9 @@ func demoCommand(e *env) *cli.Command {
 }
 
 func runDemo(c *cli.Context, e *env) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
 	prog := newProgress(e.stderr, c.Bool("quiet"))
 	rows, cols, cells := 4, 4, 8
 	var insts []encode.Instance

@@ -82,7 +82,7 @@ func checkFormat(got string, allowed ...string) error {
 			return nil
 		}
 	}
-	return badInputf("unknown --format %q (choose %s)", got, strings.Join(allowed, ", "))
+	return badInputf("unknown --format %s (choose %s)", quoteArg(got), strings.Join(allowed, ", "))
 }
 
 func formatMoves(moves []int) string {

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"runtime/pprof"
 	"strings"
 
@@ -211,31 +212,19 @@ func markUsageErrors(cmds []*cli.Command) {
 	}
 }
 
-// unsetRequired clears a flag's Required mark and reports whether it was set.
+// unsetRequired clears a flag's Required mark and reports whether it was
+// set (by reflection: every urfave/cli flag type has the field).
 func unsetRequired(f cli.Flag) bool {
-	switch f := f.(type) {
-	case *cli.StringFlag:
-		r := f.Required
-		f.Required = false
-		return r
-	case *cli.IntFlag:
-		r := f.Required
-		f.Required = false
-		return r
-	case *cli.Int64Flag:
-		r := f.Required
-		f.Required = false
-		return r
-	case *cli.Float64Flag:
-		r := f.Required
-		f.Required = false
-		return r
-	case *cli.StringSliceFlag:
-		r := f.Required
-		f.Required = false
-		return r
+	v := reflect.ValueOf(f)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return false
 	}
-	return false
+	r := v.Elem().FieldByName("Required")
+	if !r.IsValid() || r.Kind() != reflect.Bool || !r.Bool() {
+		return false
+	}
+	r.SetBool(false)
+	return true
 }
 
 // usageError is a flag the parser refused: one line and a hint, never the

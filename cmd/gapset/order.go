@@ -103,7 +103,8 @@ func runOrder(c *cli.Context, e *env) error {
 		if in.ZDD {
 			return badInputf("%s holds a ZDD: order search works on BDDs", path)
 		}
-		meta = bdd.Meta{Rows: in.Rows, Cols: in.Cols, Cells: in.Cells, Gap: in.Gap, Exact: in.Exact, Encoding: in.Encoding}
+		meta = in.Meta()
+		meta.BuildTime, meta.ZDDNodes = 0, 0 // the search's own
 		name = in.Name()
 	} else {
 		path := c.String("keys")

@@ -110,6 +110,20 @@ func TestTilesEncodingThroughTheCommands(t *testing.T) {
 		require.Equal(t, 0, code, stderr)
 		assert.Contains(t, stdout, "natural ("+enc+")")
 
+		// gapset zdd rewrites the file: the encoding must survive
+		bare := filepath.Join(dir, enc+".nozdd.bdd")
+		code, _, stderr = runCmd(t, "", "build", "-q", "--keys", kpath, "--encoding", enc, "--zdd=false", "--out", bare)
+		require.Equal(t, 0, code, stderr)
+		code, _, stderr = runCmd(t, "", "zdd", "-q", bare)
+		require.Equal(t, 0, code, stderr)
+		s, err = bdd.Open(bare)
+		require.NoError(t, err)
+		assert.Equal(t, enc, s.Info().Encoding.String())
+		assert.Positive(t, s.Info().ZDDNodes)
+		for _, k := range keys {
+			require.True(t, s.Contains(k))
+		}
+
 		code, stdout, stderr = runCmd(t, "", "order", "-q", "--keys", kpath, "--encoding", enc, "--start", "natural",
 			"--method", "window", "--out", filepath.Join(dir, enc+".order"))
 		require.Equal(t, 0, code, stderr)

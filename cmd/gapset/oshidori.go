@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/gapset/gapset/puzzle/oshidori"
+	"github.com/gapset/gapset/puzzle/report"
 	"github.com/gapset/gapset/search"
 	"github.com/urfave/cli/v2"
 )
@@ -71,16 +72,9 @@ func oshidoriCommand(e *env) *cli.Command {
 			if free {
 				goalText = target.Stones() + " (empty pair anywhere)"
 			}
-			rec := pathRecord{Method: method, Goal: goalText, Dedup: opt.Dedup.String(), NoUndo: opt.NoUndo,
+			rec := report.Path{Method: method, Goal: goalText, Dedup: opt.Dedup.String(), NoUndo: opt.NoUndo,
 				Extra: map[string]any{"reachable": all.Reached}}
-			spec := puzzleSpec[oshidori.Row]{
-				name:     "oshidori",
-				format:   oshidori.Row.String,
-				move:     oshidori.Row.Move,
-				goal:     isGoal,
-				moveName: func(m int) string { return strconv.Itoa(m) + "," + strconv.Itoa(m+1) },
-			}
-			if err := spec.report(e.stdout, c.String("format"), rec, r); err != nil {
+			if err := writePath(e.stdout, c.String("format"), oshidori.Spec(isGoal), rec, r); err != nil {
 				return err
 			}
 			if c.String("format") == "text" {

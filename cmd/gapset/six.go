@@ -1,23 +1,11 @@
 package main
 
 import (
-	"strconv"
-
+	"github.com/gapset/gapset/puzzle/report"
 	"github.com/gapset/gapset/puzzle/six"
 	"github.com/gapset/gapset/search"
 	"github.com/urfave/cli/v2"
 )
-
-func sixSpec() puzzleSpec[six.Board] {
-	goal := six.Goal()
-	return puzzleSpec[six.Board]{
-		name:     "six",
-		format:   six.Board.String,
-		move:     six.Board.Move,
-		goal:     func(b six.Board) bool { return b == goal },
-		moveName: strconv.Itoa,
-	}
-}
 
 func sixCommand(e *env) *cli.Command {
 	board := func(c *cli.Context) (six.Board, error) {
@@ -48,8 +36,8 @@ func sixCommand(e *env) *cli.Command {
 			if err != nil {
 				return searchError(err)
 			}
-			rec := pathRecord{Method: method, Goal: six.Goal().String(), Dedup: opt.Dedup.String(), NoUndo: opt.NoUndo}
-			return sixSpec().report(e.stdout, c.String("format"), rec, r)
+			rec := report.Path{Method: method, Goal: six.Goal().String(), Dedup: opt.Dedup.String(), NoUndo: opt.NoUndo}
+			return writePath(e.stdout, c.String("format"), six.Spec(), rec, r)
 		}
 	}
 	goal := six.Goal()
@@ -97,7 +85,7 @@ func sixCommand(e *env) *cli.Command {
 					if err != nil {
 						return searchError(err)
 					}
-					return sixSpec().reportFarthest(e.stdout, c.String("format"), goal, l, opt)
+					return six.Spec().Farthest(goal, l, opt).Write(e.stdout, c.String("format"))
 				},
 			},
 			{
@@ -124,8 +112,8 @@ func sixCommand(e *env) *cli.Command {
 					if err != nil {
 						return searchError(err)
 					}
-					rec := pathRecord{Method: "iterative-deepening", Goal: goal.String(), NoUndo: opt.NoUndo, LowerBound: &useLB}
-					return sixSpec().report(e.stdout, c.String("format"), rec, r)
+					rec := report.Path{Method: "iterative-deepening", Goal: goal.String(), NoUndo: opt.NoUndo, LowerBound: &useLB}
+					return writePath(e.stdout, c.String("format"), six.Spec(), rec, r)
 				},
 			},
 		},

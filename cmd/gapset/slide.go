@@ -2,41 +2,21 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/puzzle/report"
 	"github.com/gapset/gapset/puzzle/slide"
 	"github.com/gapset/gapset/search"
 	"github.com/urfave/cli/v2"
 )
 
 func slideCommand(e *env) *cli.Command {
-	setup := func(c *cli.Context) (*slide.Puzzle, puzzleSpec[slide.State], error) {
+	setup := func(c *cli.Context) (*slide.Puzzle, report.Spec[slide.State], error) {
 		p, err := slide.New(c.Int("rows"), c.Int("cols"))
 		if err != nil {
-			return nil, puzzleSpec[slide.State]{}, badInput(err)
+			return nil, report.Spec[slide.State]{}, badInput(err)
 		}
-		goal := p.Goal()
-		board := func(k slide.State) encode.Board {
-			b, err := p.Board(k)
-			if err != nil {
-				panic(fmt.Sprintf("slide: key %#x is not a board: %v", k.Key, err)) // the search only makes valid keys
-			}
-			return b
-		}
-		spec := puzzleSpec[slide.State]{
-			name:   fmt.Sprintf("slide %dx%d", p.Rows(), p.Cols()),
-			format: func(k slide.State) string { return board(k).String() },
-			grid:   func(k slide.State) string { return board(k).Grid() },
-			move: func(k slide.State, t int) (slide.State, error) {
-				b := board(k)
-				err := b.Move(t)
-				return p.State(b), err
-			},
-			goal:     func(k slide.State) bool { return k == goal },
-			moveName: strconv.Itoa,
-		}
-		return p, spec, nil
+		return p, p.Spec(), nil
 	}
 	readBoard := func(c *cli.Context, p *slide.Puzzle) (slide.State, error) {
 		s, err := joinArgs(c, fmt.Sprintf("board (%d numbers, blank 0)", p.Rows()*p.Cols()))
@@ -70,8 +50,8 @@ func slideCommand(e *env) *cli.Command {
 			if err != nil {
 				return searchError(err)
 			}
-			rec := pathRecord{Method: method, Goal: spec.format(p.Goal()), Dedup: opt.Dedup.String(), NoUndo: opt.NoUndo}
-			return spec.report(e.stdout, c.String("format"), rec, r)
+			rec := report.Path{Method: method, Goal: spec.Format(p.Goal()), Dedup: opt.Dedup.String(), NoUndo: opt.NoUndo}
+			return writePath(e.stdout, c.String("format"), spec, rec, r)
 		}
 	}
 	return &cli.Command{
@@ -125,7 +105,7 @@ func slideCommand(e *env) *cli.Command {
 					if err != nil {
 						return searchError(err)
 					}
-					return spec.reportFarthest(e.stdout, c.String("format"), p.Goal(), l, opt)
+					return spec.Farthest(p.Goal(), l, opt).Write(e.stdout, c.String("format"))
 				},
 			},
 			{
@@ -152,12 +132,12 @@ func slideCommand(e *env) *cli.Command {
 					if err != nil {
 						return err
 					}
-					r, err := search.IterativeDeepening[slide.State](p, start, spec.goal, lb, opt)
+					r, err := search.IterativeDeepening[slide.State](p, start, spec.Goal, lb, opt)
 					if err != nil {
 						return searchError(err)
 					}
-					rec := pathRecord{Method: "iterative-deepening", Goal: spec.format(p.Goal()), NoUndo: opt.NoUndo, LowerBound: &useLB}
-					return spec.report(e.stdout, c.String("format"), rec, r)
+					rec := report.Path{Method: "iterative-deepening", Goal: spec.Format(p.Goal()), NoUndo: opt.NoUndo, LowerBound: &useLB}
+					return writePath(e.stdout, c.String("format"), spec, rec, r)
 				},
 			},
 		},

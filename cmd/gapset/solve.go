@@ -69,8 +69,8 @@ func runSolve(c *cli.Context, e *env) error {
 	if c.Int64("max-nodes") < 0 {
 		return badInputf("--max-nodes must not be negative (0: no limit)")
 	}
-	if c.Int("threads") < 1 {
-		return badInputf("--threads must be at least 1")
+	if t := c.Int("threads"); t < 1 || t > maxWorkers {
+		return badInputf("--threads %d: want 1..%d", t, maxWorkers)
 	}
 	insts, err := readBoards(c, e)
 	if err != nil {

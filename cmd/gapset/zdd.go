@@ -27,6 +27,7 @@ func zddCommand(e *env) *cli.Command {
 			}
 			pr := newProgress(e.stderr, c.Bool("quiet"))
 			defer pr.done()
+			e.willWrite(c.Args().Slice()...) // rewritten in place: temporary file, then rename
 			for _, path := range c.Args().Slice() {
 				pr.update(0, 0, true, "%s: loading", path)
 				d, in, err := bdd.Load(path)
@@ -53,8 +54,9 @@ func zddCommand(e *env) *cli.Command {
 						return fmt.Errorf("%s: header says %d ZDD nodes, the conversion gives %d", path, in.ZDDNodes, zn)
 					}
 					pr.update(0, 0, true, "%s: saving", path)
-					out, err := bdd.Save(path, d, bdd.Meta{Rows: in.Rows, Cols: in.Cols, Cells: in.Cells, Gap: in.Gap,
-						Exact: in.Exact, BuildTime: in.BuildTime, ZDDNodes: zn})
+					meta := in.Meta()
+					meta.ZDDNodes = zn
+					out, err := bdd.Save(path, d, meta)
 					if err != nil {
 						return err
 					}

@@ -9,8 +9,10 @@ package oshidori
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
+	"github.com/gapset/gapset/puzzle/report"
 	"github.com/gapset/gapset/search"
 )
 
@@ -199,4 +201,16 @@ func Goal(start, target Row, freeGap bool) (func(Row) bool, error) {
 	}
 	want := target.Stones()
 	return func(r Row) bool { return r.Stones() == want }, nil
+}
+
+// Spec shows and checks the puzzle's rows for package report; isGoal is the
+// test made by Goal.
+func Spec(isGoal func(Row) bool) report.Spec[Row] {
+	return report.Spec[Row]{
+		Name:     "oshidori",
+		Format:   Row.String,
+		Move:     Row.Move,
+		Goal:     isGoal,
+		MoveName: func(m int) string { return strconv.Itoa(m) + "," + strconv.Itoa(m+1) },
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/puzzle/report"
 	"github.com/gapset/gapset/search"
 )
 
@@ -163,3 +164,15 @@ func (Puzzle) Successors(b Board, dst []search.Step[Board]) []search.Step[Board]
 
 // Hash implements search.Problem.
 func (Puzzle) Hash(b Board) uint64 { return uint64(b) }
+
+// Spec shows and checks the puzzle's states for package report.
+func Spec() report.Spec[Board] {
+	goal := Goal()
+	return report.Spec[Board]{
+		Name:     "six",
+		Format:   Board.String,
+		Move:     Board.Move,
+		Goal:     func(b Board) bool { return b == goal },
+		MoveName: strconv.Itoa,
+	}
+}

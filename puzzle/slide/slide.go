@@ -5,7 +5,11 @@
 package slide
 
 import (
+	"fmt"
+	"strconv"
+
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/puzzle/report"
 	"github.com/gapset/gapset/search"
 )
 
@@ -75,4 +79,28 @@ func (m manhattan) Root(s State) int { return m.p.g.Manhattan(s.Key) }
 // Child: the tile moved from the child's blank cell into the parent's.
 func (m manhattan) Child(parent State, h int, st search.Step[State]) int {
 	return h + int(m.p.g.Delta[st.Move][st.State.Blank][parent.Blank])
+}
+
+// Spec shows and checks the puzzle's states for package report.
+func (p *Puzzle) Spec() report.Spec[State] {
+	goal := p.Goal()
+	board := func(k State) encode.Board {
+		b, err := p.Board(k)
+		if err != nil {
+			panic(fmt.Sprintf("slide: key %#x is not a board: %v", k.Key, err)) // the search only makes valid keys
+		}
+		return b
+	}
+	return report.Spec[State]{
+		Name:   fmt.Sprintf("slide %dx%d", p.Rows(), p.Cols()),
+		Format: func(k State) string { return board(k).String() },
+		Grid:   func(k State) string { return board(k).Grid() },
+		Move: func(k State, t int) (State, error) {
+			b := board(k)
+			err := b.Move(t)
+			return p.State(b), err
+		},
+		Goal:     func(k State) bool { return k == goal },
+		MoveName: strconv.Itoa,
+	}
 }
