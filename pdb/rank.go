@@ -46,6 +46,46 @@ func childRank(r, i, a, b int, before, later uint32, tileAt *[16]int8, weight []
 	return r
 }
 
+// odometer walks the placements of a group's first m tiles in rank order
+// (the blocks of the build), recomputing only the cells whose digits
+// changed: usually the last one.
+type odometer struct {
+	n, m  int
+	dig   [16]int
+	stale int // cells from this digit on are out of date
+}
+
+// seek sets the odometer to rank r.
+func (o *odometer) seek(r int) {
+	for i := o.m - 1; i >= 0; i-- {
+		radix := o.n - i
+		o.dig[i] = r % radix
+		r /= radix
+	}
+	o.stale = 0
+}
+
+// next advances to the following rank (not past the last).
+func (o *odometer) next() {
+	i := o.m - 1
+	for ; i > 0 && o.dig[i] == o.n-i-1; i-- {
+		o.dig[i] = 0
+	}
+	o.dig[i]++
+	o.stale = min(o.stale, i)
+}
+
+// cells brings pos[:m] up to date, with before[i+1] = before[i] | cell of
+// tile i (before[0] is 0).
+func (o *odometer) cells(pos []uint8, before *[17]uint32) {
+	for i := o.stale; i < o.m; i++ {
+		c := selectFree(before[i], o.dig[i])
+		pos[i] = uint8(c)
+		before[i+1] = before[i] | 1<<c
+	}
+	o.stale = o.m
+}
+
 // unrank is the inverse of rank: it fills pos and returns the used cells.
 func unrank(r int, pos []uint8, n int) uint32 {
 	k := len(pos)
