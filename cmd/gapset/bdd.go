@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gapset/gapset/bdd"
+	"github.com/gapset/gapset/bdd/report"
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/keyset"
@@ -344,7 +345,7 @@ func writeReport(e *env, format string, rows []reportRow) error {
 			pp += " (same)"
 		}
 		fmt.Fprintf(e.stdout, "| %s | %s | %s | %s | %.2f | %s | %s | %.1f | %s | %s | %s |\n", r.Set, orderLabel(r),
-			group(uint64(r.FileSize)), group(r.Nodes), r.BytesPerNode, optg(int64(r.ZDDNodes)), group(r.Patterns), r.BuildSeconds,
+			report.Group(uint64(r.FileSize)), report.Group(r.Nodes), r.BytesPerNode, optg(int64(r.ZDDNodes)), report.Group(r.Patterns), r.BuildSeconds,
 			optg(r.PaperFileSize), optg(r.PaperNodes), pp)
 	}
 	return nil
@@ -361,18 +362,5 @@ func optg(v int64) string {
 	if v == 0 {
 		return ""
 	}
-	return group(uint64(v))
-}
-
-// group writes 1234567 as 1,234,567.
-func group(v uint64) string {
-	s := strconv.FormatUint(v, 10)
-	var b strings.Builder
-	for i, ch := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(ch)
-	}
-	return b.String()
+	return report.Group(uint64(v))
 }
