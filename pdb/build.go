@@ -252,7 +252,7 @@ func (s *search[W]) expandChunk(w *worker, c, layer int) {
 				for to := g.nb[from] & blanks; to != 0; to &= to - 1 {
 					c := bits.TrailingZeros32(to)
 					kids = append(kids, child{
-						r:     childRank(r, i, int(from), c, w.before[i], used&^w.before[i+1], &w.tileAt, s.weight),
+						r:     childRank(r, s.weight[i], int(from), c, w.before[i], used&^w.before[i+1], &w.tileAt, s.weight),
 						nfree: free&^(1<<c) | 1<<from, from: from, dp: dp})
 				}
 			}

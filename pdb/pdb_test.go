@@ -503,7 +503,7 @@ func TestChildRankMatchesRank(t *testing.T) {
 				a := int(pos[i])
 				for to := g.nb[a] &^ used; to != 0; to &= to - 1 {
 					b := bits.TrailingZeros32(to)
-					got := childRank(r, i, a, b, before[i], used&^before[i+1], &tileAt, weight)
+					got := childRank(r, weight[i], a, b, before[i], used&^before[i+1], &tileAt, weight)
 					pos[i] = uint8(b)
 					require.Equal(t, rank(pos, n), got, "%dx%d %v tile %d %d->%d", rows, cols, pos, i, a, b)
 					pos[i] = uint8(a)

@@ -22,28 +22,25 @@ func rankDigit(r int, used uint32, c uint8, radix int) (int, uint32) {
 	return r*radix + int(c) - bits.OnesCount32(used&(1<<c-1)), used | 1<<c
 }
 
-// childRank is the rank of a placement of rank r after its tile i moves
-// from cell a to the free cell b, in O(1) for a move along a row (only
-// tile i's digit changes, by one) and in O(cells passed) otherwise: tile i's
-// digit changes by b-a less the earlier tiles' cells passed over, and each
-// later tile on a cell passed over gains or loses one in its digit. before
-// and later are the cells of the tiles before and after i, tileAt the tile
-// on each of those cells, weight each digit's place value.
-func childRank(r, i, a, b int, before, later uint32, tileAt *[16]int8, weight []int) int {
-	if b > a {
-		btw := (uint32(1)<<b - 1) &^ (uint32(1)<<(a+1) - 1)
-		r += weight[i] * (b - a - bits.OnesCount32(before&btw))
-		for m := btw & later; m != 0; m &= m - 1 {
-			r += weight[tileAt[bits.TrailingZeros32(m)]]
-		}
-		return r
+// childRank is the rank of a placement of rank r after its tile i (digit
+// place value wi) moves from cell a to the free cell b, in O(1) for a move
+// along a row (only tile i's digit changes, by one) and in O(cells passed)
+// otherwise: tile i's digit changes by b-a less the earlier tiles' cells
+// passed over, and each later tile on a cell passed over gains or loses
+// one in its digit. before and later are the cells of the tiles before and
+// after i, tileAt the tile on each of those cells, weight each digit's
+// place value.
+func childRank(r, wi, a, b int, before, later uint32, tileAt *[16]int8, weight []int) int {
+	m := uint32(1)<<a | uint32(1)<<b
+	btw := m - 2*(m&-m) // the cells passed over
+	t := wi * bits.OnesCount32(before&btw)
+	for x := btw & later; x != 0; x &= x - 1 {
+		t -= weight[tileAt[bits.TrailingZeros32(x)]]
 	}
-	btw := (uint32(1)<<a - 1) &^ (uint32(1)<<(b+1) - 1)
-	r += weight[i] * (b - a + bits.OnesCount32(before&btw))
-	for m := btw & later; m != 0; m &= m - 1 {
-		r -= weight[tileAt[bits.TrailingZeros32(m)]]
+	if b < a {
+		t = -t
 	}
-	return r
+	return r + wi*(b-a) - t
 }
 
 // odometer walks the placements of a group's first m tiles in rank order
