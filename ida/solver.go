@@ -38,9 +38,9 @@ type Options struct {
 	// pathmax) in the general loop, for inconsistent heuristics; it
 	// searches on one thread. Manhattan distance alone ignores it.
 	BPMX bool
-	// mdGeneric runs the Manhattan loop for any board size on 4x4 boards
-	// too, instead of the generated one (tests and benchmarks compare them).
-	mdGeneric bool
+	// generic runs the loops for any board size on 4x4 boards too,
+	// instead of the generated ones (tests and benchmarks compare them).
+	generic bool
 }
 
 // Iteration is one depth-first pass with a cost limit.
@@ -90,7 +90,7 @@ type searcher struct {
 	found     bool
 	all       bool // Options.AllSolutions
 	keepUndo  bool // Options.KeepUndo
-	// md4 runs the generated 4x4 Manhattan loop (md4_gen.go).
+	// md4 runs the generated 4x4 loops (md4_gen.go): Manhattan, one gap level.
 	md4 bool
 	// bpmx runs searchBPMX (Options.BPMX); rootH is the root's bound.
 	bpmx      bool
@@ -208,7 +208,7 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 
 // newSearcher makes a searcher at the root board b.
 func newSearcher(b encode.Board, tab *tables, ev Evaluator, opt Options) *searcher {
-	s := &searcher{tab: tab, eval: ev, all: opt.AllSolutions, keepUndo: opt.KeepUndo, md4: !opt.mdGeneric && b.Rows == 4 && b.Cols == 4 && !opt.KeepUndo, bpmx: opt.BPMX}
+	s := &searcher{tab: tab, eval: ev, all: opt.AllSolutions, keepUndo: opt.KeepUndo, md4: !opt.generic && b.Rows == 4 && b.Cols == 4 && !opt.KeepUndo, bpmx: opt.BPMX}
 	s.pos.Rows, s.pos.Cols = b.Rows, b.Cols
 	copy(s.pos.Tiles[:], b.Tiles)
 	s.pos.Blank = b.Blank()
@@ -281,7 +281,9 @@ func (s *searcher) descend(blank, prev, g, h int) bool {
 	}
 	g0, q0 := s.generated, s.gl.Queries
 	var stop bool
-	if s.loop == loopGap1 {
+	if s.loop == loopGap1 && s.md4 {
+		stop = s.searchGap4(blank, prev, g, h)
+	} else if s.loop == loopGap1 {
 		stop = s.searchGap1(blank, prev, g, h)
 	} else {
 		stop = s.searchGap(blank, prev, g, h)
