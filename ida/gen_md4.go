@@ -1,10 +1,10 @@
 //go:build ignore
 
-// gen_md4 writes md4_gen.go: the Manhattan loop for the 4x4 board as one
-// function per blank cell (Korf's operator code), each with its moves
-// unrolled and their delta rows fixed, so that a child costs two loads (its
-// tile, the tile's Manhattan change) and descending calls the child cell's
-// function directly.
+// gen_md4 writes md4_gen.go: the Manhattan loop and the one-level gap loop
+// for the 4x4 board as one function per blank cell (Korf's operator code),
+// each with its moves unrolled and their delta rows and key flips fixed, so
+// that a child costs two loads (its tile, the tile's Manhattan change) and
+// descending calls the child cell's function directly.
 //
 //	go run gen_md4.go && gofmt -w md4_gen.go
 package main
@@ -30,6 +30,19 @@ func (s *searcher) searchMD4(blank, prev, g, h int) bool {
 		fmt.Fprintf(&b, "\tcase %d:\n\t\treturn s.md4b%d(prev, g, h)\n", c, c)
 	}
 	b.WriteString("\t}\n\treturn false\n}\n")
+	b.WriteString(`
+// searchGap4 runs the one-level gap loop (searchGap1) on the 4x4 board
+// below the node whose blank is at blank, one function per blank cell.
+func (s *searcher) searchGap4(blank, prev, g, h int) bool {
+	switch blank {
+`)
+	for c := 0; c < 16; c++ {
+		fmt.Fprintf(&b, "\tcase %d:\n\t\treturn s.gap4b%d(prev, g, h)\n", c, c)
+	}
+	b.WriteString("\t}\n\treturn false\n}\n")
+	for blank := 0; blank < 16; blank++ {
+		gap4(&b, blank, neighbours(blank))
+	}
 	for blank := 0; blank < 16; blank++ {
 		r, k := blank/4, blank%4
 		var nb []int
@@ -99,6 +112,14 @@ func (s *searcher) md4b%d(prev, g, h int) bool {
 		b.WriteString("\treturn false\n}\n")
 	}
 	b.WriteString(`
+// gapOut asks the one-level gap set about a tight child (key nkey) as
+// searchGap1 does: the first two dense tables inline, then Ask.
+func (s *searcher) gapOut(nkey uint64) bool {
+	s.gl.Queries++
+	k, k2 := nkey&s.dmask, nkey&s.dmask2
+	return s.dwords[k>>6]>>(k&63)&1 == 0 || s.dwords2[k2>>6]>>(k2&63)&1 == 0 && s.gl.deny() || !s.gl.Ask(0, nkey)
+}
+
 func b2i(x bool) int {
 	if x {
 		return 1
@@ -110,4 +131,89 @@ func b2i(x bool) int {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+}
+
+func neighbours(blank int) []int {
+	r, k := blank/4, blank%4
+	var nb []int
+	if r > 0 {
+		nb = append(nb, blank-4)
+	}
+	if k > 0 {
+		nb = append(nb, blank-1)
+	}
+	if k < 3 {
+		nb = append(nb, blank+1)
+	}
+	if r < 3 {
+		nb = append(nb, blank+4)
+	}
+	return nb
+}
+
+// laterExpr counts the children after nb[i] that are generated: the later
+// neighbours, less prev if it is among them.
+func laterExpr(nb []int, i int) string {
+	later := nb[i+1:]
+	if len(later) == 0 {
+		return "0"
+	}
+	var conds []string
+	for _, x := range later {
+		conds = append(conds, fmt.Sprintf("prev == %d", x))
+	}
+	return fmt.Sprintf("%d - b2i(%s)", len(later), strings.Join(conds, " || "))
+}
+
+// gap4 writes the one-level gap loop for one blank cell: searchGap1 with
+// the moves unrolled, their delta rows and key flips fixed.
+func gap4(b *strings.Builder, blank int, nb []int) {
+	fmt.Fprintf(b, `
+func (s *searcher) gap4b%d(prev, g, h int) bool {
+	s.expanded++
+	if s.expanded&(checkEvery-1) == 0 && s.poll() {
+		return true
+	}
+	tiles := &s.pos.Tiles
+	d := &s.tab.dpair
+	need := s.limit - g - 1
+	key := s.keys[g&(maxDepth-1)]
+	if prev < 0 {
+		s.generated += %d
+	} else {
+		s.generated += %d
+	}
+`, blank, len(nb), len(nb)-1)
+	for i, c := range nb {
+		// Position.Key: cell 0 is the highest of the 16 nibbles
+		flip := uint64(1)<<(4*(15-c)) | uint64(1)<<(4*(15-blank))
+		fmt.Fprintf(b, `	if prev != %[1]d {
+		t := tiles[%[1]d]
+		nh := h + int(d[%[1]d][%[2]d][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*%#[4]x; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[%[2]d], tiles[%[1]d] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(%[3]s)
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b%[1]d(%[2]d, g+1, nh) {
+				s.generated -= int64(%[3]s)
+				return true
+			}
+			tiles[%[1]d], tiles[%[2]d] = t, 0
+		}
+	}
+`, c, blank, laterExpr(nb, i), flip)
+	}
+	b.WriteString("\treturn false\n}\n")
 }

@@ -21,7 +21,7 @@ import (
 // the parallel search on two threads. The gap loops need key-set files
 // named by the environment (too big to build in a benchmark):
 // GAPSET_GAP0_KEYS (a Gap0 set: gap0, h_G with dense tables 4 and 6, the
-// one-level loop) and GAPSET_GAP2_KEYS (a Gap2 set on the same cells:
+// generated one-level loop; gap0-generic, searchGap1) and GAPSET_GAP2_KEYS (a Gap2 set on the same cells:
 // gap2, the two-level loop).
 func BenchmarkSolve(b *testing.B) {
 	type loop struct {
@@ -31,13 +31,14 @@ func BenchmarkSolve(b *testing.B) {
 	}
 	loops := []loop{
 		{"md", Manhattan{}, Options{}},
-		{"md-generic", Manhattan{}, Options{mdGeneric: true}},
+		{"md-generic", Manhattan{}, Options{generic: true}},
 		{"md-eval", mdEvaluator{}, Options{}},
 		{"md-2threads", Manhattan{}, Options{Threads: 2}},
 	}
 	if path := os.Getenv("GAPSET_GAP0_KEYS"); path != "" {
 		g0 := benchGapLevel(b, path)
-		loops = append(loops, loop{"gap0", Gap{Levels: []Set{g0.set}, Dense: [][]BitTable{g0.dense}}, Options{}})
+		h := Gap{Levels: []Set{g0.set}, Dense: [][]BitTable{g0.dense}}
+		loops = append(loops, loop{"gap0", h, Options{}}, loop{"gap0-generic", h, Options{generic: true}})
 		if path := os.Getenv("GAPSET_GAP2_KEYS"); path != "" {
 			g2 := benchGapLevel(b, path)
 			loops = append(loops, loop{"gap2", Gap{Levels: []Set{g0.set, g2.set}, Dense: [][]BitTable{g0.dense, g2.dense}}, Options{}})

@@ -42,6 +42,1566 @@ func (s *searcher) searchMD4(blank, prev, g, h int) bool {
 	return false
 }
 
+// searchGap4 runs the one-level gap loop (searchGap1) on the 4x4 board
+// below the node whose blank is at blank, one function per blank cell.
+func (s *searcher) searchGap4(blank, prev, g, h int) bool {
+	switch blank {
+	case 0:
+		return s.gap4b0(prev, g, h)
+	case 1:
+		return s.gap4b1(prev, g, h)
+	case 2:
+		return s.gap4b2(prev, g, h)
+	case 3:
+		return s.gap4b3(prev, g, h)
+	case 4:
+		return s.gap4b4(prev, g, h)
+	case 5:
+		return s.gap4b5(prev, g, h)
+	case 6:
+		return s.gap4b6(prev, g, h)
+	case 7:
+		return s.gap4b7(prev, g, h)
+	case 8:
+		return s.gap4b8(prev, g, h)
+	case 9:
+		return s.gap4b9(prev, g, h)
+	case 10:
+		return s.gap4b10(prev, g, h)
+	case 11:
+		return s.gap4b11(prev, g, h)
+	case 12:
+		return s.gap4b12(prev, g, h)
+	case 13:
+		return s.gap4b13(prev, g, h)
+	case 14:
+		return s.gap4b14(prev, g, h)
+	case 15:
+		return s.gap4b15(prev, g, h)
+	}
+	return false
+}
+
+func (s *searcher) gap4b0(prev, g, h int) bool {
+	s.expanded++
+	if s.expanded&(checkEvery-1) == 0 && s.poll() {
+		return true
+	}
+	tiles := &s.pos.Tiles
+	d := &s.tab.dpair
+	need := s.limit - g - 1
+	key := s.keys[g&(maxDepth-1)]
+	if prev < 0 {
+		s.generated += 2
+	} else {
+		s.generated += 1
+	}
+	if prev != 1 {
+		t := tiles[1]
+		nh := h + int(d[1][0][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x1100000000000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[0], tiles[1] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(1 - b2i(prev == 4))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b1(0, g+1, nh) {
+				s.generated -= int64(1 - b2i(prev == 4))
+				return true
+			}
+			tiles[1], tiles[0] = t, 0
+		}
+	}
+	if prev != 4 {
+		t := tiles[4]
+		nh := h + int(d[4][0][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x1000100000000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[0], tiles[4] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(0)
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b4(0, g+1, nh) {
+				s.generated -= int64(0)
+				return true
+			}
+			tiles[4], tiles[0] = t, 0
+		}
+	}
+	return false
+}
+
+func (s *searcher) gap4b1(prev, g, h int) bool {
+	s.expanded++
+	if s.expanded&(checkEvery-1) == 0 && s.poll() {
+		return true
+	}
+	tiles := &s.pos.Tiles
+	d := &s.tab.dpair
+	need := s.limit - g - 1
+	key := s.keys[g&(maxDepth-1)]
+	if prev < 0 {
+		s.generated += 3
+	} else {
+		s.generated += 2
+	}
+	if prev != 0 {
+		t := tiles[0]
+		nh := h + int(d[0][1][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x1100000000000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[1], tiles[0] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(2 - b2i(prev == 2 || prev == 5))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b0(1, g+1, nh) {
+				s.generated -= int64(2 - b2i(prev == 2 || prev == 5))
+				return true
+			}
+			tiles[0], tiles[1] = t, 0
+		}
+	}
+	if prev != 2 {
+		t := tiles[2]
+		nh := h + int(d[2][1][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x110000000000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[1], tiles[2] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(1 - b2i(prev == 5))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b2(1, g+1, nh) {
+				s.generated -= int64(1 - b2i(prev == 5))
+				return true
+			}
+			tiles[2], tiles[1] = t, 0
+		}
+	}
+	if prev != 5 {
+		t := tiles[5]
+		nh := h + int(d[5][1][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x100010000000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[1], tiles[5] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(0)
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b5(1, g+1, nh) {
+				s.generated -= int64(0)
+				return true
+			}
+			tiles[5], tiles[1] = t, 0
+		}
+	}
+	return false
+}
+
+func (s *searcher) gap4b2(prev, g, h int) bool {
+	s.expanded++
+	if s.expanded&(checkEvery-1) == 0 && s.poll() {
+		return true
+	}
+	tiles := &s.pos.Tiles
+	d := &s.tab.dpair
+	need := s.limit - g - 1
+	key := s.keys[g&(maxDepth-1)]
+	if prev < 0 {
+		s.generated += 3
+	} else {
+		s.generated += 2
+	}
+	if prev != 1 {
+		t := tiles[1]
+		nh := h + int(d[1][2][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x110000000000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[2], tiles[1] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(2 - b2i(prev == 3 || prev == 6))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b1(2, g+1, nh) {
+				s.generated -= int64(2 - b2i(prev == 3 || prev == 6))
+				return true
+			}
+			tiles[1], tiles[2] = t, 0
+		}
+	}
+	if prev != 3 {
+		t := tiles[3]
+		nh := h + int(d[3][2][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x11000000000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[2], tiles[3] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(1 - b2i(prev == 6))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b3(2, g+1, nh) {
+				s.generated -= int64(1 - b2i(prev == 6))
+				return true
+			}
+			tiles[3], tiles[2] = t, 0
+		}
+	}
+	if prev != 6 {
+		t := tiles[6]
+		nh := h + int(d[6][2][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x10001000000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[2], tiles[6] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(0)
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b6(2, g+1, nh) {
+				s.generated -= int64(0)
+				return true
+			}
+			tiles[6], tiles[2] = t, 0
+		}
+	}
+	return false
+}
+
+func (s *searcher) gap4b3(prev, g, h int) bool {
+	s.expanded++
+	if s.expanded&(checkEvery-1) == 0 && s.poll() {
+		return true
+	}
+	tiles := &s.pos.Tiles
+	d := &s.tab.dpair
+	need := s.limit - g - 1
+	key := s.keys[g&(maxDepth-1)]
+	if prev < 0 {
+		s.generated += 2
+	} else {
+		s.generated += 1
+	}
+	if prev != 2 {
+		t := tiles[2]
+		nh := h + int(d[2][3][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x11000000000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[3], tiles[2] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(1 - b2i(prev == 7))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b2(3, g+1, nh) {
+				s.generated -= int64(1 - b2i(prev == 7))
+				return true
+			}
+			tiles[2], tiles[3] = t, 0
+		}
+	}
+	if prev != 7 {
+		t := tiles[7]
+		nh := h + int(d[7][3][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x1000100000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[3], tiles[7] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(0)
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b7(3, g+1, nh) {
+				s.generated -= int64(0)
+				return true
+			}
+			tiles[7], tiles[3] = t, 0
+		}
+	}
+	return false
+}
+
+func (s *searcher) gap4b4(prev, g, h int) bool {
+	s.expanded++
+	if s.expanded&(checkEvery-1) == 0 && s.poll() {
+		return true
+	}
+	tiles := &s.pos.Tiles
+	d := &s.tab.dpair
+	need := s.limit - g - 1
+	key := s.keys[g&(maxDepth-1)]
+	if prev < 0 {
+		s.generated += 3
+	} else {
+		s.generated += 2
+	}
+	if prev != 0 {
+		t := tiles[0]
+		nh := h + int(d[0][4][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x1000100000000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[4], tiles[0] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(2 - b2i(prev == 5 || prev == 8))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b0(4, g+1, nh) {
+				s.generated -= int64(2 - b2i(prev == 5 || prev == 8))
+				return true
+			}
+			tiles[0], tiles[4] = t, 0
+		}
+	}
+	if prev != 5 {
+		t := tiles[5]
+		nh := h + int(d[5][4][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x110000000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[4], tiles[5] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(1 - b2i(prev == 8))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b5(4, g+1, nh) {
+				s.generated -= int64(1 - b2i(prev == 8))
+				return true
+			}
+			tiles[5], tiles[4] = t, 0
+		}
+	}
+	if prev != 8 {
+		t := tiles[8]
+		nh := h + int(d[8][4][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x100010000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[4], tiles[8] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(0)
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b8(4, g+1, nh) {
+				s.generated -= int64(0)
+				return true
+			}
+			tiles[8], tiles[4] = t, 0
+		}
+	}
+	return false
+}
+
+func (s *searcher) gap4b5(prev, g, h int) bool {
+	s.expanded++
+	if s.expanded&(checkEvery-1) == 0 && s.poll() {
+		return true
+	}
+	tiles := &s.pos.Tiles
+	d := &s.tab.dpair
+	need := s.limit - g - 1
+	key := s.keys[g&(maxDepth-1)]
+	if prev < 0 {
+		s.generated += 4
+	} else {
+		s.generated += 3
+	}
+	if prev != 1 {
+		t := tiles[1]
+		nh := h + int(d[1][5][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x100010000000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[5], tiles[1] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(3 - b2i(prev == 4 || prev == 6 || prev == 9))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b1(5, g+1, nh) {
+				s.generated -= int64(3 - b2i(prev == 4 || prev == 6 || prev == 9))
+				return true
+			}
+			tiles[1], tiles[5] = t, 0
+		}
+	}
+	if prev != 4 {
+		t := tiles[4]
+		nh := h + int(d[4][5][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x110000000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[5], tiles[4] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(2 - b2i(prev == 6 || prev == 9))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b4(5, g+1, nh) {
+				s.generated -= int64(2 - b2i(prev == 6 || prev == 9))
+				return true
+			}
+			tiles[4], tiles[5] = t, 0
+		}
+	}
+	if prev != 6 {
+		t := tiles[6]
+		nh := h + int(d[6][5][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x11000000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[5], tiles[6] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(1 - b2i(prev == 9))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b6(5, g+1, nh) {
+				s.generated -= int64(1 - b2i(prev == 9))
+				return true
+			}
+			tiles[6], tiles[5] = t, 0
+		}
+	}
+	if prev != 9 {
+		t := tiles[9]
+		nh := h + int(d[9][5][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x10001000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[5], tiles[9] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(0)
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b9(5, g+1, nh) {
+				s.generated -= int64(0)
+				return true
+			}
+			tiles[9], tiles[5] = t, 0
+		}
+	}
+	return false
+}
+
+func (s *searcher) gap4b6(prev, g, h int) bool {
+	s.expanded++
+	if s.expanded&(checkEvery-1) == 0 && s.poll() {
+		return true
+	}
+	tiles := &s.pos.Tiles
+	d := &s.tab.dpair
+	need := s.limit - g - 1
+	key := s.keys[g&(maxDepth-1)]
+	if prev < 0 {
+		s.generated += 4
+	} else {
+		s.generated += 3
+	}
+	if prev != 2 {
+		t := tiles[2]
+		nh := h + int(d[2][6][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x10001000000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[6], tiles[2] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(3 - b2i(prev == 5 || prev == 7 || prev == 10))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b2(6, g+1, nh) {
+				s.generated -= int64(3 - b2i(prev == 5 || prev == 7 || prev == 10))
+				return true
+			}
+			tiles[2], tiles[6] = t, 0
+		}
+	}
+	if prev != 5 {
+		t := tiles[5]
+		nh := h + int(d[5][6][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x11000000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[6], tiles[5] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(2 - b2i(prev == 7 || prev == 10))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b5(6, g+1, nh) {
+				s.generated -= int64(2 - b2i(prev == 7 || prev == 10))
+				return true
+			}
+			tiles[5], tiles[6] = t, 0
+		}
+	}
+	if prev != 7 {
+		t := tiles[7]
+		nh := h + int(d[7][6][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x1100000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[6], tiles[7] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(1 - b2i(prev == 10))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b7(6, g+1, nh) {
+				s.generated -= int64(1 - b2i(prev == 10))
+				return true
+			}
+			tiles[7], tiles[6] = t, 0
+		}
+	}
+	if prev != 10 {
+		t := tiles[10]
+		nh := h + int(d[10][6][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x1000100000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[6], tiles[10] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(0)
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b10(6, g+1, nh) {
+				s.generated -= int64(0)
+				return true
+			}
+			tiles[10], tiles[6] = t, 0
+		}
+	}
+	return false
+}
+
+func (s *searcher) gap4b7(prev, g, h int) bool {
+	s.expanded++
+	if s.expanded&(checkEvery-1) == 0 && s.poll() {
+		return true
+	}
+	tiles := &s.pos.Tiles
+	d := &s.tab.dpair
+	need := s.limit - g - 1
+	key := s.keys[g&(maxDepth-1)]
+	if prev < 0 {
+		s.generated += 3
+	} else {
+		s.generated += 2
+	}
+	if prev != 3 {
+		t := tiles[3]
+		nh := h + int(d[3][7][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x1000100000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[7], tiles[3] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(2 - b2i(prev == 6 || prev == 11))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b3(7, g+1, nh) {
+				s.generated -= int64(2 - b2i(prev == 6 || prev == 11))
+				return true
+			}
+			tiles[3], tiles[7] = t, 0
+		}
+	}
+	if prev != 6 {
+		t := tiles[6]
+		nh := h + int(d[6][7][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x1100000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[7], tiles[6] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(1 - b2i(prev == 11))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b6(7, g+1, nh) {
+				s.generated -= int64(1 - b2i(prev == 11))
+				return true
+			}
+			tiles[6], tiles[7] = t, 0
+		}
+	}
+	if prev != 11 {
+		t := tiles[11]
+		nh := h + int(d[11][7][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x100010000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[7], tiles[11] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(0)
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b11(7, g+1, nh) {
+				s.generated -= int64(0)
+				return true
+			}
+			tiles[11], tiles[7] = t, 0
+		}
+	}
+	return false
+}
+
+func (s *searcher) gap4b8(prev, g, h int) bool {
+	s.expanded++
+	if s.expanded&(checkEvery-1) == 0 && s.poll() {
+		return true
+	}
+	tiles := &s.pos.Tiles
+	d := &s.tab.dpair
+	need := s.limit - g - 1
+	key := s.keys[g&(maxDepth-1)]
+	if prev < 0 {
+		s.generated += 3
+	} else {
+		s.generated += 2
+	}
+	if prev != 4 {
+		t := tiles[4]
+		nh := h + int(d[4][8][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x100010000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[8], tiles[4] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(2 - b2i(prev == 9 || prev == 12))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b4(8, g+1, nh) {
+				s.generated -= int64(2 - b2i(prev == 9 || prev == 12))
+				return true
+			}
+			tiles[4], tiles[8] = t, 0
+		}
+	}
+	if prev != 9 {
+		t := tiles[9]
+		nh := h + int(d[9][8][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x11000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[8], tiles[9] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(1 - b2i(prev == 12))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b9(8, g+1, nh) {
+				s.generated -= int64(1 - b2i(prev == 12))
+				return true
+			}
+			tiles[9], tiles[8] = t, 0
+		}
+	}
+	if prev != 12 {
+		t := tiles[12]
+		nh := h + int(d[12][8][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x10001000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[8], tiles[12] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(0)
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b12(8, g+1, nh) {
+				s.generated -= int64(0)
+				return true
+			}
+			tiles[12], tiles[8] = t, 0
+		}
+	}
+	return false
+}
+
+func (s *searcher) gap4b9(prev, g, h int) bool {
+	s.expanded++
+	if s.expanded&(checkEvery-1) == 0 && s.poll() {
+		return true
+	}
+	tiles := &s.pos.Tiles
+	d := &s.tab.dpair
+	need := s.limit - g - 1
+	key := s.keys[g&(maxDepth-1)]
+	if prev < 0 {
+		s.generated += 4
+	} else {
+		s.generated += 3
+	}
+	if prev != 5 {
+		t := tiles[5]
+		nh := h + int(d[5][9][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x10001000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[9], tiles[5] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(3 - b2i(prev == 8 || prev == 10 || prev == 13))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b5(9, g+1, nh) {
+				s.generated -= int64(3 - b2i(prev == 8 || prev == 10 || prev == 13))
+				return true
+			}
+			tiles[5], tiles[9] = t, 0
+		}
+	}
+	if prev != 8 {
+		t := tiles[8]
+		nh := h + int(d[8][9][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x11000000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[9], tiles[8] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(2 - b2i(prev == 10 || prev == 13))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b8(9, g+1, nh) {
+				s.generated -= int64(2 - b2i(prev == 10 || prev == 13))
+				return true
+			}
+			tiles[8], tiles[9] = t, 0
+		}
+	}
+	if prev != 10 {
+		t := tiles[10]
+		nh := h + int(d[10][9][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x1100000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[9], tiles[10] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(1 - b2i(prev == 13))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b10(9, g+1, nh) {
+				s.generated -= int64(1 - b2i(prev == 13))
+				return true
+			}
+			tiles[10], tiles[9] = t, 0
+		}
+	}
+	if prev != 13 {
+		t := tiles[13]
+		nh := h + int(d[13][9][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x1000100; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[9], tiles[13] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(0)
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b13(9, g+1, nh) {
+				s.generated -= int64(0)
+				return true
+			}
+			tiles[13], tiles[9] = t, 0
+		}
+	}
+	return false
+}
+
+func (s *searcher) gap4b10(prev, g, h int) bool {
+	s.expanded++
+	if s.expanded&(checkEvery-1) == 0 && s.poll() {
+		return true
+	}
+	tiles := &s.pos.Tiles
+	d := &s.tab.dpair
+	need := s.limit - g - 1
+	key := s.keys[g&(maxDepth-1)]
+	if prev < 0 {
+		s.generated += 4
+	} else {
+		s.generated += 3
+	}
+	if prev != 6 {
+		t := tiles[6]
+		nh := h + int(d[6][10][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x1000100000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[10], tiles[6] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(3 - b2i(prev == 9 || prev == 11 || prev == 14))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b6(10, g+1, nh) {
+				s.generated -= int64(3 - b2i(prev == 9 || prev == 11 || prev == 14))
+				return true
+			}
+			tiles[6], tiles[10] = t, 0
+		}
+	}
+	if prev != 9 {
+		t := tiles[9]
+		nh := h + int(d[9][10][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x1100000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[10], tiles[9] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(2 - b2i(prev == 11 || prev == 14))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b9(10, g+1, nh) {
+				s.generated -= int64(2 - b2i(prev == 11 || prev == 14))
+				return true
+			}
+			tiles[9], tiles[10] = t, 0
+		}
+	}
+	if prev != 11 {
+		t := tiles[11]
+		nh := h + int(d[11][10][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x110000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[10], tiles[11] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(1 - b2i(prev == 14))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b11(10, g+1, nh) {
+				s.generated -= int64(1 - b2i(prev == 14))
+				return true
+			}
+			tiles[11], tiles[10] = t, 0
+		}
+	}
+	if prev != 14 {
+		t := tiles[14]
+		nh := h + int(d[14][10][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x100010; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[10], tiles[14] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(0)
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b14(10, g+1, nh) {
+				s.generated -= int64(0)
+				return true
+			}
+			tiles[14], tiles[10] = t, 0
+		}
+	}
+	return false
+}
+
+func (s *searcher) gap4b11(prev, g, h int) bool {
+	s.expanded++
+	if s.expanded&(checkEvery-1) == 0 && s.poll() {
+		return true
+	}
+	tiles := &s.pos.Tiles
+	d := &s.tab.dpair
+	need := s.limit - g - 1
+	key := s.keys[g&(maxDepth-1)]
+	if prev < 0 {
+		s.generated += 3
+	} else {
+		s.generated += 2
+	}
+	if prev != 7 {
+		t := tiles[7]
+		nh := h + int(d[7][11][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x100010000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[11], tiles[7] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(2 - b2i(prev == 10 || prev == 15))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b7(11, g+1, nh) {
+				s.generated -= int64(2 - b2i(prev == 10 || prev == 15))
+				return true
+			}
+			tiles[7], tiles[11] = t, 0
+		}
+	}
+	if prev != 10 {
+		t := tiles[10]
+		nh := h + int(d[10][11][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x110000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[11], tiles[10] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(1 - b2i(prev == 15))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b10(11, g+1, nh) {
+				s.generated -= int64(1 - b2i(prev == 15))
+				return true
+			}
+			tiles[10], tiles[11] = t, 0
+		}
+	}
+	if prev != 15 {
+		t := tiles[15]
+		nh := h + int(d[15][11][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x10001; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[11], tiles[15] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(0)
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b15(11, g+1, nh) {
+				s.generated -= int64(0)
+				return true
+			}
+			tiles[15], tiles[11] = t, 0
+		}
+	}
+	return false
+}
+
+func (s *searcher) gap4b12(prev, g, h int) bool {
+	s.expanded++
+	if s.expanded&(checkEvery-1) == 0 && s.poll() {
+		return true
+	}
+	tiles := &s.pos.Tiles
+	d := &s.tab.dpair
+	need := s.limit - g - 1
+	key := s.keys[g&(maxDepth-1)]
+	if prev < 0 {
+		s.generated += 2
+	} else {
+		s.generated += 1
+	}
+	if prev != 8 {
+		t := tiles[8]
+		nh := h + int(d[8][12][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x10001000; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[12], tiles[8] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(1 - b2i(prev == 13))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b8(12, g+1, nh) {
+				s.generated -= int64(1 - b2i(prev == 13))
+				return true
+			}
+			tiles[8], tiles[12] = t, 0
+		}
+	}
+	if prev != 13 {
+		t := tiles[13]
+		nh := h + int(d[13][12][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x1100; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[12], tiles[13] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(0)
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b13(12, g+1, nh) {
+				s.generated -= int64(0)
+				return true
+			}
+			tiles[13], tiles[12] = t, 0
+		}
+	}
+	return false
+}
+
+func (s *searcher) gap4b13(prev, g, h int) bool {
+	s.expanded++
+	if s.expanded&(checkEvery-1) == 0 && s.poll() {
+		return true
+	}
+	tiles := &s.pos.Tiles
+	d := &s.tab.dpair
+	need := s.limit - g - 1
+	key := s.keys[g&(maxDepth-1)]
+	if prev < 0 {
+		s.generated += 3
+	} else {
+		s.generated += 2
+	}
+	if prev != 9 {
+		t := tiles[9]
+		nh := h + int(d[9][13][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x1000100; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[13], tiles[9] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(2 - b2i(prev == 12 || prev == 14))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b9(13, g+1, nh) {
+				s.generated -= int64(2 - b2i(prev == 12 || prev == 14))
+				return true
+			}
+			tiles[9], tiles[13] = t, 0
+		}
+	}
+	if prev != 12 {
+		t := tiles[12]
+		nh := h + int(d[12][13][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x1100; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[13], tiles[12] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(1 - b2i(prev == 14))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b12(13, g+1, nh) {
+				s.generated -= int64(1 - b2i(prev == 14))
+				return true
+			}
+			tiles[12], tiles[13] = t, 0
+		}
+	}
+	if prev != 14 {
+		t := tiles[14]
+		nh := h + int(d[14][13][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x110; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[13], tiles[14] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(0)
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b14(13, g+1, nh) {
+				s.generated -= int64(0)
+				return true
+			}
+			tiles[14], tiles[13] = t, 0
+		}
+	}
+	return false
+}
+
+func (s *searcher) gap4b14(prev, g, h int) bool {
+	s.expanded++
+	if s.expanded&(checkEvery-1) == 0 && s.poll() {
+		return true
+	}
+	tiles := &s.pos.Tiles
+	d := &s.tab.dpair
+	need := s.limit - g - 1
+	key := s.keys[g&(maxDepth-1)]
+	if prev < 0 {
+		s.generated += 3
+	} else {
+		s.generated += 2
+	}
+	if prev != 10 {
+		t := tiles[10]
+		nh := h + int(d[10][14][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x100010; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[14], tiles[10] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(2 - b2i(prev == 13 || prev == 15))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b10(14, g+1, nh) {
+				s.generated -= int64(2 - b2i(prev == 13 || prev == 15))
+				return true
+			}
+			tiles[10], tiles[14] = t, 0
+		}
+	}
+	if prev != 13 {
+		t := tiles[13]
+		nh := h + int(d[13][14][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x110; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[14], tiles[13] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(1 - b2i(prev == 15))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b13(14, g+1, nh) {
+				s.generated -= int64(1 - b2i(prev == 15))
+				return true
+			}
+			tiles[13], tiles[14] = t, 0
+		}
+	}
+	if prev != 15 {
+		t := tiles[15]
+		nh := h + int(d[15][14][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x11; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[14], tiles[15] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(0)
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b15(14, g+1, nh) {
+				s.generated -= int64(0)
+				return true
+			}
+			tiles[15], tiles[14] = t, 0
+		}
+	}
+	return false
+}
+
+func (s *searcher) gap4b15(prev, g, h int) bool {
+	s.expanded++
+	if s.expanded&(checkEvery-1) == 0 && s.poll() {
+		return true
+	}
+	tiles := &s.pos.Tiles
+	d := &s.tab.dpair
+	need := s.limit - g - 1
+	key := s.keys[g&(maxDepth-1)]
+	if prev < 0 {
+		s.generated += 2
+	} else {
+		s.generated += 1
+	}
+	if prev != 11 {
+		t := tiles[11]
+		nh := h + int(d[11][15][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x10001; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[15], tiles[11] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(1 - b2i(prev == 14))
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b11(15, g+1, nh) {
+				s.generated -= int64(1 - b2i(prev == 14))
+				return true
+			}
+			tiles[11], tiles[15] = t, 0
+		}
+	}
+	if prev != 14 {
+		t := tiles[14]
+		nh := h + int(d[14][15][t&15])
+		if x := need - nh; x < 0 {
+			if f := g + 1 + nh; f < s.next {
+				s.next = f
+			}
+		} else if nkey := key ^ uint64(t)*0x11; x == 0 && s.gapOut(nkey) {
+			if f := g + 3 + nh; f < s.next {
+				s.next = f
+			}
+		} else {
+			s.moves[g&(maxDepth-1)] = t
+			tiles[15], tiles[14] = t, 0
+			if nh == 0 {
+				if s.goal(g + 1) {
+					s.generated -= int64(0)
+					return true
+				}
+			} else if s.keys[(g+1)&(maxDepth-1)] = nkey; s.gap4b14(15, g+1, nh) {
+				s.generated -= int64(0)
+				return true
+			}
+			tiles[14], tiles[15] = t, 0
+		}
+	}
+	return false
+}
+
 func (s *searcher) md4b0(prev, g, h int) bool {
 	s.expanded++
 	if s.expanded&(checkEvery-1) == 0 && s.poll() {
@@ -1352,6 +2912,14 @@ func (s *searcher) md4b15(prev, g, h int) bool {
 		}
 	}
 	return false
+}
+
+// gapOut asks the one-level gap set about a tight child (key nkey) as
+// searchGap1 does: the first two dense tables inline, then Ask.
+func (s *searcher) gapOut(nkey uint64) bool {
+	s.gl.Queries++
+	k, k2 := nkey&s.dmask, nkey&s.dmask2
+	return s.dwords[k>>6]>>(k&63)&1 == 0 || s.dwords2[k2>>6]>>(k2&63)&1 == 0 && s.gl.deny() || !s.gl.Ask(0, nkey)
 }
 
 func b2i(x bool) int {

@@ -34,9 +34,13 @@ type Options struct {
 	// the same; the nodes of the last iteration, and which optimal solution
 	// is returned, depend on which worker reaches a goal first.
 	Threads int
-	// mdGeneric runs the Manhattan loop for any board size on 4x4 boards
-	// too, instead of the generated one (tests and benchmarks compare them).
-	mdGeneric bool
+	// BPMX propagates bounds between a node and its children (bidirectional
+	// pathmax) in the general loop, for inconsistent heuristics; it
+	// searches on one thread. Manhattan distance alone ignores it.
+	BPMX bool
+	// generic runs the loops for any board size on 4x4 boards too,
+	// instead of the generated ones (tests and benchmarks compare them).
+	generic bool
 }
 
 // Iteration is one depth-first pass with a cost limit.
@@ -66,8 +70,10 @@ type Result struct {
 // than 80 moves, and limits grow by 2 per iteration from the Manhattan distance.
 const maxDepth = 256
 
-// checkEvery is how many expansions pass between cancellation checks.
-const checkEvery = 1 << 20
+// checkEvery is how many expansions pass between cancellation checks (and,
+// in a parallel search, checks for another worker's goal: 65,536 nodes
+// take about 10 ms with pdb78).
+const checkEvery = 1 << 16
 
 // searcher is the state of one IDA* run. The hot loops own it.
 type searcher struct {
@@ -84,8 +90,11 @@ type searcher struct {
 	found     bool
 	all       bool // Options.AllSolutions
 	keepUndo  bool // Options.KeepUndo
-	// md4 runs the generated 4x4 Manhattan loop (md4_gen.go).
-	md4       bool
+	// md4 runs the generated 4x4 loops (md4_gen.go): Manhattan, one gap level.
+	md4 bool
+	// bpmx runs searchBPMX (Options.BPMX); rootH is the root's bound.
+	bpmx      bool
+	rootH     int
 	solutions int64 // solution paths found
 	// stop is polled every checkEvery expansions.
 	stop    func() error
@@ -140,7 +149,8 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 	s.limit = root
 	s.bindLoop()
 	var par *parallel
-	if opt.Threads > 1 && s.pos.MD != 0 {
+	s.rootH = root
+	if opt.Threads > 1 && s.pos.MD != 0 && s.loop != loopBPMX {
 		if par, err = newParallel(b, h, s, opt); err != nil {
 			return res, err
 		}
@@ -198,7 +208,7 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 
 // newSearcher makes a searcher at the root board b.
 func newSearcher(b encode.Board, tab *tables, ev Evaluator, opt Options) *searcher {
-	s := &searcher{tab: tab, eval: ev, all: opt.AllSolutions, keepUndo: opt.KeepUndo, md4: !opt.mdGeneric && b.Rows == 4 && b.Cols == 4 && !opt.KeepUndo}
+	s := &searcher{tab: tab, eval: ev, all: opt.AllSolutions, keepUndo: opt.KeepUndo, md4: !opt.generic && b.Rows == 4 && b.Cols == 4 && !opt.KeepUndo, bpmx: opt.BPMX}
 	s.pos.Rows, s.pos.Cols = b.Rows, b.Cols
 	copy(s.pos.Tiles[:], b.Tiles)
 	s.pos.Blank = b.Blank()
@@ -223,6 +233,7 @@ const (
 	loopMD
 	loopGap
 	loopGap1
+	loopBPMX
 )
 
 // bindLoop picks the loop for the searcher's evaluator and gives it its
@@ -232,6 +243,10 @@ func (s *searcher) bindLoop() {
 	s.loop = loopEval
 	if s.eval == nil {
 		s.loop = loopMD
+		return
+	}
+	if s.bpmx {
+		s.loop = loopBPMX
 		return
 	}
 	gl, ok := s.eval.(GapLooper)
@@ -260,10 +275,15 @@ func (s *searcher) descend(blank, prev, g, h int) bool {
 		return s.searchMD(blank, prev, g, h)
 	case loopEval:
 		return s.searchEval(prev)
+	case loopBPMX:
+		_, stop := s.searchBPMX(prev, max(h, s.rootH))
+		return stop
 	}
 	g0, q0 := s.generated, s.gl.Queries
 	var stop bool
-	if s.loop == loopGap1 {
+	if s.loop == loopGap1 && s.md4 {
+		stop = s.searchGap4(blank, prev, g, h)
+	} else if s.loop == loopGap1 {
 		stop = s.searchGap1(blank, prev, g, h)
 	} else {
 		stop = s.searchGap(blank, prev, g, h)

@@ -196,6 +196,7 @@ type child struct {
 // worker is one goroutine's scratch space and tallies.
 type worker struct {
 	pos      []uint8
+	odo      odometer                    // the block's first k-1 tiles
 	before   [encode.MaxCells + 1]uint32 // before[i]: cells of tiles 0..i-1
 	tileAt   [encode.MaxCells]int8       // tile index at a cell (where pos puts one)
 	kids     []child
@@ -209,7 +210,13 @@ type worker struct {
 func (s *search[W]) expandChunk(w *worker, c, layer int) {
 	g, n, k, lay := s.g, s.n, s.k, s.lay
 	cs := lay.shift(layer)
-	for b := c * chunkBlocks; b < min((c+1)*chunkBlocks, s.blocks); b++ {
+	lo, hi := c*chunkBlocks, min((c+1)*chunkBlocks, s.blocks)
+	w.odo = odometer{n: n, m: k - 1}
+	w.odo.seek(lo)
+	for b := lo; b < hi; b++ {
+		if b > lo {
+			w.odo.next()
+		}
 		blk := s.st[b*s.last : (b+1)*s.last]
 		var or W
 		for i := range blk {
@@ -218,9 +225,9 @@ func (s *search[W]) expandChunk(w *worker, c, layer int) {
 		if or>>cs&lay.mask == 0 {
 			continue
 		}
-		prefUsed := unrank(b, w.pos[:k-1], n)
+		w.odo.cells(w.pos, &w.before)
+		prefUsed := w.before[k-1]
 		for i := 0; i < k-1; i++ {
-			w.before[i+1] = w.before[i] | 1<<w.pos[i]
 			w.tileAt[w.pos[i]] = int8(i)
 		}
 		kids := w.kids[:0]
@@ -245,7 +252,7 @@ func (s *search[W]) expandChunk(w *worker, c, layer int) {
 				for to := g.nb[from] & blanks; to != 0; to &= to - 1 {
 					c := bits.TrailingZeros32(to)
 					kids = append(kids, child{
-						r:     childRank(r, i, int(from), c, w.before[i], used&^w.before[i+1], &w.tileAt, s.weight),
+						r:     childRank(r, s.weight[i], int(from), c, w.before[i], used&^w.before[i+1], &w.tileAt, s.weight),
 						nfree: free&^(1<<c) | 1<<from, from: from, dp: dp})
 				}
 			}

@@ -503,11 +503,35 @@ func TestChildRankMatchesRank(t *testing.T) {
 				a := int(pos[i])
 				for to := g.nb[a] &^ used; to != 0; to &= to - 1 {
 					b := bits.TrailingZeros32(to)
-					got := childRank(r, i, a, b, before[i], used&^before[i+1], &tileAt, weight)
+					got := childRank(r, weight[i], a, b, before[i], used&^before[i+1], &tileAt, weight)
 					pos[i] = uint8(b)
 					require.Equal(t, rank(pos, n), got, "%dx%d %v tile %d %d->%d", rows, cols, pos, i, a, b)
 					pos[i] = uint8(a)
 				}
+			}
+		}
+	}
+}
+
+// The build's odometer visits the prefixes in rank order, as unrank gives
+// them, from any starting rank.
+func TestOdometerMatchesUnrank(t *testing.T) {
+	for _, nm := range [][2]int{{9, 3}, {16, 7}, {15, 6}, {6, 0}} {
+		n, m := nm[0], nm[1]
+		want := make([]uint8, m)
+		pos := make([]uint8, m)
+		var before [17]uint32
+		for _, start := range []int{0, 1, Entries(n, m) / 3} {
+			o := odometer{n: n, m: m}
+			o.seek(start)
+			for r := start; r < min(start+3000, Entries(n, m)); r++ {
+				if r > start {
+					o.next()
+				}
+				o.cells(pos, &before)
+				used := unrank(r, want, n)
+				require.Equal(t, want, pos, "n %d rank %d", n, r)
+				require.Equal(t, used, before[m])
 			}
 		}
 	}

@@ -22,28 +22,65 @@ func rankDigit(r int, used uint32, c uint8, radix int) (int, uint32) {
 	return r*radix + int(c) - bits.OnesCount32(used&(1<<c-1)), used | 1<<c
 }
 
-// childRank is the rank of a placement of rank r after its tile i moves
-// from cell a to the free cell b, in O(1) for a move along a row (only
-// tile i's digit changes, by one) and in O(cells passed) otherwise: tile i's
-// digit changes by b-a less the earlier tiles' cells passed over, and each
-// later tile on a cell passed over gains or loses one in its digit. before
-// and later are the cells of the tiles before and after i, tileAt the tile
-// on each of those cells, weight each digit's place value.
-func childRank(r, i, a, b int, before, later uint32, tileAt *[16]int8, weight []int) int {
-	if b > a {
-		btw := (uint32(1)<<b - 1) &^ (uint32(1)<<(a+1) - 1)
-		r += weight[i] * (b - a - bits.OnesCount32(before&btw))
-		for m := btw & later; m != 0; m &= m - 1 {
-			r += weight[tileAt[bits.TrailingZeros32(m)]]
-		}
-		return r
+// childRank is the rank of a placement of rank r after its tile i (digit
+// place value wi) moves from cell a to the free cell b, in O(1) for a move
+// along a row (only tile i's digit changes, by one) and in O(cells passed)
+// otherwise: tile i's digit changes by b-a less the earlier tiles' cells
+// passed over, and each later tile on a cell passed over gains or loses
+// one in its digit. before and later are the cells of the tiles before and
+// after i, tileAt the tile on each of those cells, weight each digit's
+// place value.
+func childRank(r, wi, a, b int, before, later uint32, tileAt *[16]int8, weight []int) int {
+	m := uint32(1)<<a | uint32(1)<<b
+	btw := m - 2*(m&-m) // the cells passed over
+	t := wi * bits.OnesCount32(before&btw)
+	for x := btw & later; x != 0; x &= x - 1 {
+		t -= weight[tileAt[bits.TrailingZeros32(x)]]
 	}
-	btw := (uint32(1)<<a - 1) &^ (uint32(1)<<(b+1) - 1)
-	r += weight[i] * (b - a + bits.OnesCount32(before&btw))
-	for m := btw & later; m != 0; m &= m - 1 {
-		r -= weight[tileAt[bits.TrailingZeros32(m)]]
+	if b < a {
+		t = -t
 	}
-	return r
+	return r + wi*(b-a) - t
+}
+
+// odometer walks the placements of a group's first m tiles in rank order
+// (the blocks of the build), recomputing only the cells whose digits
+// changed: usually the last one.
+type odometer struct {
+	n, m  int
+	dig   [16]int
+	stale int // cells from this digit on are out of date
+}
+
+// seek sets the odometer to rank r.
+func (o *odometer) seek(r int) {
+	for i := o.m - 1; i >= 0; i-- {
+		radix := o.n - i
+		o.dig[i] = r % radix
+		r /= radix
+	}
+	o.stale = 0
+}
+
+// next advances to the following rank (not past the last).
+func (o *odometer) next() {
+	i := o.m - 1
+	for ; i > 0 && o.dig[i] == o.n-i-1; i-- {
+		o.dig[i] = 0
+	}
+	o.dig[i]++
+	o.stale = min(o.stale, i)
+}
+
+// cells brings pos[:m] up to date, with before[i+1] = before[i] | cell of
+// tile i (before[0] is 0).
+func (o *odometer) cells(pos []uint8, before *[17]uint32) {
+	for i := o.stale; i < o.m; i++ {
+		c := selectFree(before[i], o.dig[i])
+		pos[i] = uint8(c)
+		before[i+1] = before[i] | 1<<c
+	}
+	o.stale = o.m
 }
 
 // unrank is the inverse of rank: it fills pos and returns the used cells.

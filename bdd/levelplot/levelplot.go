@@ -6,6 +6,7 @@ package levelplot
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -29,6 +30,7 @@ func Chart(title string, series []Series) ([]byte, error) {
 	p.Title.Text = title
 	p.X.Label.Text = "level (0 = the root's variable)"
 	p.Y.Label.Text = "nodes on the level"
+	p.Y.Tick.Marker = countTicks{}
 	p.Legend.Top = true
 	p.Legend.Left = true
 	for i, s := range series {
@@ -49,7 +51,7 @@ func Chart(title string, series []Series) ([]byte, error) {
 		l.Dashes = plotutil.Dashes(i)
 		l.Width = vg.Points(1.5)
 		p.Add(l)
-		p.Legend.Add(fmt.Sprintf("%s (%d nodes)", s.Name, total), l)
+		p.Legend.Add(fmt.Sprintf("%s: %s nodes", s.Name, group(total)), l)
 	}
 	p.Add(plotter.NewGrid())
 	wt, err := p.WriterTo(9*vg.Inch, 5*vg.Inch, "png")
@@ -61,4 +63,39 @@ func Chart(title string, series []Series) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// countTicks labels node counts as 250k, 1.5M instead of 250000.00.
+type countTicks struct{}
+
+func (countTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ticks {
+		if ticks[i].Label == "" {
+			continue
+		}
+		v := ticks[i].Value
+		switch {
+		case v >= 1e6:
+			ticks[i].Label = strconv.FormatFloat(v/1e6, 'f', -1, 64) + "M"
+		case v >= 1e3:
+			ticks[i].Label = strconv.FormatFloat(v/1e3, 'f', -1, 64) + "k"
+		default:
+			ticks[i].Label = strconv.FormatFloat(v, 'f', -1, 64)
+		}
+	}
+	return ticks
+}
+
+// group writes 1234567 as 1,234,567.
+func group(v int) string {
+	s := strconv.Itoa(v)
+	var b []byte
+	for i := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b = append(b, ',')
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
 }

@@ -20,3 +20,15 @@ func TestChartIsAPNG(t *testing.T) {
 	_, err = Chart("t", []Series{{"x", nil}})
 	assert.Error(t, err)
 }
+
+func TestCountLabels(t *testing.T) {
+	assert.Equal(t, "24,795,571", group(24795571))
+	assert.Equal(t, "999", group(999))
+	var labels []string
+	for _, tk := range (countTicks{}).Ticks(0, 1.75e6) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	assert.Equal(t, []string{"0", "800k", "1.6M"}, labels)
+}

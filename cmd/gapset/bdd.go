@@ -1,16 +1,14 @@
 package main
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gapset/gapset/bdd"
+	"github.com/gapset/gapset/bdd/report"
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/keyset"
@@ -246,26 +244,6 @@ func checkRudd(path string, o bdd.Order, d *bdd.Diagram) error {
 	return nil
 }
 
-// reportRow is one line of gapset report.
-type reportRow struct {
-	File          string  `json:"file"`
-	Set           string  `json:"set"`
-	Board         string  `json:"board"`
-	Cells         int     `json:"cells"`
-	Order         string  `json:"order"`
-	Encoding      string  `json:"encoding"`
-	OrderBits     []uint8 `json:"order_bits"`
-	FileSize      int64   `json:"file_size"`
-	Nodes         uint64  `json:"nodes"`
-	BytesPerNode  float64 `json:"bytes_per_node"`
-	ZDDNodes      uint64  `json:"zdd_nodes"`
-	Patterns      uint64  `json:"patterns"`
-	BuildSeconds  float64 `json:"build_seconds"`
-	PaperFileSize int64   `json:"paper_file_size,omitempty"`
-	PaperNodes    int64   `json:"paper_nodes,omitempty"`
-	PaperPatterns int64   `json:"paper_patterns,omitempty"`
-}
-
 func reportCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "report",
@@ -287,8 +265,7 @@ func reportCommand(e *env) *cli.Command {
 			if c.NArg() == 0 {
 				return badInputf("report needs at least one .bdd file")
 			}
-			paper := bdd.PaperTable1()
-			var rows []reportRow
+			var rows []report.Row
 			for _, path := range c.Args().Slice() {
 				in, err := bdd.ReadInfoChecked(path)
 				if err == nil && c.Bool("verify") {
@@ -300,79 +277,9 @@ func reportCommand(e *env) *cli.Command {
 					}
 					return err
 				}
-				row := reportRow{File: path, Set: in.Name(), Board: fmt.Sprintf("%dx%d", in.Rows, in.Cols), Cells: in.Cells,
-					Order: in.Order.Name, FileSize: in.FileSize, Nodes: in.Nodes, ZDDNodes: in.ZDDNodes,
-					Patterns: in.Count, BuildSeconds: in.BuildTime.Seconds(), Encoding: in.Encoding.String(), OrderBits: in.Order.Bits}
-				if in.Nodes > 0 {
-					row.BytesPerNode = float64(in.FileSize) / float64(in.Nodes)
-				}
-				if p, ok := paper[row.Set]; ok && in.Rows == 4 && in.Cols == 4 {
-					row.PaperFileSize, row.PaperNodes, row.PaperPatterns = p.FileSize, p.Nodes, p.Patterns
-				}
-				rows = append(rows, row)
+				rows = append(rows, report.NewRow(path, in))
 			}
-			return writeReport(e, format, rows)
+			return report.Write(e.stdout, format, rows)
 		},
 	}
-}
-
-func writeReport(e *env, format string, rows []reportRow) error {
-	switch format {
-	case "json":
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
-	case "csv":
-		w := csv.NewWriter(e.stdout)
-		w.Write([]string{"file", "set", "board", "cells", "order", "file_size", "nodes", "bytes_per_node", "zdd_nodes",
-			"patterns", "build_seconds", "paper_file_size", "paper_nodes", "paper_patterns", "encoding", "order_bits"})
-		for _, r := range rows {
-			w.Write([]string{r.File, r.Set, r.Board, strconv.Itoa(r.Cells), r.Order, strconv.FormatInt(r.FileSize, 10),
-				strconv.FormatUint(r.Nodes, 10), strconv.FormatFloat(r.BytesPerNode, 'f', 3, 64),
-				strconv.FormatUint(r.ZDDNodes, 10), strconv.FormatUint(r.Patterns, 10),
-				strconv.FormatFloat(r.BuildSeconds, 'f', 2, 64), opt(r.PaperFileSize), opt(r.PaperNodes), opt(r.PaperPatterns),
-				r.Encoding, bitList(r.OrderBits)})
-		}
-		w.Flush()
-		return w.Error()
-	}
-	fmt.Fprintln(e.stdout, "| set | order | file size | nodes | bytes/node | ZDD nodes | patterns | build s | paper file size | paper nodes | paper patterns |")
-	fmt.Fprintln(e.stdout, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
-	for _, r := range rows {
-		pp := optg(r.PaperPatterns)
-		if r.PaperPatterns != 0 && uint64(r.PaperPatterns) == r.Patterns {
-			pp += " (same)"
-		}
-		fmt.Fprintf(e.stdout, "| %s | %s | %s | %s | %.2f | %s | %s | %.1f | %s | %s | %s |\n", r.Set, orderLabel(r),
-			group(uint64(r.FileSize)), group(r.Nodes), r.BytesPerNode, optg(int64(r.ZDDNodes)), group(r.Patterns), r.BuildSeconds,
-			optg(r.PaperFileSize), optg(r.PaperNodes), pp)
-	}
-	return nil
-}
-
-func opt(v int64) string {
-	if v == 0 {
-		return ""
-	}
-	return strconv.FormatInt(v, 10)
-}
-
-func optg(v int64) string {
-	if v == 0 {
-		return ""
-	}
-	return group(uint64(v))
-}
-
-// group writes 1234567 as 1,234,567.
-func group(v uint64) string {
-	s := strconv.FormatUint(v, 10)
-	var b strings.Builder
-	for i, ch := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(ch)
-	}
-	return b.String()
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gapset/gapset/bdd"
+	"github.com/gapset/gapset/bdd/report"
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/keyset"
 	"github.com/stretchr/testify/assert"
@@ -47,7 +48,7 @@ func TestBuildAndReport3x3(t *testing.T) {
 
 	code, stdout, stderr := runCmd(t, "", "report", "--verify", "--format", "json", files[0], files[1])
 	require.Equal(t, 0, code, stderr)
-	var rows []reportRow
+	var rows []report.Row
 	require.NoError(t, json.Unmarshal([]byte(stdout), &rows))
 	require.Len(t, rows, 2)
 	for _, r := range rows {

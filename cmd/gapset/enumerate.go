@@ -122,7 +122,7 @@ func enumerateCommand(e *env) *cli.Command {
 				}
 				return err
 			}
-			return writeEnumSummary(e, res, format)
+			return res.Write(e.stdout, format)
 		},
 	}
 }
@@ -146,38 +146,6 @@ func parseCells(s string) ([]int, error) {
 	return out, nil
 }
 
-func writeEnumSummary(e *env, res gapset.Result, format string) error {
-	if format == "json" {
-		type summary struct {
-			gapset.Result
-			Seconds    float64 `json:"seconds"`
-			CPUSeconds float64 `json:"cpu_seconds"`
-		}
-		b, err := json.Marshal(summary{res, res.Elapsed.Seconds(), res.CPU.Seconds()})
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(e.stdout, "%s\n", b)
-		return err
-	}
-	w := e.stdout
-	what := fmt.Sprintf("gap <= %d", res.MaxGap)
-	if res.Exact {
-		what = fmt.Sprintf("gap = %d", res.MaxGap)
-	}
-	fmt.Fprintf(w, "# %dx%d, %s: members per layer\n", res.Rows, res.Cols, what)
-	fmt.Fprintf(w, "%-4s %-9s %s\n", "gap", "manhattan", "count")
-	for _, l := range res.Layers {
-		fmt.Fprintf(w, "%-4d %-9d %d\n", l.Gap, l.Manhattan, l.Count)
-	}
-	fmt.Fprintf(w, "members %d\n", res.Members)
-	for _, o := range res.Outputs {
-		fmt.Fprintf(w, "set %s cells %d count %d file %s\n", o.Name, o.Cells, o.Count, o.Path)
-	}
-	fmt.Fprintf(w, "seconds %.1f\ncpu_seconds %.1f\npeak_rss_mib %d\npeak_disk_mib %d\nspills %d\n", res.Elapsed.Seconds(), res.CPU.Seconds(), res.PeakRSS>>20, res.PeakDisk>>20, res.Spills)
-	return nil
-}
-
 func countCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "count",
@@ -195,23 +163,10 @@ func countCommand(e *env) *cli.Command {
 				return badInputf("--format must be text or json, got %s", quoteArg(format))
 			}
 			for _, path := range c.Args().Slice() {
-				r, err := keyset.Open(path)
+				h, n, err := keyset.Count(path)
 				if err != nil {
 					return badInput(err)
 				}
-				var n uint64
-				for {
-					if _, ok := r.Next(); !ok {
-						break
-					}
-					n++
-				}
-				err = r.Err()
-				r.Close()
-				if err != nil {
-					return badInput(err)
-				}
-				h := r.Header()
 				if format == "json" {
 					b, _ := json.Marshal(map[string]any{"file": path, "name": h.Name(), "rows": h.Rows, "cols": h.Cols,
 						"cells": h.Cells, "gap": h.Gap, "exact": h.Exact, "count": n, "checksum": "ok"})

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -259,25 +257,4 @@ func convertPass(pass bdd.KeyPass, enc bdd.Encoding, n, k int) bdd.KeyPass {
 	return func(add func(uint64)) error {
 		return pass(func(key uint64) { add(enc.Convert(key, n, k)) })
 	}
-}
-
-// orderLabel is the order column of report's table: the name, the
-// encoding if not cells, and the bits of an order that has no fixed name.
-func orderLabel(r reportRow) string {
-	s := r.Order
-	if !slices.Contains(bdd.OrderNames(), r.Order) {
-		s += " [" + bitList(r.OrderBits) + "]"
-	}
-	if r.Encoding != bdd.Cells.String() {
-		s += " (" + r.Encoding + ")"
-	}
-	return s
-}
-
-func bitList(bits []uint8) string {
-	s := make([]string, len(bits))
-	for i, b := range bits {
-		s[i] = strconv.Itoa(int(b))
-	}
-	return strings.Join(s, " ")
 }

@@ -27,6 +27,7 @@ func solveCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text, json (one object per line) or csv"},
 			&cli.Int64Flag{Name: "max-nodes", Usage: "give up on a board after `N` nodes expanded (0: no limit)"},
 			&cli.IntFlag{Name: "threads", Value: runtime.NumCPU(), Usage: "search each board with `N` threads (same lengths; the last iteration's nodes depend on which thread reaches the goal first)"},
+			&cli.BoolFlag{Name: "bpmx", Usage: "bidirectional pathmax: propagate bounds between a node and its children (fewer nodes with inconsistent heuristics such as dual lookups; one thread)"},
 			allSolutionsFlag(),
 			keepUndoFlag(),
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
@@ -93,7 +94,7 @@ func runSolve(c *cli.Context, e *env) error {
 	unsolved := 0
 	for i, in := range insts {
 		prog.update(int64(i), int64(len(insts)), true, "solving %s (%s)", in.ID, h.Name())
-		opt := ida.Options{Context: e.ctx(), MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo"), Threads: c.Int("threads")}
+		opt := ida.Options{Context: e.ctx(), MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo"), Threads: c.Int("threads"), BPMX: c.Bool("bpmx")}
 		opt.OnIteration = func(it ida.Iteration) {
 			prog.update(int64(i), int64(len(insts)), false, "solving %s: limit %d, %d nodes", in.ID, it.Limit, it.Expanded)
 		}

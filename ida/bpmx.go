@@ -1,0 +1,91 @@
+package ida
+
+// searchBPMX is the general loop with bidirectional pathmax (BPMX; Felner,
+// Zahavi, Schaeffer and Holte, "Dual lookups in pattern databases", IJCAI
+// 2005), for inconsistent heuristics such as dual lookups: a node's
+// children are all evaluated before any is searched; a child's bound less
+// one (the cost of the move) raises the node's bound h, which cuts the node
+// when g + h exceeds the limit, and h less one raises each child's bound.
+// What a child's search learns comes back up the same way and can cut its
+// remaining siblings. Every raised value is still a lower bound on the
+// distance to the goal, so the lengths stay optimal; with a consistent
+// heuristic nothing is raised, only the evaluation order changes. It
+// returns the node's raised bound and whether the search stops.
+func (s *searcher) searchBPMX(prev, h int) (int, bool) {
+	s.expanded++
+	if s.expanded&(checkEvery-1) == 0 && s.poll() {
+		return h, true
+	}
+	tab := s.tab
+	p := &s.pos
+	blank := p.Blank
+	g := p.Depth
+	var kc [4]int
+	var kh [4]int
+	m := 0
+	for i := 0; i < int(tab.nbrN[blank]); i++ {
+		c := int(tab.nbr[blank][i])
+		if c == prev && !s.keepUndo {
+			continue
+		}
+		hc := s.bpmxChild(c, blank, g, nil)
+		kc[m], kh[m] = c, hc
+		m++
+		h = max(h, hc-1)
+	}
+	for j := 0; j < m; j++ {
+		if g+h > s.limit {
+			s.next = min(s.next, g+h)
+			return h, false
+		}
+		hc := max(kh[j], h-1)
+		if g+1+hc > s.limit {
+			s.next = min(s.next, g+1+hc)
+			continue
+		}
+		stop := false
+		s.bpmxChild(kc[j], blank, g, func() int {
+			s.moves[g] = p.Tiles[blank]
+			if p.MD == 0 {
+				stop = s.goal(g + 1)
+				return 0
+			}
+			hb, st := s.searchBPMX(blank, hc)
+			stop = st
+			h = max(h, hb-1)
+			return 0
+		})
+		if stop {
+			return h, true
+		}
+	}
+	return h, false
+}
+
+// bpmxChild moves the blank from blank to c, evaluates the child, runs
+// below (nil: nothing; the evaluation alone) and moves back. It returns the
+// child's bound (0 at the goal).
+func (s *searcher) bpmxChild(c, blank, g int, below func() int) int {
+	p := &s.pos
+	t := p.Tiles[c]
+	md := p.MD
+	p.Tiles[blank], p.Tiles[c] = t, 0
+	p.Blank = c
+	p.MD = md + int(s.tab.delta[t][c][blank])
+	p.Depth = g + 1
+	hc := s.eval.Push(p, t, c, blank, s.limit-g-1)
+	if p.MD == 0 {
+		hc = 0
+	}
+	if below == nil {
+		s.generated++
+	} else {
+		below()
+	}
+	p.Tiles[c], p.Tiles[blank] = t, 0
+	p.Blank = blank
+	p.MD = md
+	p.Depth = g
+	s.eval.Pop(p, t, c, blank)
+	return hc
+}

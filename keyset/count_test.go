@@ -1,0 +1,32 @@
+package keyset
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestCount(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.keys")
+	h := Header{Rows: 4, Cols: 4, Cells: 8, Gap: 2}
+	require.NoError(t, WriteFile(p, h, sampleKeys(8)))
+	got, n, err := Count(p)
+	require.NoError(t, err)
+	assert.Equal(t, uint64(1000), n)
+	assert.Equal(t, "Gap2_8", got.Name())
+
+	good, err := os.ReadFile(p)
+	require.NoError(t, err)
+	crc := append([]byte(nil), good...)
+	crc[len(crc)-1] ^= 1
+	q := filepath.Join(dir, "crc.keys")
+	require.NoError(t, os.WriteFile(q, crc, 0o644))
+	_, _, err = Count(q)
+	assert.ErrorIs(t, err, ErrFormat)
+	_, _, err = Count(filepath.Join(dir, "missing.keys"))
+	assert.Error(t, err)
+}
