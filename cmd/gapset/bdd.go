@@ -116,12 +116,12 @@ func runBuild(c *cli.Context, e *env) error {
 				fmt.Fprintf(e.stderr, "%s: %d keys enumerated in %.1fs\n", h.Name(), len(keys), time.Since(start).Seconds())
 			}
 			start = time.Now()
-			convert(keys, enc, h.Rows*h.Cols, h.Cells)
+			enc.ConvertAll(keys, h.Rows*h.Cols, h.Cells)
 			d, err = bdd.BuildInPlace(keys, o, false, prog)
 		}
 	} else if natural {
 		// Stream: the keys never sit in memory.
-		d, err = streamBuild(path, o, false, prog)
+		d, err = bdd.BuildFromFile(path, o, false, prog)
 	} else if c.Bool("rudd") {
 		_, keys, err = keyset.ReadAll(path)
 		if err == nil {
@@ -134,9 +134,9 @@ func runBuild(c *cli.Context, e *env) error {
 		}
 		maxKeys := max(1, int(gib*(1<<30)/8))
 		var z *bdd.Diagram
-		pass := filePass(path)
+		pass := bdd.FilePass(path)
 		if enc != bdd.Cells {
-			pass = convertPass(pass, enc, h.Rows*h.Cols, h.Cells)
+			pass = enc.ConvertPass(pass, h.Rows*h.Cols, h.Cells)
 		}
 		d, z, err = bdd.BuildPasses(pass, o, c.Bool("zdd"), maxKeys, prog)
 		if z != nil {
@@ -154,24 +154,21 @@ func runBuild(c *cli.Context, e *env) error {
 	if h.Count == 0 {
 		h.Count = d.Count
 	}
-	if d.Count != h.Count {
-		return fmt.Errorf("built %d members from a file of %d keys", d.Count, h.Count)
-	}
-	if n, err := d.SatCount(); err != nil || n != h.Count {
-		return fmt.Errorf("BDD holds %d members, the file %d keys (%v)", n, h.Count, err)
+	if err := d.CheckCount(h.Count); err != nil {
+		return err
 	}
 	if c.Bool("rudd") {
 		if path == "" {
 			return badInputf("--rudd needs --keys")
 		}
-		if err := checkRudd(path, o, d); err != nil {
+		if err := bdd.CheckRudd(path, o, d); err != nil {
 			return err
 		}
 	}
 	if c.Bool("zdd") && !passesZDD {
 		var z *bdd.Diagram
 		if natural {
-			z, err = streamBuild(path, o, true, prog)
+			z, err = bdd.BuildFromFile(path, o, true, prog)
 		} else {
 			z, err = bdd.BuildPermuted(keys, o, true, prog)
 		}
@@ -190,57 +187,6 @@ func runBuild(c *cli.Context, e *env) error {
 	}
 	fmt.Fprintf(e.stdout, "%s order=%s patterns=%d nodes=%d zdd_nodes=%d bytes=%d build=%.1fs -> %s\n",
 		in.Name(), o.Name, in.Count, in.Nodes, in.ZDDNodes, in.FileSize, took.Seconds(), c.String("out"))
-	return nil
-}
-
-func streamBuild(path string, o bdd.Order, zdd bool, prog bdd.Progress) (*bdd.Diagram, error) {
-	r, err := keyset.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	d, err := bdd.BuildStream(r.Next, r.Header().Count, o, zdd, prog)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.Err(); err != nil {
-		return nil, err
-	}
-	return d, nil
-}
-
-// filePass reads a key-set file once per call, checking it to the end.
-func filePass(path string) bdd.KeyPass {
-	return func(add func(uint64)) error {
-		r, err := keyset.Open(path)
-		if err != nil {
-			return err
-		}
-		defer r.Close()
-		for {
-			k, ok := r.Next()
-			if !ok {
-				break
-			}
-			add(k)
-		}
-		return r.Err()
-	}
-}
-
-// checkRudd rebuilds the set through rudd and compares it with ours.
-func checkRudd(path string, o bdd.Order, d *bdd.Diagram) error {
-	_, keys, err := keyset.ReadAll(path)
-	if err != nil {
-		return err
-	}
-	rb, err := bdd.BuildRudd(keys, o)
-	if err != nil {
-		return err
-	}
-	if n := rb.NodeCount(); n != d.NodeCount() {
-		return fmt.Errorf("rudd built %d nodes, our builder %d", n, d.NodeCount())
-	}
 	return nil
 }
 

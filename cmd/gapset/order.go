@@ -121,7 +121,7 @@ func runOrder(c *cli.Context, e *env) error {
 		if err != nil {
 			return err
 		}
-		convert(keys, enc, h.Rows*h.Cols, h.Cells)
+		enc.ConvertAll(keys, h.Rows*h.Cols, h.Cells)
 		meta = bdd.Meta{Rows: h.Rows, Cols: h.Cols, Cells: h.Cells, Gap: h.Gap, Exact: h.Exact, Encoding: enc}
 		name = h.Name()
 		d, err = bdd.BuildInPlace(keys, o, false, func(stage string, done, total uint64) {
@@ -240,21 +240,4 @@ func encodingOf(c *cli.Context, h keyset.Header) (bdd.Encoding, error) {
 		return 0, badInputf("--encoding %v needs whole boards, not %d of %d cells", enc, h.Cells, h.Rows*h.Cols)
 	}
 	return enc, nil
-}
-
-// convert turns whole-board keys into the encoding, in place.
-func convert(keys []uint64, enc bdd.Encoding, n, k int) {
-	if enc == bdd.Cells {
-		return
-	}
-	for i, key := range keys {
-		keys[i] = enc.Convert(key, n, k)
-	}
-}
-
-// convertPass converts every key of a pass into the encoding.
-func convertPass(pass bdd.KeyPass, enc bdd.Encoding, n, k int) bdd.KeyPass {
-	return func(add func(uint64)) error {
-		return pass(func(key uint64) { add(enc.Convert(key, n, k)) })
-	}
 }
