@@ -104,6 +104,14 @@ type boardPuzzle[S comparable] struct {
 // boardCommands are the solve, bidir, farthest and ida subcommands of a
 // one-goal puzzle; usage holds their four usage lines.
 func boardCommands[S comparable](e *env, setup func(*cli.Context) (boardPuzzle[S], error), usage [4]string) []*cli.Command {
+	withStart := func(c *cli.Context) (boardPuzzle[S], S, error) {
+		var start S
+		p, err := setup(c)
+		if err == nil {
+			start, err = p.start(c)
+		}
+		return p, start, err
+	}
 	bfsLike := func(method string, run func(boardPuzzle[S], S, search.Options) (search.Result[S], error)) cli.ActionFunc {
 		return func(c *cli.Context) error {
 			if err := checkFormat(c.String("format"), "text", "json"); err != nil {
@@ -113,11 +121,7 @@ func boardCommands[S comparable](e *env, setup func(*cli.Context) (boardPuzzle[S
 			if err != nil {
 				return err
 			}
-			p, err := setup(c)
-			if err != nil {
-				return err
-			}
-			start, err := p.start(c)
+			p, start, err := withStart(c)
 			if err != nil {
 				return err
 			}
@@ -176,11 +180,7 @@ func boardCommands[S comparable](e *env, setup func(*cli.Context) (boardPuzzle[S
 				if err := checkFormat(c.String("format"), "text", "json"); err != nil {
 					return err
 				}
-				p, err := setup(c)
-				if err != nil {
-					return err
-				}
-				start, err := p.start(c)
+				p, start, err := withStart(c)
 				if err != nil {
 					return err
 				}
