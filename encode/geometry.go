@@ -36,10 +36,11 @@ func NewGeometry(rows, cols int) (*Geometry, error) {
 	n := rows * cols
 	g := &Geometry{Rows: rows, Cols: cols, N: n}
 	for c := 0; c < n; c++ {
-		for i, x := range Neighbors(rows, cols, c) {
+		nb := Neighbors(rows, cols, c)
+		g.NbrN[c] = uint8(len(nb))
+		for i, x := range nb {
 			g.Nbr[c][i] = uint8(x)
 		}
-		g.NbrN[c] = uint8(len(Neighbors(rows, cols, c)))
 		g.Shift[c] = uint8(4 * (n - 1 - c))
 	}
 	for t := 1; t < n; t++ {

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"math"
 	"path/filepath"
 
 	"github.com/gapset/gapset/encode"
@@ -28,7 +27,7 @@ func approxCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "cells", Value: 8, Usage: fmt.Sprintf("the last `K` cells (at most %d; a bit table of 16^K bits per set)", gapset.MaxApproxCells)},
 			&cli.IntFlag{Name: "max-gap", Value: 8, Usage: "largest gap `G` (even)"},
 			&cli.StringSliceFlag{Name: "exact", Usage: "exact key-set `FILE` of the lowest levels, in order (Gap0_K, then Gap2_K, ...)"},
-			&cli.StringFlag{Name: "out-dir", Value: ".", Usage: "write the key-set files into `DIR`"},
+			&cli.StringFlag{Name: "out-dir", Required: true, Usage: "write the key-set files into `DIR` (required: a 4x4 run writes gigabytes, 8 bytes per pattern)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 		},
 		Action: func(c *cli.Context) error {
@@ -61,7 +60,7 @@ func approxCommand(e *env) *cli.Command {
 				}
 				exact = append(exact, b)
 			}
-			space := patterns(rows*cols, k)
+			space := gapset.Patterns(rows*cols, k)
 			prog := newProgress(e.stderr, c.Bool("quiet"))
 			fmt.Fprintf(e.stdout, "| set | patterns | of the %.0f patterns | seconds |\n|---|---:|---:|---:|\n", space)
 			err := gapset.Approximate(e.ctx(), rows, cols, k, maxGap/2, exact, func(l gapset.ApproxLevel) error {
@@ -73,16 +72,8 @@ func approxCommand(e *env) *cli.Command {
 				}
 				prog.update(0, 0, true, "writing %s", h.Name())
 				e.willWrite(filepath.Join(dir, h.Name()+".keys"))
-				w, err := keyset.Create(filepath.Join(dir, h.Name()+".keys"), h)
-				if err != nil {
-					return err
-				}
-				if err := l.Set.Each(w.AddSorted); err != nil {
-					w.Abort()
-					return err
-				}
 				defer prog.done()
-				return w.Close()
+				return l.Set.WriteFile(filepath.Join(dir, h.Name()+".keys"), h)
 			})
 			prog.done()
 			if errors.Is(err, gapset.ErrArgs) {
@@ -91,14 +82,4 @@ func approxCommand(e *env) *cli.Command {
 			return err
 		},
 	}
-}
-
-// patterns is the number of ways to fill k cells of an n-cell board with
-// distinct values 0..n-1: n!/(n-k)!.
-func patterns(n, k int) float64 {
-	p := 1.0
-	for i := 0; i < k; i++ {
-		p *= float64(n - i)
-	}
-	return math.Round(p)
 }

@@ -121,7 +121,7 @@ func runOrder(c *cli.Context, e *env) error {
 		if err != nil {
 			return err
 		}
-		convert(keys, enc, h.Rows*h.Cols, h.Cells)
+		enc.ConvertAll(keys, h.Rows*h.Cols, h.Cells)
 		meta = bdd.Meta{Rows: h.Rows, Cols: h.Cols, Cells: h.Cells, Gap: h.Gap, Exact: h.Exact, Encoding: enc}
 		name = h.Name()
 		d, err = bdd.BuildInPlace(keys, o, false, func(stage string, done, total uint64) {
@@ -132,7 +132,7 @@ func runOrder(c *cli.Context, e *env) error {
 		}
 	}
 	startOrder := d.Order
-	startSizes := levelSizes(d)
+	startSizes := d.LevelSizes()
 	begin := time.Now()
 	res, err := bdd.OrderSearch(d, bdd.SearchOptions{Method: c.String("method"), Deadline: begin.Add(c.Duration("budget")),
 		MaxNodes: c.Int("max-nodes"), Progress: func(nodes, best int, note string) {
@@ -155,7 +155,8 @@ func runOrder(c *cli.Context, e *env) error {
 		return err
 	}
 	if path := c.String("levels"); path != "" {
-		if err := writeLevels(path, startOrder.Name, startSizes, o.Name, res.LevelSizes); err != nil {
+		csv := levelplot.CSV([]levelplot.Series{{Name: startOrder.Name, Counts: startSizes}, {Name: o.Name, Counts: res.LevelSizes}})
+		if err := bdd.WriteTextFile(path, csv); err != nil {
 			return err
 		}
 	}
@@ -207,23 +208,6 @@ func orderName(method, start string) string {
 	return n
 }
 
-func levelSizes(d *bdd.Diagram) []int {
-	s := make([]int, d.Order.Vars())
-	for _, nd := range d.Nodes[2:] {
-		s[nd.Level]++
-	}
-	return s
-}
-
-func writeLevels(path, startName string, start []int, bestName string, best []int) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "level,%s,%s\n", startName, bestName)
-	for i := range start {
-		fmt.Fprintf(&b, "%d,%d,%d\n", i, start[i], best[i])
-	}
-	return bdd.WriteTextFile(path, b.String())
-}
-
 // encodingFlag selects the encoding of whole-board keys (build, order).
 func encodingFlag() cli.Flag {
 	return &cli.StringFlag{Name: "encoding", Value: bdd.Cells.String(),
@@ -240,21 +224,4 @@ func encodingOf(c *cli.Context, h keyset.Header) (bdd.Encoding, error) {
 		return 0, badInputf("--encoding %v needs whole boards, not %d of %d cells", enc, h.Cells, h.Rows*h.Cols)
 	}
 	return enc, nil
-}
-
-// convert turns whole-board keys into the encoding, in place.
-func convert(keys []uint64, enc bdd.Encoding, n, k int) {
-	if enc == bdd.Cells {
-		return
-	}
-	for i, key := range keys {
-		keys[i] = enc.Convert(key, n, k)
-	}
-}
-
-// convertPass converts every key of a pass into the encoding.
-func convertPass(pass bdd.KeyPass, enc bdd.Encoding, n, k int) bdd.KeyPass {
-	return func(add func(uint64)) error {
-		return pass(func(key uint64) { add(enc.Convert(key, n, k)) })
-	}
 }
