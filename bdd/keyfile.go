@@ -2,6 +2,8 @@ package bdd
 
 import (
 	"fmt"
+	"math"
+	"time"
 
 	"github.com/gapset/gapset/keyset"
 )
@@ -89,4 +91,103 @@ func CheckRudd(path string, o Order, d *Diagram) error {
 		return fmt.Errorf("rudd built %d nodes, our builder %d", n, d.NodeCount())
 	}
 	return nil
+}
+
+// KeysBuild says how BuildKeys and BuildKeyFile make a set's diagram.
+type KeysBuild struct {
+	Order    Order
+	Encoding Encoding // of the diagram; the keys given are cells keys
+	Count    uint64   // members expected (0: whatever the build counts)
+	ZDD      bool     // also count the nodes of the set's ZDD
+	Rudd     bool     // BuildKeyFile: read the keys whole and check the result against rudd
+	MaxKeys  int      // BuildKeyFile, orders other than natural: keys held at once per pass (0: no limit)
+	Progress Progress
+}
+
+// Built is a set's BDD, its ZDD's node count when asked, and the time the
+// BDD took.
+type Built struct {
+	BDD      *Diagram
+	ZDDNodes uint64
+	Took     time.Duration
+}
+
+// BuildKeys builds the diagram of sorted cells keys of k cells on an n-cell
+// board; it converts them in place (the slice is consumed).
+func BuildKeys(keys []uint64, n, k int, b KeysBuild) (Built, error) {
+	start := time.Now()
+	b.Encoding.ConvertAll(keys, n, k)
+	d, err := BuildInPlace(keys, b.Order, false, b.Progress)
+	if err != nil {
+		return Built{}, err
+	}
+	return b.finish(Built{BDD: d, Took: time.Since(start)}, func() (*Diagram, error) {
+		return BuildPermuted(keys, b.Order, true, b.Progress)
+	})
+}
+
+// BuildKeyFile builds the diagram of a key-set file's set of k cells on an
+// n-cell board. The natural order on cells keys streams the file (the keys
+// never sit in memory); other orders and encodings re-sort it in passes of
+// at most MaxKeys keys, counting the ZDD in the same passes; Rudd reads it
+// whole.
+func BuildKeyFile(path string, n, k int, b KeysBuild) (Built, error) {
+	if b.Rudd {
+		_, keys, err := keyset.ReadAll(path)
+		if err != nil {
+			return Built{}, err
+		}
+		out, err := BuildKeys(keys, n, k, b)
+		if err != nil {
+			return Built{}, err
+		}
+		return out, CheckRudd(path, b.Order, out.BDD)
+	}
+	start := time.Now()
+	if b.Order.Name == "natural" && b.Encoding == Cells {
+		d, err := BuildFromFile(path, b.Order, false, b.Progress)
+		if err != nil {
+			return Built{}, err
+		}
+		return b.finish(Built{BDD: d, Took: time.Since(start)}, func() (*Diagram, error) {
+			return BuildFromFile(path, b.Order, true, b.Progress)
+		})
+	}
+	pass := FilePass(path)
+	if b.Encoding != Cells {
+		pass = b.Encoding.ConvertPass(pass, n, k)
+	}
+	maxKeys := b.MaxKeys
+	if maxKeys <= 0 {
+		maxKeys = math.MaxInt
+	}
+	d, z, err := BuildPasses(pass, b.Order, b.ZDD, maxKeys, b.Progress)
+	if err != nil {
+		return Built{}, err
+	}
+	out := Built{BDD: d, Took: time.Since(start)}
+	if z != nil {
+		out.ZDDNodes = uint64(z.NodeCount())
+	}
+	b.ZDD = false // counted in the passes
+	return b.finish(out, nil)
+}
+
+// finish checks the member count and counts the ZDD nodes if asked.
+func (b KeysBuild) finish(out Built, zdd func() (*Diagram, error)) (Built, error) {
+	want := b.Count
+	if want == 0 {
+		want = out.BDD.Count
+	}
+	if err := out.BDD.CheckCount(want); err != nil {
+		return Built{}, err
+	}
+	if b.ZDD {
+		z, err := zdd()
+		if err != nil {
+			return Built{}, err
+		}
+		out.ZDDNodes = uint64(z.NodeCount())
+	}
+	return out, nil
 }

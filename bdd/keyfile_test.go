@@ -62,3 +62,35 @@ func mustOrder(t *testing.T, name string, k int) Order {
 	require.NoError(t, err)
 	return o
 }
+
+func TestBuildKeyFileEveryPathAgrees(t *testing.T) {
+	_, g2 := sets3x3(t)
+	keys := project(g2, 5)
+	path := filepath.Join(t.TempDir(), "Gap2_5.keys")
+	require.NoError(t, keyset.WriteFile(path, keyset.Header{Rows: 3, Cols: 3, Cells: 5, Gap: 2}, keys))
+	for _, name := range []string{"natural", "reverse"} {
+		o := mustOrder(t, name, 5)
+		mem, err := BuildKeys(slices.Clone(keys), 9, 5, KeysBuild{Order: o, Count: uint64(len(keys)), ZDD: true})
+		require.NoError(t, err)
+		require.Positive(t, mem.ZDDNodes)
+		for _, b := range []KeysBuild{
+			{Order: o, ZDD: true},              // natural: streamed; reverse: passes
+			{Order: o, ZDD: true, MaxKeys: 97}, // many passes
+			{Order: o, ZDD: true, Rudd: true},  // whole, checked against rudd
+		} {
+			got, err := BuildKeyFile(path, 9, 5, b)
+			require.NoError(t, err, "%s %+v", name, b)
+			assert.True(t, bytes.Equal(encoded(t, mem.BDD), encoded(t, got.BDD)), "%s %+v", name, b)
+			assert.Equal(t, mem.ZDDNodes, got.ZDDNodes, "%s %+v", name, b)
+		}
+		noZDD, err := BuildKeyFile(path, 9, 5, KeysBuild{Order: o})
+		require.NoError(t, err)
+		assert.Zero(t, noZDD.ZDDNodes)
+	}
+	ranks, err := BuildKeyFile(path, 9, 5, KeysBuild{Order: mustOrder(t, "natural", 5), Encoding: Ranks})
+	require.NoError(t, err)
+	assert.Equal(t, uint64(len(keys)), ranks.BDD.Count)
+
+	_, err = BuildKeys(slices.Clone(keys), 9, 5, KeysBuild{Order: mustOrder(t, "natural", 5), Count: uint64(len(keys)) + 1})
+	assert.ErrorContains(t, err, "members from a file of")
+}

@@ -103,7 +103,7 @@ func EstimateRun(cfg Config) Estimate {
 					share *= s[1] / s[0]
 				}
 			}
-			p = math.Min(e.Members*share, patternsOf(n, k))
+			p = math.Min(e.Members*share, Patterns(n, k))
 		}
 		e.Projected = append(e.Projected, p)
 		e.OutputBytes += 8 * p
@@ -133,8 +133,9 @@ func EstimateRun(cfg Config) Estimate {
 	return e
 }
 
-// patternsOf is n!/(n-k)!: the fillings of k cells with distinct values.
-func patternsOf(n, k int) float64 {
+// Patterns is n!/(n-k)!: the fillings of k cells of an n-cell board with
+// distinct values (the projections a set of k cells can hold).
+func Patterns(n, k int) float64 {
 	p := 1.0
 	for i := 0; i < k; i++ {
 		p *= float64(n - i)

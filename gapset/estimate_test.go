@@ -31,7 +31,7 @@ func TestEstimateRun(t *testing.T) {
 	assert.InDelta(t, 1243092017, e.Levels[1], 1)
 	assert.Less(t, e.Levels[2]/e.Levels[1], e.Levels[1]/e.Levels[0])
 	assert.Greater(t, e.Levels[2], e.Levels[1])
-	assert.LessOrEqual(t, e.Projected[0], patternsOf(16, 8))
+	assert.LessOrEqual(t, e.Projected[0], Patterns(16, 8))
 	raw := EstimateRun(Config{Rows: 4, Cols: 4, MaxGap: 4, Cells: []int{8, 10}, RawRuns: true})
 	assert.Greater(t, raw.ScratchBytes, e.ScratchBytes)
 	assert.Contains(t, e.String(), "peak disk")

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"math"
 	"path/filepath"
 
 	"github.com/gapset/gapset/encode"
@@ -61,7 +60,7 @@ func approxCommand(e *env) *cli.Command {
 				}
 				exact = append(exact, b)
 			}
-			space := patterns(rows*cols, k)
+			space := gapset.Patterns(rows*cols, k)
 			prog := newProgress(e.stderr, c.Bool("quiet"))
 			fmt.Fprintf(e.stdout, "| set | patterns | of the %.0f patterns | seconds |\n|---|---:|---:|---:|\n", space)
 			err := gapset.Approximate(e.ctx(), rows, cols, k, maxGap/2, exact, func(l gapset.ApproxLevel) error {
@@ -73,16 +72,8 @@ func approxCommand(e *env) *cli.Command {
 				}
 				prog.update(0, 0, true, "writing %s", h.Name())
 				e.willWrite(filepath.Join(dir, h.Name()+".keys"))
-				w, err := keyset.Create(filepath.Join(dir, h.Name()+".keys"), h)
-				if err != nil {
-					return err
-				}
-				if err := l.Set.Each(w.AddSorted); err != nil {
-					w.Abort()
-					return err
-				}
 				defer prog.done()
-				return w.Close()
+				return l.Set.WriteFile(filepath.Join(dir, h.Name()+".keys"), h)
 			})
 			prog.done()
 			if errors.Is(err, gapset.ErrArgs) {
@@ -91,14 +82,4 @@ func approxCommand(e *env) *cli.Command {
 			return err
 		},
 	}
-}
-
-// patterns is the number of ways to fill k cells of an n-cell board with
-// distinct values 0..n-1: n!/(n-k)!.
-func patterns(n, k int) float64 {
-	p := 1.0
-	for i := 0; i < k; i++ {
-		p *= float64(n - i)
-	}
-	return math.Round(p)
 }

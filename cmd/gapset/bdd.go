@@ -98,51 +98,34 @@ func runBuild(c *cli.Context, e *env) error {
 	prog := func(stage string, done, total uint64) {
 		pr.update(int64(done), int64(total), false, "%s %s", h.Name(), stage)
 	}
-	start := time.Now()
-	var d *bdd.Diagram
-	var zddNodes uint64
-	var keys []uint64
-	passesZDD := false // the multi-pass build counted the ZDD already
-	natural := o.Name == "natural" && !c.Bool("rudd") && path != "" && enc == bdd.Cells
+	kb := bdd.KeysBuild{Order: o, Encoding: enc, Count: h.Count, ZDD: c.Bool("zdd"), Rudd: c.Bool("rudd"), Progress: prog}
+	var built bdd.Built
 	if path == "" {
+		start := time.Now()
 		var sets map[int][]uint64
 		sets, err = gapset.Sets(e.ctx(), h.Rows, h.Cols, h.Gap, []int{h.Cells}, func(p gapset.Progress) {
 			pr.update(p.Members, 0, false, "enumerating %s: gap %d, Manhattan %d, %d members", h.Name(), p.Gap, p.Manhattan, p.Members)
 		})
 		if err == nil {
-			keys = sets[h.Cells]
-			h.Count = uint64(len(keys))
+			keys := sets[h.Cells]
 			if !c.Bool("quiet") {
 				fmt.Fprintf(e.stderr, "%s: %d keys enumerated in %.1fs\n", h.Name(), len(keys), time.Since(start).Seconds())
 			}
-			start = time.Now()
-			enc.ConvertAll(keys, h.Rows*h.Cols, h.Cells)
-			d, err = bdd.BuildInPlace(keys, o, false, prog)
+			kb.Count, kb.Rudd = uint64(len(keys)), false
+			built, err = bdd.BuildKeys(keys, h.Rows*h.Cols, h.Cells, kb)
 		}
-	} else if natural {
-		// Stream: the keys never sit in memory.
-		d, err = bdd.BuildFromFile(path, o, false, prog)
-	} else if c.Bool("rudd") {
-		_, keys, err = keyset.ReadAll(path)
-		if err == nil {
-			d, err = bdd.BuildInPlace(keys, o, false, prog)
+		if err == nil && c.Bool("rudd") {
+			return badInputf("--rudd needs --keys")
 		}
 	} else {
-		gib := c.Float64("sort-mem")
-		if !(gib > 0) || gib > 1<<20 {
-			return badInputf("--sort-mem must be a positive number of GiB")
+		if (o.Name != "natural" || enc != bdd.Cells) && !c.Bool("rudd") {
+			gib := c.Float64("sort-mem")
+			if !(gib > 0) || gib > 1<<20 {
+				return badInputf("--sort-mem must be a positive number of GiB")
+			}
+			kb.MaxKeys = max(1, int(gib*(1<<30)/8))
 		}
-		maxKeys := max(1, int(gib*(1<<30)/8))
-		var z *bdd.Diagram
-		pass := bdd.FilePass(path)
-		if enc != bdd.Cells {
-			pass = enc.ConvertPass(pass, h.Rows*h.Cols, h.Cells)
-		}
-		d, z, err = bdd.BuildPasses(pass, o, c.Bool("zdd"), maxKeys, prog)
-		if z != nil {
-			zddNodes = uint64(z.NodeCount())
-			passesZDD = true
-		}
+		built, err = bdd.BuildKeyFile(path, h.Rows*h.Cols, h.Cells, kb)
 	}
 	if err != nil {
 		if errors.Is(err, keyset.ErrFormat) || errors.Is(err, bdd.ErrBudget) {
@@ -150,37 +133,10 @@ func runBuild(c *cli.Context, e *env) error {
 		}
 		return err
 	}
-	took := time.Since(start)
-	if h.Count == 0 {
-		h.Count = d.Count
-	}
-	if err := d.CheckCount(h.Count); err != nil {
-		return err
-	}
-	if c.Bool("rudd") {
-		if path == "" {
-			return badInputf("--rudd needs --keys")
-		}
-		if err := bdd.CheckRudd(path, o, d); err != nil {
-			return err
-		}
-	}
-	if c.Bool("zdd") && !passesZDD {
-		var z *bdd.Diagram
-		if natural {
-			z, err = bdd.BuildFromFile(path, o, true, prog)
-		} else {
-			z, err = bdd.BuildPermuted(keys, o, true, prog)
-		}
-		if err != nil {
-			return err
-		}
-		zddNodes = uint64(z.NodeCount())
-	}
-	keys = nil
+	d, took := built.BDD, built.Took
 	pr.update(0, 0, true, "%s: saving %d nodes", h.Name(), d.NodeCount())
 	in, err := bdd.Save(c.String("out"), d, bdd.Meta{Rows: h.Rows, Cols: h.Cols, Cells: h.Cells, Gap: h.Gap, Exact: h.Exact,
-		Encoding: enc, BuildTime: took, ZDDNodes: zddNodes})
+		Encoding: enc, BuildTime: took, ZDDNodes: built.ZDDNodes})
 	pr.done()
 	if err != nil {
 		return err

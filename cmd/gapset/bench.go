@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gapset/gapset/bench"
+	"github.com/gapset/gapset/heuristic"
 	"github.com/urfave/cli/v2"
 )
 
@@ -68,13 +69,7 @@ func runBench(c *cli.Context, e *env) error {
 	if n := c.Int("limit"); n > 0 && n < len(insts) {
 		insts = insts[:n]
 	}
-	var specs []string
-	for _, name := range splitSpecs(c.String("heuristics")) {
-		if name = strings.TrimSpace(name); name != "" {
-			specs = append(specs, name)
-		}
-	}
-	hs, res, err := resolveHeuristics(c, e, specs)
+	hs, res, err := resolveHeuristics(c, e, heuristic.SplitList(c.String("heuristics")))
 	if err != nil {
 		return err
 	}
@@ -142,25 +137,4 @@ func runBench(c *cli.Context, e *env) error {
 		return fmt.Errorf("%d instances got different lengths from different heuristics (see %s)", len(s.Mismatches), c.String("out"))
 	}
 	return nil
-}
-
-// splitSpecs splits a comma-separated list of specs at the commas outside
-// parentheses, so max(a,b) stays one spec.
-func splitSpecs(list string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i, r := range list {
-		switch r {
-		case '(':
-			depth++
-		case ')':
-			depth--
-		case ',':
-			if depth == 0 {
-				out = append(out, list[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(out, list[start:])
 }

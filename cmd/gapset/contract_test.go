@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gapset/gapset/bench"
 	"github.com/gapset/gapset/keyset"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -113,7 +114,7 @@ func TestSolveMaxNodesPerBoard(t *testing.T) {
 		case "json":
 			lines := strings.Split(strings.TrimSpace(out), "\n")
 			require.Len(t, lines, 2)
-			var a, b solveRecord
+			var a, b bench.Solution
 			require.NoError(t, json.Unmarshal([]byte(lines[0]), &a))
 			require.NoError(t, json.Unmarshal([]byte(lines[1]), &b))
 			assert.True(t, a.Unsolved)

@@ -46,7 +46,7 @@ func TestSolveWithGap0(t *testing.T) {
 		code, out, errs := runCmd(t, boards3x3, append([]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-f", "json"}, args...)...)
 		require.Equal(t, 0, code, errs)
 		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-			var rec solveRecord
+			var rec bench.Solution
 			require.NoError(t, json.Unmarshal([]byte(line), &rec))
 			lengths[i] = append(lengths[i], rec.Length)
 			if i > 0 {
@@ -243,7 +243,7 @@ func TestSolveWithBDD(t *testing.T) {
 	require.Len(t, a, 3)
 	var denied int64
 	for i := range a {
-		var x, y, z solveRecord
+		var x, y, z bench.Solution
 		require.NoError(t, json.Unmarshal([]byte(a[i]), &x))
 		require.NoError(t, json.Unmarshal([]byte(b[i]), &y))
 		require.NoError(t, json.Unmarshal([]byte(c[i]), &z))
@@ -266,7 +266,7 @@ func TestAllSolutionsAgree(t *testing.T) {
 		code, out, errs := runCmd(t, boards3x3, append([]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-f", "json", "--all-solutions"}, h...)...)
 		require.Equal(t, 0, code, errs)
 		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-			var rec solveRecord
+			var rec bench.Solution
 			require.NoError(t, json.Unmarshal([]byte(line), &rec))
 			counts[i] = append(counts[i], rec.Solutions)
 		}
@@ -290,7 +290,7 @@ func TestBDDWithoutDenseTables(t *testing.T) {
 	require.NoError(t, err)
 	code, out, errs := runCmd(t, boards3x3, "solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-f", "json", "-H", "gap0", "--bdd", path)
 	require.Equal(t, 0, code, errs)
-	var rec solveRecord
+	var rec bench.Solution
 	require.NoError(t, json.Unmarshal([]byte(strings.Split(out, "\n")[0]), &rec))
 	assert.Equal(t, 31, rec.Length)
 	assert.NotContains(t, rec.Counters, "dense_no")

@@ -85,14 +85,6 @@ func checkFormat(got string, allowed ...string) error {
 	return badInputf("unknown --format %s (choose %s)", quoteArg(got), strings.Join(allowed, ", "))
 }
 
-func formatMoves(moves []int) string {
-	parts := make([]string, len(moves))
-	for i, m := range moves {
-		parts[i] = strconv.Itoa(m)
-	}
-	return strings.Join(parts, " ")
-}
-
 func seconds(f float64) string { return fmt.Sprintf("%.3f", f) }
 
 // maxWorkers bounds --workers and --jobs: more goroutines than this only

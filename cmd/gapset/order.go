@@ -132,7 +132,7 @@ func runOrder(c *cli.Context, e *env) error {
 		}
 	}
 	startOrder := d.Order
-	startSizes := levelSizes(d)
+	startSizes := d.LevelSizes()
 	begin := time.Now()
 	res, err := bdd.OrderSearch(d, bdd.SearchOptions{Method: c.String("method"), Deadline: begin.Add(c.Duration("budget")),
 		MaxNodes: c.Int("max-nodes"), Progress: func(nodes, best int, note string) {
@@ -155,7 +155,8 @@ func runOrder(c *cli.Context, e *env) error {
 		return err
 	}
 	if path := c.String("levels"); path != "" {
-		if err := writeLevels(path, startOrder.Name, startSizes, o.Name, res.LevelSizes); err != nil {
+		csv := levelplot.CSV([]levelplot.Series{{Name: startOrder.Name, Counts: startSizes}, {Name: o.Name, Counts: res.LevelSizes}})
+		if err := bdd.WriteTextFile(path, csv); err != nil {
 			return err
 		}
 	}
@@ -205,23 +206,6 @@ func orderName(method, start string) string {
 		n = n[:32]
 	}
 	return n
-}
-
-func levelSizes(d *bdd.Diagram) []int {
-	s := make([]int, d.Order.Vars())
-	for _, nd := range d.Nodes[2:] {
-		s[nd.Level]++
-	}
-	return s
-}
-
-func writeLevels(path, startName string, start []int, bestName string, best []int) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "level,%s,%s\n", startName, bestName)
-	for i := range start {
-		fmt.Fprintf(&b, "%d,%d,%d\n", i, start[i], best[i])
-	}
-	return bdd.WriteTextFile(path, b.String())
 }
 
 // encodingFlag selects the encoding of whole-board keys (build, order).

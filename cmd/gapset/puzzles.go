@@ -91,3 +91,115 @@ func joinArgs(c *cli.Context, what string) (string, error) {
 	}
 	return strings.Join(c.Args().Slice(), " "), nil
 }
+
+// boardPuzzle is a puzzle with one goal state, as its flags set it up.
+type boardPuzzle[S comparable] struct {
+	problem search.Problem[S]
+	spec    report.Spec[S]
+	goal    S
+	bound   func() search.Bound[S]          // the admissible lower bound of --lower-bound
+	start   func(c *cli.Context) (S, error) // reads the board arguments
+}
+
+// boardCommands are the solve, bidir, farthest and ida subcommands of a
+// one-goal puzzle; usage holds their four usage lines.
+func boardCommands[S comparable](e *env, setup func(*cli.Context) (boardPuzzle[S], error), usage [4]string) []*cli.Command {
+	withStart := func(c *cli.Context) (boardPuzzle[S], S, error) {
+		var start S
+		p, err := setup(c)
+		if err == nil {
+			start, err = p.start(c)
+		}
+		return p, start, err
+	}
+	bfsLike := func(method string, run func(boardPuzzle[S], S, search.Options) (search.Result[S], error)) cli.ActionFunc {
+		return func(c *cli.Context) error {
+			if err := checkFormat(c.String("format"), "text", "json"); err != nil {
+				return err
+			}
+			opt, err := searchOptions(c)
+			if err != nil {
+				return err
+			}
+			p, start, err := withStart(c)
+			if err != nil {
+				return err
+			}
+			r, err := run(p, start, opt)
+			if err != nil {
+				return searchError(err)
+			}
+			rec := report.Path{Method: method, Goal: p.spec.Format(p.goal), Dedup: opt.Dedup.String(), NoUndo: opt.NoUndo}
+			return writePath(e.stdout, c.String("format"), p.spec, rec, r)
+		}
+	}
+	return []*cli.Command{
+		{
+			Name: "solve", Usage: usage[0], ArgsUsage: "BOARD",
+			Flags: bfsFlags(false),
+			Action: bfsLike("bfs", func(p boardPuzzle[S], s S, opt search.Options) (search.Result[S], error) {
+				return search.BFS(p.problem, s, p.spec.Goal, opt)
+			}),
+		},
+		{
+			Name: "bidir", Usage: usage[1], ArgsUsage: "BOARD",
+			Flags: bfsFlags(false),
+			Action: bfsLike("bidir", func(p boardPuzzle[S], s S, opt search.Options) (search.Result[S], error) {
+				return search.Bidirectional(p.problem, s, p.goal, opt)
+			}),
+		},
+		{
+			Name: "farthest", Usage: usage[2],
+			Flags: bfsFlags(true),
+			Action: func(c *cli.Context) error {
+				if err := checkFormat(c.String("format"), "text", "json"); err != nil {
+					return err
+				}
+				if c.NArg() > 0 {
+					return badInputf("farthest takes no board (it starts from the goal)")
+				}
+				opt, err := searchOptions(c)
+				if err != nil {
+					return err
+				}
+				p, err := setup(c)
+				if err != nil {
+					return err
+				}
+				l, err := search.Farthest(p.problem, p.goal, opt)
+				if err != nil {
+					return searchError(err)
+				}
+				return p.spec.Farthest(p.goal, l, opt).Write(e.stdout, c.String("format"))
+			},
+		},
+		{
+			Name: "ida", Usage: usage[3], ArgsUsage: "BOARD",
+			Flags: deepenFlags(),
+			Action: func(c *cli.Context) error {
+				if err := checkFormat(c.String("format"), "text", "json"); err != nil {
+					return err
+				}
+				p, start, err := withStart(c)
+				if err != nil {
+					return err
+				}
+				var lb search.Bound[S]
+				useLB := c.Bool("lower-bound")
+				if useLB {
+					lb = p.bound()
+				}
+				opt, err := deepenOptions(c)
+				if err != nil {
+					return err
+				}
+				r, err := search.IterativeDeepening(p.problem, start, p.spec.Goal, lb, opt)
+				if err != nil {
+					return searchError(err)
+				}
+				rec := report.Path{Method: "iterative-deepening", Goal: p.spec.Format(p.goal), NoUndo: opt.NoUndo, LowerBound: &useLB}
+				return writePath(e.stdout, c.String("format"), p.spec, rec, r)
+			},
+		},
+	}
+}

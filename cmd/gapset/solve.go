@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"strconv"
 
+	"github.com/gapset/gapset/bench"
 	"github.com/gapset/gapset/ida"
 	"github.com/urfave/cli/v2"
 )
@@ -34,24 +34,6 @@ func solveCommand(e *env) *cli.Command {
 		), heuristicFlags()...),
 		Action: func(c *cli.Context) error { return runSolve(c, e) },
 	}
-}
-
-// solveRecord is one line of solve's json output.
-type solveRecord struct {
-	ID         string           `json:"id"`
-	Board      string           `json:"board"`
-	Length     int              `json:"length"`
-	Moves      []int            `json:"moves"`
-	Nodes      int64            `json:"nodes"`
-	Generated  int64            `json:"generated"`
-	Seconds    float64          `json:"seconds"`
-	Heuristic  string           `json:"heuristic"`
-	RootBound  int              `json:"root_bound"`
-	Iterations []ida.Iteration  `json:"iterations"`
-	Counters   map[string]int64 `json:"counters,omitempty"`
-	Solutions  int64            `json:"solutions"`
-	// Unsolved is set when the board reached --max-nodes; Length is then 0.
-	Unsolved bool `json:"unsolved,omitempty"`
 }
 
 func keepUndoFlag() cli.Flag {
@@ -86,7 +68,7 @@ func runSolve(c *cli.Context, e *env) error {
 	var cw *csv.Writer
 	if format == "csv" {
 		cw = csv.NewWriter(e.stdout)
-		_ = cw.Write([]string{"id", "board", "length", "nodes", "generated", "seconds", "heuristic", "moves"})
+		_ = cw.Write(bench.SolutionCSVHeader)
 	}
 	enc := json.NewEncoder(e.stdout)
 	var totalNodes int64
@@ -109,12 +91,7 @@ func runSolve(c *cli.Context, e *env) error {
 		}
 		totalNodes += res.Expanded
 		totalSec += res.Elapsed.Seconds()
-		rec := solveRecord{
-			ID: in.ID, Board: in.Board.String(), Length: res.Length, Moves: res.Moves,
-			Nodes: res.Expanded, Generated: res.Generated, Seconds: res.Elapsed.Seconds(),
-			Heuristic: res.Heuristic, RootBound: res.RootBound, Iterations: res.Iterations, Counters: res.Counters,
-			Solutions: res.Solutions, Unsolved: err != nil,
-		}
+		rec := bench.NewSolution(in, res, err != nil)
 		prog.clear()
 		switch format {
 		case "json":
@@ -122,28 +99,13 @@ func runSolve(c *cli.Context, e *env) error {
 				return err
 			}
 		case "csv":
-			length := strconv.Itoa(rec.Length)
-			if rec.Unsolved {
-				length = "unsolved"
-			}
-			_ = cw.Write([]string{rec.ID, rec.Board, length, strconv.FormatInt(rec.Nodes, 10),
-				strconv.FormatInt(rec.Generated, 10), seconds(rec.Seconds), rec.Heuristic, formatMoves(rec.Moves)})
+			_ = cw.Write(rec.CSV())
 			cw.Flush()
 			if err := cw.Error(); err != nil {
 				return err
 			}
 		default:
-			if rec.Unsolved {
-				fmt.Fprintf(e.stdout, "%s: unsolved: --max-nodes %d reached, %d nodes, %ss, %s\n  board: %s\n",
-					rec.ID, c.Int64("max-nodes"), rec.Nodes, seconds(rec.Seconds), rec.Heuristic, rec.Board)
-				break
-			}
-			all := ""
-			if c.Bool("all-solutions") {
-				all = fmt.Sprintf(", %d optimal solutions", rec.Solutions)
-			}
-			fmt.Fprintf(e.stdout, "%s: length %d%s, %d nodes, %ss, %s\n  board: %s\n  moves: %s\n",
-				rec.ID, rec.Length, all, rec.Nodes, seconds(rec.Seconds), rec.Heuristic, rec.Board, formatMoves(rec.Moves))
+			fmt.Fprint(e.stdout, rec.Text(c.Int64("max-nodes"), c.Bool("all-solutions")))
 		}
 	}
 	prog.done()

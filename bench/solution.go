@@ -1,0 +1,81 @@
+package bench
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/ida"
+)
+
+// Solution is one board's line of `gapset solve` (text, CSV or JSON).
+type Solution struct {
+	ID         string           `json:"id"`
+	Board      string           `json:"board"`
+	Length     int              `json:"length"`
+	Moves      []int            `json:"moves"`
+	Nodes      int64            `json:"nodes"`
+	Generated  int64            `json:"generated"`
+	Seconds    float64          `json:"seconds"`
+	Heuristic  string           `json:"heuristic"`
+	RootBound  int              `json:"root_bound"`
+	Iterations []ida.Iteration  `json:"iterations"`
+	Counters   map[string]int64 `json:"counters,omitempty"`
+	Solutions  int64            `json:"solutions"`
+	// Unsolved is set when the board reached the node limit; Length is then 0.
+	Unsolved bool `json:"unsolved,omitempty"`
+}
+
+// NewSolution describes the search of one board; unsolved: it reached the
+// node limit (res then holds the work done).
+func NewSolution(in encode.Instance, res ida.Result, unsolved bool) Solution {
+	s := Solution{
+		ID: in.ID, Board: in.Board.String(), Length: res.Length, Moves: res.Moves,
+		Nodes: res.Expanded, Generated: res.Generated, Seconds: res.Elapsed.Seconds(),
+		Heuristic: res.Heuristic, RootBound: res.RootBound, Iterations: res.Iterations, Counters: res.Counters,
+		Solutions: res.Solutions, Unsolved: unsolved,
+	}
+	if unsolved {
+		s.Length, s.Moves = 0, nil
+	}
+	return s
+}
+
+// SolutionCSVHeader is the header line of CSV rows.
+var SolutionCSVHeader = []string{"id", "board", "length", "nodes", "generated", "seconds", "heuristic", "moves"}
+
+// CSV is the solution as a CSV row ("unsolved" for the length of one that
+// reached the limit).
+func (s Solution) CSV() []string {
+	length := strconv.Itoa(s.Length)
+	if s.Unsolved {
+		length = "unsolved"
+	}
+	return []string{s.ID, s.Board, length, strconv.FormatInt(s.Nodes, 10),
+		strconv.FormatInt(s.Generated, 10), fmt.Sprintf("%.3f", s.Seconds), s.Heuristic, moveList(s.Moves)}
+}
+
+// Text is the solution as text: a line of figures, the board and the
+// moves; maxNodes names the limit of an unsolved board, all adds the number
+// of optimal solutions.
+func (s Solution) Text(maxNodes int64, all bool) string {
+	if s.Unsolved {
+		return fmt.Sprintf("%s: unsolved: --max-nodes %d reached, %d nodes, %.3fs, %s\n  board: %s\n",
+			s.ID, maxNodes, s.Nodes, s.Seconds, s.Heuristic, s.Board)
+	}
+	n := ""
+	if all {
+		n = fmt.Sprintf(", %d optimal solutions", s.Solutions)
+	}
+	return fmt.Sprintf("%s: length %d%s, %d nodes, %.3fs, %s\n  board: %s\n  moves: %s\n",
+		s.ID, s.Length, n, s.Nodes, s.Seconds, s.Heuristic, s.Board, moveList(s.Moves))
+}
+
+func moveList(moves []int) string {
+	parts := make([]string, len(moves))
+	for i, m := range moves {
+		parts[i] = strconv.Itoa(m)
+	}
+	return strings.Join(parts, " ")
+}
