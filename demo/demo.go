@@ -27,6 +27,34 @@ import (
 // KorfIDs are Korf instances quick enough for a demo on any machine.
 var KorfIDs = []string{"12", "42", "55", "79", "97"}
 
+// korfLengths are the published optimal lengths of KorfIDs (R. E. Korf,
+// "Depth-first iterative-deepening", Artificial Intelligence 27, 1985).
+var korfLengths = map[string]int{"12": 45, "42": 42, "55": 41, "79": 42, "97": 44}
+
+// truth returns the optimal length of every demo instance: the published
+// lengths on the 15-puzzle, breadth-first search on the 8-puzzle.
+func truth(insts []encode.Instance, small bool) map[string]int {
+	if !small {
+		return korfLengths
+	}
+	dist := encode.Distances(3, 3)
+	want := map[string]int{}
+	for _, in := range insts {
+		want[in.ID] = dist[in.Board.Key()]
+	}
+	return want
+}
+
+// checkLengths fails unless every record's length is the true optimum.
+func checkLengths(recs []bench.Record, want map[string]int) error {
+	for _, r := range recs {
+		if w, ok := want[r.ID]; !ok || r.Length != w {
+			return fmt.Errorf("instance %s: %s found %d moves, the optimum is %d", r.ID, r.Heuristic, r.Length, w)
+		}
+	}
+	return nil
+}
+
 // paperGap0_8 is the Gap0_8 row of Table 1 of Hasegawa & Yamamoto's paper.
 const paperGap0_8 = "| Gap0_8 (paper, BDD) | 7,870,996 | 1,489,108 | 4,233,704 |"
 
@@ -152,6 +180,9 @@ func Run(ctx context.Context, w io.Writer, small bool, p Progress) error {
 	s := bench.Summarize(recs, "md")
 	if len(s.Mismatches) > 0 {
 		return fmt.Errorf("heuristics disagree on lengths: %v", s.Mismatches)
+	}
+	if err := checkLengths(recs, truth(insts, small)); err != nil {
+		return err
 	}
 	fmt.Fprintf(w, "## Solved (%d instances, one search at a time)\n\n", len(insts))
 	fmt.Fprintln(w, "| id | length | md nodes | h_G nodes | md CPU s | h_G (BDD) CPU s | h_G (exact) CPU s | queries | skipped |")

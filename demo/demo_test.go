@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"github.com/gapset/gapset/bench"
 	"io"
 	"testing"
 
@@ -45,4 +46,20 @@ func TestRunStopsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	assert.Error(t, Run(ctx, io.Discard, true, Progress{}))
+}
+
+func TestTruthIsChecked(t *testing.T) {
+	small := Instances(true)
+	want := truth(small, true)
+	require.Len(t, want, len(small))
+	for _, in := range small {
+		assert.Positive(t, want[in.ID], "random boards are not the goal")
+	}
+	assert.Equal(t, 45, truth(nil, false)["12"], "Korf 12 is 45 moves")
+	good := []bench.Record{{ID: "12", Heuristic: "md", Length: 45}}
+	assert.NoError(t, checkLengths(good, korfLengths))
+	bad := []bench.Record{{ID: "12", Heuristic: "md", Length: 47}}
+	assert.ErrorContains(t, checkLengths(bad, korfLengths), "optimum is 45")
+	unknown := []bench.Record{{ID: "13", Heuristic: "md", Length: 45}}
+	assert.Error(t, checkLengths(unknown, korfLengths))
 }
