@@ -108,13 +108,14 @@ func TestParallelKorf(t *testing.T) {
 }
 
 func TestParallelNodeLimitAndCancel(t *testing.T) {
-	_, err := Solve(korf(t, 1), Manhattan{}, Options{MaxNodes: 1 << 20, Threads: 2})
+	res, err := Solve(korf(t, 1), Manhattan{}, Options{MaxNodes: 1 << 20, Threads: 2})
 	assert.True(t, errors.Is(err, ErrNodeLimit), "%v", err)
+	assert.GreaterOrEqual(t, res.Expanded, int64(1<<20), "the work done before giving up is reported")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err = Solve(korf(t, 1), Manhattan{}, Options{Context: ctx, Threads: 2})
 	assert.ErrorIs(t, err, context.Canceled)
-	res, err := Solve(encode.Goal(4, 4), Manhattan{}, Options{Threads: 2})
+	res, err = Solve(encode.Goal(4, 4), Manhattan{}, Options{Threads: 2})
 	require.NoError(t, err)
 	assert.Zero(t, res.Length)
 }

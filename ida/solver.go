@@ -166,13 +166,13 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 		it := Iteration{Limit: s.limit, Expanded: s.expanded - e0, Generated: s.generated - g0}
 		res.Iterations = append(res.Iterations, it)
 		if s.stopErr != nil {
-			return res, s.stopErr
+			return s.partial(res, start), s.stopErr
 		}
 		if opt.OnIteration != nil {
 			opt.OnIteration(it)
 		}
 		if err := s.stop(); err != nil && !s.found {
-			return res, err
+			return s.partial(res, start), err
 		}
 		if !s.found {
 			if s.next >= 1<<30 {
@@ -319,6 +319,15 @@ func stopFunc(opt Options, s *searcher) func() error {
 		}
 		return nil
 	}
+}
+
+// partial is res of a search stopped early (node limit, cancel): the work
+// done so far, with no solution, so that a caller can report what a board
+// cost before it gave up on it.
+func (s *searcher) partial(res Result, start time.Time) Result {
+	res.Elapsed = time.Since(start)
+	res.Expanded, res.Generated = s.expanded, s.generated
+	return res
 }
 
 func errNodeLimit(nodes int64, limit int) error {

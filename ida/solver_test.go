@@ -149,8 +149,11 @@ func TestGoalAndNodeLimit(t *testing.T) {
 	assert.Equal(t, 0, res.Length)
 	assert.Empty(t, res.Moves)
 
-	_, err = Solve(korf(t, 1), Manhattan{}, Options{MaxNodes: 1 << 20})
+	res, err = Solve(korf(t, 1), Manhattan{}, Options{MaxNodes: 1 << 20})
 	assert.True(t, errors.Is(err, ErrNodeLimit), "%v", err)
+	assert.GreaterOrEqual(t, res.Expanded, int64(1<<20), "the work done before giving up is reported")
+	assert.Less(t, res.Expanded, int64(1<<22), "and the limit stopped it")
+	assert.Empty(t, res.Moves)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
