@@ -176,31 +176,9 @@ func TestGapKeyFollowsThePath(t *testing.T) {
 	ev, err := Gap{Levels: []Set{memset.New(nil, 8)}}.NewEvaluator(4, 4)
 	require.NoError(t, err)
 	ge := ev.(*gapEval)
-	b := korf(t, 12)
-	p := Position{Rows: 4, Cols: 4, Blank: b.Blank(), MD: b.Manhattan()}
-	copy(p.Tiles[:], b.Tiles)
-	ev.Root(&p)
-	rng := rand.New(rand.NewPCG(1, 1))
-	type step struct{ tile, from, to int }
-	var path []step
-	for i := 0; i < 2000; i++ {
-		if len(path) > 0 && rng.IntN(3) == 0 {
-			s := path[len(path)-1]
-			path = path[:len(path)-1]
-			p.Tiles[s.from], p.Tiles[s.to] = uint8(s.tile), 0
-			p.Blank = s.to
-			ev.Pop(&p, uint8(s.tile), s.from, s.to)
-		} else {
-			nb := encode.Neighbors(4, 4, p.Blank)
-			c := nb[rng.IntN(len(nb))]
-			s := step{int(p.Tiles[c]), c, p.Blank}
-			p.Tiles[s.to], p.Tiles[s.from] = uint8(s.tile), 0
-			p.Blank = s.from
-			ev.Push(&p, uint8(s.tile), s.from, s.to, 0)
-			path = append(path, s)
-		}
+	walkEvaluator(t, ev, 1, func(i int, p *Position) {
 		require.Equal(t, p.Key(), ge.key, "step %d", i)
-	}
+	})
 }
 
 // opaque hides the evaluator's type, so Solve runs the general loop.
