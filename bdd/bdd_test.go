@@ -344,3 +344,27 @@ func TestCellLayoutWithSkippedCells(t *testing.T) {
 		}
 	}
 }
+
+// An approximated set (a superset of the gap set, as gapset approx writes)
+// keeps its flag through a file and a rewrite, and is named with an "a".
+func TestApproxFlagRoundTrip(t *testing.T) {
+	g0, _ := sets3x3(t)
+	keys := project(g0, 5)
+	o, _ := NamedOrder("natural", 3, 3, 5)
+	d, err := Build(keys, o, false)
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "a.bdd")
+	in, err := Save(path, d, Meta{Rows: 3, Cols: 3, Cells: 5, Gap: 4, Approx: true})
+	require.NoError(t, err)
+	assert.Equal(t, "Gap4_5a", in.Name())
+	_, back, err := Load(path)
+	require.NoError(t, err)
+	assert.True(t, back.Approx)
+	assert.True(t, back.Meta().Approx, "a rewrite keeps the flag")
+	assert.Equal(t, "Gap4_5a", back.Name())
+
+	exact, err := Save(filepath.Join(t.TempDir(), "e.bdd"), d, Meta{Rows: 3, Cols: 3, Cells: 5, Gap: 4})
+	require.NoError(t, err)
+	assert.False(t, exact.Approx)
+	assert.Equal(t, "Gap4_5", exact.Name())
+}

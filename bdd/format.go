@@ -27,7 +27,8 @@ import (
 //	12     1    cells k (the set holds the last k cells; k = rows*cols: whole boards)
 //	13     1    gap (at most gap, or exactly gap with the exact flag)
 //	14     1    flags: bit 0 exact gap, bit 1 ZDD (zero-suppressed) rather than BDD,
-//	            bits 2-3 the encoding (0 cells, 1 tiles, 2 ranks, 3 ranks-reverse; encoding.go)
+//	            bits 2-3 the encoding (0 cells, 1 tiles, 2 ranks, 3 ranks-reverse; encoding.go),
+//	            bit 4 approximated: a superset of the gap set (as in the key-set header; name ends in "a")
 //	15     1    L = number of variables (4k)
 //	16     8    node count n (decision nodes; terminals not counted)
 //	24     8    root reference (0 False, 1 True, 2..n+1 the nodes in file order)
@@ -63,6 +64,7 @@ const (
 	flagZDD    = 2
 	encShift   = 2 // the encoding in bits 2-3
 	encMask    = 3 << encShift
+	flagApprox = 16
 )
 
 // ErrFormat marks a file that is not a valid gapset BDD file.
@@ -74,6 +76,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 type Info struct {
 	Rows, Cols, Cells, Gap int
 	Exact, ZDD             bool
+	Approx                 bool // a superset of the gap set (keyset.Header.Approx)
 	Encoding               Encoding
 	Order                  Order
 	Nodes                  uint64 // decision nodes
@@ -88,7 +91,7 @@ type Info struct {
 
 // Name is the paper's name of the set (Gap0_8, Gap2, ...).
 func (in Info) Name() string {
-	return keyset.Header{Rows: in.Rows, Cols: in.Cols, Cells: in.Cells, Gap: in.Gap, Exact: in.Exact}.Name()
+	return keyset.Header{Rows: in.Rows, Cols: in.Cols, Cells: in.Cells, Gap: in.Gap, Exact: in.Exact, Approx: in.Approx}.Name()
 }
 
 func (in Info) validate() error {
@@ -127,6 +130,9 @@ func (in Info) header() []byte {
 	if in.ZDD {
 		b[14] |= flagZDD
 	}
+	if in.Approx {
+		b[14] |= flagApprox
+	}
 	b[14] |= byte(in.Encoding) << encShift
 	b[15] = byte(in.Order.Vars())
 	binary.LittleEndian.PutUint64(b[16:], in.Nodes)
@@ -151,7 +157,7 @@ func parseHeader(b []byte) (Info, error) {
 	if v != bddVersion && v != bddV2 {
 		return Info{}, fmt.Errorf("%w: version %d, this program reads versions %d and %d", ErrFormat, v, bddV2, bddVersion)
 	}
-	if b[14]&^(flagExact|flagZDD|encMask) != 0 {
+	if b[14]&^(flagExact|flagZDD|encMask|flagApprox) != 0 {
 		return Info{}, fmt.Errorf("%w: unknown flags %#x", ErrFormat, b[14])
 	}
 	L := int(b[15])
@@ -166,7 +172,8 @@ func parseHeader(b []byte) (Info, error) {
 		name = name[:i]
 	}
 	in := Info{Rows: int(b[10]), Cols: int(b[11]), Cells: int(b[12]), Gap: int(b[13]),
-		Exact: b[14]&flagExact != 0, ZDD: b[14]&flagZDD != 0, Encoding: Encoding(b[14] & encMask >> encShift),
+		Exact: b[14]&flagExact != 0, ZDD: b[14]&flagZDD != 0, Approx: b[14]&flagApprox != 0,
+		Encoding:    Encoding(b[14] & encMask >> encShift),
 		Order:       Order{Name: name, Bits: append([]uint8(nil), b[fixedSize:fixedSize+L]...)},
 		Nodes:       binary.LittleEndian.Uint64(b[16:]),
 		Root:        binary.LittleEndian.Uint64(b[24:]),
@@ -189,6 +196,7 @@ func parseHeader(b []byte) (Info, error) {
 type Meta struct {
 	Rows, Cols, Cells, Gap int
 	Exact                  bool
+	Approx                 bool
 	Encoding               Encoding
 	BuildTime              time.Duration
 	ZDDNodes               uint64
@@ -198,7 +206,7 @@ type Meta struct {
 // set again (a rewrite that forgets a field, such as the encoding, would
 // change what the diagram means).
 func (in Info) Meta() Meta {
-	return Meta{Rows: in.Rows, Cols: in.Cols, Cells: in.Cells, Gap: in.Gap, Exact: in.Exact, Encoding: in.Encoding,
+	return Meta{Rows: in.Rows, Cols: in.Cols, Cells: in.Cells, Gap: in.Gap, Exact: in.Exact, Approx: in.Approx, Encoding: in.Encoding,
 		BuildTime: in.BuildTime, ZDDNodes: in.ZDDNodes}
 }
 
@@ -213,7 +221,7 @@ func Encode(w io.Writer, d *Diagram, m Meta) (Info, error) {
 	if d.Root >= 2 {
 		root = uint64(d.NodeCount()) + 1 // post-order: the root comes last
 	}
-	in := Info{Rows: m.Rows, Cols: m.Cols, Cells: m.Cells, Gap: m.Gap, Exact: m.Exact, ZDD: d.ZDD, Encoding: m.Encoding,
+	in := Info{Rows: m.Rows, Cols: m.Cols, Cells: m.Cells, Gap: m.Gap, Exact: m.Exact, Approx: m.Approx, ZDD: d.ZDD, Encoding: m.Encoding,
 		Order: d.Order, Nodes: uint64(d.NodeCount()), Root: root, Count: d.Count,
 		BuildTime: m.BuildTime, ZDDNodes: m.ZDDNodes, PayloadSize: uint64(len(payload)), Version: bddVersion}
 	if err := in.validate(); err != nil {

@@ -135,7 +135,7 @@ func runBuild(c *cli.Context, e *env) error {
 	}
 	d, took := built.BDD, built.Took
 	pr.update(0, 0, true, "%s: saving %d nodes", h.Name(), d.NodeCount())
-	in, err := bdd.Save(c.String("out"), d, bdd.Meta{Rows: h.Rows, Cols: h.Cols, Cells: h.Cells, Gap: h.Gap, Exact: h.Exact,
+	in, err := bdd.Save(c.String("out"), d, bdd.Meta{Rows: h.Rows, Cols: h.Cols, Cells: h.Cells, Gap: h.Gap, Exact: h.Exact, Approx: h.Approx,
 		Encoding: enc, BuildTime: took, ZDDNodes: built.ZDDNodes})
 	pr.done()
 	if err != nil {

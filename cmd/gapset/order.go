@@ -122,7 +122,7 @@ func runOrder(c *cli.Context, e *env) error {
 			return err
 		}
 		enc.ConvertAll(keys, h.Rows*h.Cols, h.Cells)
-		meta = bdd.Meta{Rows: h.Rows, Cols: h.Cols, Cells: h.Cells, Gap: h.Gap, Exact: h.Exact, Encoding: enc}
+		meta = bdd.Meta{Rows: h.Rows, Cols: h.Cols, Cells: h.Cells, Gap: h.Gap, Exact: h.Exact, Approx: h.Approx, Encoding: enc}
 		name = h.Name()
 		d, err = bdd.BuildInPlace(keys, o, false, func(stage string, done, total uint64) {
 			pr.update(int64(done), int64(total), false, "%s %s", name, stage)
