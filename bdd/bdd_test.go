@@ -103,7 +103,7 @@ func TestBuildRejectsUnsortedAndDuplicates(t *testing.T) {
 	o, _ := NamedOrder("natural", 3, 3, 9)
 	_, err := Build([]uint64{5, 5}, o, false)
 	assert.ErrorContains(t, err, "strictly increasing")
-	b, _ := NewBuilder(o, false, 0)
+	b, _ := NewBuilder(o, false)
 	require.NoError(t, b.AddPermuted(7))
 	assert.Error(t, b.AddPermuted(3))
 	assert.Error(t, b.AddPermuted(1<<40), "beyond 36 bits")

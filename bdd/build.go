@@ -86,109 +86,6 @@ func (b *incremental[R]) finish() R {
 	return b.close(0)
 }
 
-// table is our own unique table: nodes in creation order (children first)
-// and an open-addressing hash index over them. A slot holds the node id in
-// its low 32 bits and 32 bits of the node's hash above, so probing a
-// crowded neighbourhood rarely touches the node array (the cache misses
-// there dominate the build).
-type table struct {
-	nodes []Node // nodes[0], nodes[1] stand for the terminals
-	slots []uint64
-	shift uint
-	zdd   bool
-	// recent is a small direct-mapped cache per level in front of the
-	// table: the deep levels, where a sorted build asks most often, have
-	// few distinct nodes, and the cache answers them from L1/L2.
-	recent [64][recentSize]recentEntry
-}
-
-const recentSize = 256
-
-type recentEntry struct{ lo, hi, id uint32 }
-
-func newTable(zdd bool, hint int) *table {
-	t := &table{zdd: zdd}
-	t.nodes = make([]Node, 2, max(hint, 16))
-	size := 1 << 10
-	for 3*size < 4*hint {
-		size *= 2
-	}
-	t.resize(size)
-	return t
-}
-
-func (t *table) resize(n int) {
-	t.slots = make([]uint64, n)
-	t.shift = uint(64 - bits.TrailingZeros(uint(n)))
-	mask := uint64(n - 1)
-	for id := 2; id < len(t.nodes); id++ {
-		nd := t.nodes[id]
-		h := hashNode(nd.Level, nd.Lo, nd.Hi)
-		i := h >> t.shift
-		for t.slots[i] != 0 {
-			i = (i + 1) & mask
-		}
-		t.slots[i] = h<<32 | uint64(id)
-	}
-}
-
-func hashNode(level uint8, lo, hi uint32) uint64 {
-	h := (uint64(lo)<<32 | uint64(hi)) ^ uint64(level)<<56 ^ uint64(level)
-	h *= 0x9E3779B97F4A7C15
-	h ^= h >> 29
-	h *= 0xBF58476D1CE4E5B9
-	return h ^ h>>32
-}
-
-func (t *table) mk(level int, lo, hi uint32) uint32 {
-	if t.zdd {
-		if hi == False {
-			return lo
-		}
-	} else if lo == hi {
-		return lo
-	}
-	lv := uint8(level)
-	r := &t.recent[lv][(lo*0x9E3779B1^hi*0x85EBCA77)>>24%recentSize]
-	if r.id != 0 && r.lo == lo && r.hi == hi {
-		return r.id
-	}
-	id := t.lookup(lv, lo, hi)
-	*r = recentEntry{lo, hi, id}
-	return id
-}
-
-func (t *table) lookup(lv uint8, lo, hi uint32) uint32 {
-	mask := uint64(len(t.slots) - 1)
-	h := hashNode(lv, lo, hi)
-	fp := h << 32 // low hash bits: independent of the slot index (high bits)
-	i := h >> t.shift
-	for {
-		s := t.slots[i]
-		if s == 0 {
-			break
-		}
-		if s&^0xFFFFFFFF == fp {
-			id := uint32(s)
-			if nd := &t.nodes[id]; nd.Lo == lo && nd.Hi == hi && nd.Level == lv {
-				return id
-			}
-		}
-		i = (i + 1) & mask
-	}
-	id := uint32(len(t.nodes))
-	if id == ^uint32(0) {
-		panic("bdd: more than 2^32-2 nodes") // unreachable on this machine's memory
-	}
-	t.nodes = append(t.nodes, Node{Lo: lo, Hi: hi, Level: lv})
-	t.slots[i] = fp | uint64(id)
-	// Load up to 3/4: the fingerprints keep long probe runs cheap.
-	if 4*(len(t.nodes)-2) > 3*len(t.slots) {
-		t.resize(2 * len(t.slots))
-	}
-	return id
-}
-
 // Builder builds a diagram from keys given in increasing order of their bit
 // strings along the variable order (for the natural order: increasing keys).
 // Use Build for keys in plain increasing order under any order.
@@ -201,13 +98,12 @@ type Builder struct {
 }
 
 // NewBuilder starts a BDD (or, with zdd, a ZDD) over the given order.
-// sizeHint is the expected node count (0 if unknown).
-func NewBuilder(o Order, zdd bool, sizeHint int) (*Builder, error) {
+func NewBuilder(o Order, zdd bool) (*Builder, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	t := newTable(zdd, sizeHint+2)
 	L := o.Vars()
+	t := newTable(zdd, L)
 	mask := ^uint64(0)
 	if L < 64 {
 		mask = 1<<uint(L) - 1
@@ -217,7 +113,12 @@ func NewBuilder(o Order, zdd bool, sizeHint int) (*Builder, error) {
 
 // AddPermuted adds a key already permuted into level order (see Permute);
 // these must come strictly increasing.
-func (b *Builder) AddPermuted(s uint64) error { return b.inc.add(s) }
+func (b *Builder) AddPermuted(s uint64) error {
+	if err := b.inc.add(s); err != nil {
+		return err
+	}
+	return b.tab.err
+}
 
 // Permute maps a key (projected onto the order's bits) to its bit string in
 // level order, the sort key the builder needs.
@@ -227,18 +128,17 @@ func (b *Builder) Permute(key uint64) uint64 { return b.perm.apply(key & b.mask)
 // are already in level order).
 func (b *Builder) Natural() bool { return b.perm.identity }
 
-// Finish returns the diagram. The builder must not be used afterwards.
-func (b *Builder) Finish() *Diagram {
+// Finish returns the diagram as the builder holds it (see Diagram to
+// convert it). The builder must not be used afterwards.
+func (b *Builder) Finish() (*LevelDiagram, error) {
 	root := b.inc.finish()
-	d := &Diagram{Order: b.order, Nodes: b.tab.nodes, Root: root, ZDD: b.tab.zdd, Count: b.inc.count}
-	b.tab.slots = nil
-	return d
+	return b.tab.finish(b.order, root, b.inc.count)
 }
 
 // Build builds the BDD (or ZDD) of a set of keys (any order of the keys;
 // duplicates are an error). Keys are projected onto the order's bits first.
 func Build(keys []uint64, o Order, zdd bool) (*Diagram, error) {
-	b, err := NewBuilder(o, zdd, min(len(keys)/8, 1<<24))
+	b, err := NewBuilder(o, zdd)
 	if err != nil {
 		return nil, err
 	}
@@ -252,5 +152,13 @@ func Build(keys []uint64, o Order, zdd bool) (*Diagram, error) {
 			return nil, err
 		}
 	}
-	return b.Finish(), nil
+	return asDiagram(b.Finish())
+}
+
+// asDiagram converts a finished build into the one-array form.
+func asDiagram(d *LevelDiagram, err error) (*Diagram, error) {
+	if err != nil {
+		return nil, err
+	}
+	return d.Diagram(), nil
 }

@@ -3,7 +3,6 @@ package bdd
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 	"slices"
 )
 
@@ -26,46 +25,7 @@ var errOverflow = errors.New("member count overflows 64 bits")
 
 // SatCount counts the members from the structure alone (assignments of all
 // Vars() variables for a BDD; sets for a ZDD).
-func (d *Diagram) SatCount() (uint64, error) {
-	L := d.Order.Vars()
-	cnt := make([]uint64, len(d.Nodes))
-	cnt[True] = 1
-	level := func(r uint32) int {
-		if r < 2 {
-			return L
-		}
-		return int(d.Nodes[r].Level)
-	}
-	// scaled: count of child c seen from a node at level l.
-	scaled := func(c uint32, l int) (uint64, error) {
-		v := cnt[c]
-		if d.ZDD || v == 0 {
-			return v, nil
-		}
-		sh := level(c) - l - 1
-		if sh >= 64 || (sh > 0 && v>>(64-uint(sh)) != 0) {
-			return 0, errOverflow
-		}
-		return v << uint(sh), nil
-	}
-	for i := 2; i < len(d.Nodes); i++ {
-		nd := d.Nodes[i]
-		a, err := scaled(nd.Lo, int(nd.Level))
-		if err != nil {
-			return 0, err
-		}
-		b, err := scaled(nd.Hi, int(nd.Level))
-		if err != nil {
-			return 0, err
-		}
-		s, carry := bits.Add64(a, b, 0)
-		if carry != 0 {
-			return 0, errOverflow
-		}
-		cnt[i] = s
-	}
-	return scaled(d.Root, -1)
-}
+func (d *Diagram) SatCount() (uint64, error) { return satCount(diagramView{d}) }
 
 // Contains walks the diagram for a key (projected onto the order's bits).
 // It is the reference walk the tests compare the fast structures against.

@@ -1,7 +1,7 @@
 package bdd
 
 import (
-	"bytes"
+	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -210,38 +210,81 @@ func (in Info) Meta() Meta {
 		BuildTime: in.BuildTime, ZDDNodes: in.ZDDNodes}
 }
 
-// Encode writes the diagram in the file format (version 3). The file is a
-// function of the set and the order: the numbering of d does not matter.
-func Encode(w io.Writer, d *Diagram, m Meta) (Info, error) {
-	if err := d.check(); err != nil {
-		return Info{}, fmt.Errorf("refusing to write a malformed diagram: %v", err)
+// Graph is a diagram the file format writes: a *Diagram or a
+// *LevelDiagram (as a build leaves it).
+type Graph interface {
+	NodeCount() int
+	graph() // only this package's diagrams
+}
+
+func (*Diagram) graph()      {}
+func (*LevelDiagram) graph() {}
+
+// Encode writes the diagram in the file format (version 3), streaming the
+// payload. The file is a function of the set and the order: the numbering
+// and the form of the diagram do not matter.
+func Encode(w io.Writer, g Graph, m Meta) (Info, error) {
+	switch d := g.(type) {
+	case *Diagram:
+		if err := d.check(); err != nil {
+			return Info{}, fmt.Errorf("refusing to write a malformed diagram: %v", err)
+		}
+		return encodeFile(w, diagramView{d}, d.Order, d.Count, m)
+	case *LevelDiagram:
+		if err := d.check(); err != nil {
+			return Info{}, fmt.Errorf("refusing to write a malformed diagram: %v", err)
+		}
+		return encodeFile(w, levelView{d}, d.Order, d.Count, m)
 	}
-	payload := encodeV3(d)
-	root := uint64(d.Root)
-	if d.Root >= 2 {
-		root = uint64(d.NodeCount()) + 1 // post-order: the root comes last
+	return Info{}, fmt.Errorf("cannot write a %T", g)
+}
+
+func encodeFile[V view](w io.Writer, v V, o Order, count uint64, m Meta) (Info, error) {
+	nodes := v.size() - 2
+	root := uint64(v.root())
+	if root >= 2 {
+		root = uint64(nodes) + 1 // post-order: the root comes last
 	}
-	in := Info{Rows: m.Rows, Cols: m.Cols, Cells: m.Cells, Gap: m.Gap, Exact: m.Exact, Approx: m.Approx, ZDD: d.ZDD, Encoding: m.Encoding,
-		Order: d.Order, Nodes: uint64(d.NodeCount()), Root: root, Count: d.Count,
-		BuildTime: m.BuildTime, ZDDNodes: m.ZDDNodes, PayloadSize: uint64(len(payload)), Version: bddVersion}
-	if err := in.validate(); err != nil {
+	in := Info{Rows: m.Rows, Cols: m.Cols, Cells: m.Cells, Gap: m.Gap, Exact: m.Exact, Approx: m.Approx, ZDD: v.zdd(), Encoding: m.Encoding,
+		Order: o, Nodes: uint64(nodes), Root: root, Count: count,
+		BuildTime: m.BuildTime, ZDDNodes: m.ZDDNodes, Version: bddVersion}
+	cw := &crcWriter{w: w}
+	var hsize int
+	err := encodeV3(v, nodes, func(payload uint64) error {
+		in.PayloadSize = payload
+		if err := in.validate(); err != nil {
+			return err
+		}
+		h := in.header()
+		hsize = len(h)
+		_, err := cw.Write(h)
+		return err
+	}, cw)
+	if err != nil {
 		return Info{}, err
 	}
-	h := in.header()
-	crc := crc32.Update(crc32.Checksum(h, castagnoli), castagnoli, payload)
 	var tail [4]byte
-	binary.LittleEndian.PutUint32(tail[:], crc)
-	for _, part := range [][]byte{h, payload, tail[:]} {
-		if _, err := w.Write(part); err != nil {
-			return Info{}, err
-		}
+	binary.LittleEndian.PutUint32(tail[:], cw.crc)
+	if _, err := w.Write(tail[:]); err != nil {
+		return Info{}, err
 	}
-	in.FileSize = int64(len(h) + len(payload) + 4)
+	in.FileSize = int64(hsize) + int64(in.PayloadSize) + 4
 	return in, nil
 }
 
+// crcWriter passes bytes on and keeps their CRC-32C.
+type crcWriter struct {
+	w   io.Writer
+	crc uint32
+}
+
+func (c *crcWriter) Write(p []byte) (int, error) {
+	c.crc = crc32.Update(c.crc, castagnoli, p)
+	return c.w.Write(p)
+}
+
 // Save writes the diagram to path atomically (temporary file, then rename).
-func Save(path string, d *Diagram, m Meta) (Info, error) {
+func Save(path string, d Graph, m Meta) (Info, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return Info{}, err
@@ -254,7 +297,11 @@ func Save(path string, d *Diagram, m Meta) (Info, error) {
 	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes it private; a set is data to share
 		return fail(err)
 	}
-	in, err := Encode(tmp, d, m)
+	bw := bufio.NewWriterSize(tmp, 1<<20)
+	in, err := Encode(bw, d, m)
+	if err == nil {
+		err = bw.Flush()
+	}
 	if err != nil {
 		return fail(err)
 	}
@@ -459,10 +506,15 @@ func Load(path string) (*Diagram, Info, error) {
 	return d, in, nil
 }
 
+// bitWriter writes bits, most significant first, to out in blocks (or,
+// with out nil, keeps them all for bytes()).
 type bitWriter struct {
-	buf  bytes.Buffer
+	buf  []byte
 	acc  uint64
 	nacc uint
+	out  io.Writer
+	n    uint64 // bytes passed to out
+	err  error
 }
 
 func (w *bitWriter) write(v uint64, n uint) {
@@ -472,10 +524,21 @@ func (w *bitWriter) write(v uint64, n uint) {
 		w.nacc += k
 		n -= k
 		for w.nacc >= 8 {
-			w.buf.WriteByte(byte(w.acc >> (w.nacc - 8)))
+			w.buf = append(w.buf, byte(w.acc>>(w.nacc-8)))
 			w.nacc -= 8
 		}
 	}
+	if w.out != nil && len(w.buf) >= 1<<16 {
+		w.flush()
+	}
+}
+
+func (w *bitWriter) flush() {
+	if w.err == nil {
+		_, w.err = w.out.Write(w.buf)
+	}
+	w.n += uint64(len(w.buf))
+	w.buf = w.buf[:0]
 }
 
 func (w *bitWriter) gamma(x uint64) {
@@ -484,11 +547,23 @@ func (w *bitWriter) gamma(x uint64) {
 	w.write(x, n)
 }
 
-func (w *bitWriter) bytes() []byte {
+func (w *bitWriter) pad() {
 	if w.nacc > 0 {
 		w.write(0, 8-w.nacc)
 	}
-	return w.buf.Bytes()
+}
+
+// bytes pads the last byte and returns everything written (out nil).
+func (w *bitWriter) bytes() []byte {
+	w.pad()
+	return w.buf
+}
+
+// close pads the last byte and passes the rest to out.
+func (w *bitWriter) close() error {
+	w.pad()
+	w.flush()
+	return w.err
 }
 
 type bitReader struct {

@@ -3,6 +3,7 @@ package bdd
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math/bits"
 )
 
@@ -181,57 +182,113 @@ func b2i(b bool) int {
 	return 0
 }
 
-// walkV3 runs the depth-first walk over any numbering of the diagram.
-func walkV3(d *Diagram, sink dfsSink) {
-	L := d.Order.Vars()
-	if d.Root < 2 {
-		return
+// walkV3 runs the depth-first walk over either form of a diagram and
+// returns the number of nodes it reached. Per node it keeps two bits (one
+// parent, more than one) and the shared number (4 bytes).
+func walkV3[V view](v V, sink dfsSink) (reached int) {
+	if v.root() < 2 {
+		return 0
 	}
-	multi := make([]uint8, len(d.Nodes)) // parents, saturating at 2
-	for _, nd := range d.Nodes[2:] {
-		multi[nd.Lo] = min(multi[nd.Lo]+1, 2)
-		multi[nd.Hi] = min(multi[nd.Hi]+1, 2)
+	n := v.size()
+	one := make([]uint64, (n+63)/64) // at least one parent
+	two := make([]uint64, (n+63)/64) // more than one
+	mark := func(r uint32) {
+		if r < 2 {
+			return
+		}
+		i := v.id(r)
+		w, b := i/64, uint64(1)<<(i%64)
+		two[w] |= one[w] & b
+		one[w] |= b
 	}
-	multi[d.Root] = min(multi[d.Root]+1, 2)
-	num := make([]uint32, len(d.Nodes)) // shared number + 1, once completed
-	count := make([]uint32, L)          // shared nodes completed per level
-	var visit func(u uint32)
-	visit = func(u uint32) {
-		nd := d.Nodes[u]
-		sink.shared(multi[u] > 1)
-		for e, c := range [2]uint32{nd.Lo, nd.Hi} {
-			hi := e == 1
-			switch {
-			case c < 2:
-				sink.edge(hi, int(c))
-			case num[c] != 0:
-				cl := int(d.Nodes[c].Level)
-				sink.edge(hi, edgeBack)
-				sink.back(cl, uint64(cl-int(nd.Level)-1), uint64(count[cl]-num[c]))
-			default:
-				sink.edge(hi, edgeNew)
-				sink.newSkip(uint64(int(d.Nodes[c].Level) - int(nd.Level) - 1))
-				visit(c)
+	v.each(func(r uint32) {
+		lo, hi := v.kids(r)
+		mark(lo)
+		mark(hi)
+	})
+	mark(v.root())
+	one = nil
+	num := make([]uint32, n)          // shared number + 1, once completed
+	count := make([]uint32, v.vars()) // shared nodes completed per level
+	var visit func(u uint32, lv int)
+	visit = func(u uint32, lv int) {
+		reached++
+		ui := v.id(u)
+		shared := two[ui/64]>>(ui%64)&1 != 0
+		sink.shared(shared)
+		lo, hi := v.kids(u)
+		for e, c := range [2]uint32{lo, hi} {
+			isHi := e == 1
+			if c < 2 {
+				sink.edge(isHi, int(c))
+				continue
 			}
+			cl := v.level(c)
+			if k := num[v.id(c)]; k != 0 {
+				sink.edge(isHi, edgeBack)
+				sink.back(cl, uint64(cl-lv-1), uint64(count[cl]-k))
+				continue
+			}
+			sink.edge(isHi, edgeNew)
+			sink.newSkip(uint64(cl - lv - 1))
+			visit(c, cl)
 		}
-		if multi[u] > 1 {
-			count[nd.Level]++
-			num[u] = count[nd.Level]
+		if shared {
+			count[lv]++
+			num[ui] = count[lv]
 		}
 	}
-	sink.newSkip(uint64(d.Nodes[d.Root].Level))
-	visit(d.Root)
+	rl := v.level(v.root())
+	sink.newSkip(uint64(rl))
+	visit(v.root(), rl)
+	return reached
 }
 
-// encodeV3 writes the version 3 payload of any (reduced) diagram.
-func encodeV3(d *Diagram) []byte {
-	L := d.Order.Vars()
+// cost is the number of bits c takes for the numbers s has seen.
+func (s *coderStats) cost(c coder) uint64 {
+	switch c.sel {
+	case selGamma:
+		return s.gamma
+	case selFixed:
+		return s.n * uint64(c.w)
+	}
+	return s.n*uint64(c.sel+1) + s.rice[c.sel]
+}
+
+func (c coder) headerBits() uint64 {
+	if c.sel == selFixed {
+		return 12
+	}
+	return 6
+}
+
+func (r ranking) bits(t int) uint64 { return min(uint64(r.rank[t])+1, 3) }
+
+// encodeV3 writes the version 3 payload of a reduced diagram to out, after
+// calling size with its length in bytes (known before a bit is written,
+// so that a header holding it can go first and nothing is held in memory).
+// It refuses a diagram with nodes the root does not reach.
+func encodeV3[V view](v V, nodes int, size func(payload uint64) error, out io.Writer) error {
+	L := v.vars()
 	st := &statSink{idx: make([]coderStats, L)}
-	walkV3(d, st)
-	w := &writeSink{bw: &bitWriter{}, rank: [2]ranking{rankTypes(st.types[0]), rankTypes(st.types[1])},
+	if got := walkV3(v, st); got != nodes {
+		return fmt.Errorf("%d of %d nodes unreachable from the root", nodes-got, nodes)
+	}
+	w := &writeSink{bw: &bitWriter{out: out}, rank: [2]ranking{rankTypes(st.types[0]), rankTypes(st.types[1])},
 		newC: st.newS.best(), backC: st.backS.best(), idx: make([]coder, L)}
+	total := 16 + w.newC.headerBits() + w.backC.headerBits() + st.newS.cost(w.newC) + st.backS.cost(w.backC) + uint64(nodes)
 	for i := range w.idx {
 		w.idx[i] = st.idx[i].best()
+		total += w.idx[i].headerBits() + st.idx[i].cost(w.idx[i])
+	}
+	for e := range st.types {
+		for t, c := range st.types[e] {
+			total += c * w.rank[e].bits(t)
+		}
+	}
+	payload := (total + 7) / 8
+	if err := size(payload); err != nil {
+		return err
 	}
 	w.rank[0].header(w.bw)
 	w.rank[1].header(w.bw)
@@ -240,8 +297,14 @@ func encodeV3(d *Diagram) []byte {
 	for _, c := range w.idx {
 		c.header(w.bw)
 	}
-	walkV3(d, w)
-	return w.bw.bytes()
+	walkV3(v, w)
+	if err := w.bw.close(); err != nil {
+		return err
+	}
+	if w.bw.n != payload {
+		return fmt.Errorf("wrote a payload of %d bytes, %d counted", w.bw.n, payload)
+	}
+	return nil
 }
 
 // decodeV3 reads a version 3 payload into d (whose Order, Root and Count are

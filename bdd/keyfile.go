@@ -12,12 +12,25 @@ import (
 // a ZDD) under o, without holding them in memory; the file is checked to
 // its end (order, checksum).
 func BuildFromFile(path string, o Order, zdd bool, progress Progress) (*Diagram, error) {
+	return asDiagram(buildFromFile(path, o, zdd, Cells, 0, 0, progress))
+}
+
+// buildFromFile streams the file's keys (k cells of n) converted into enc,
+// which must keep them increasing (Cells and Ranks do).
+func buildFromFile(path string, o Order, zdd bool, enc Encoding, n, k int, progress Progress) (*LevelDiagram, error) {
 	r, err := keyset.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	d, err := BuildStream(r.Next, r.Header().Count, o, zdd, progress)
+	next := r.Next
+	if enc != Cells {
+		next = func() (uint64, bool) {
+			key, ok := r.Next()
+			return enc.Convert(key, n, k), ok
+		}
+	}
+	d, err := buildStream(next, r.Header().Count, o, zdd, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -66,19 +79,11 @@ func (e Encoding) ConvertPass(pass KeyPass, n, k int) KeyPass {
 
 // CheckCount checks that d holds n members, by its stored count and by a
 // walk of the diagram.
-func (d *Diagram) CheckCount(n uint64) error {
-	if d.Count != n {
-		return fmt.Errorf("built %d members from a file of %d keys", d.Count, n)
-	}
-	if c, err := d.SatCount(); err != nil || c != n {
-		return fmt.Errorf("BDD holds %d members, the file %d keys (%v)", c, n, err)
-	}
-	return nil
-}
+func (d *Diagram) CheckCount(n uint64) error { return checkCount(diagramView{d}, d.Count, n) }
 
 // CheckRudd rebuilds the key-set file's set through rudd and compares its
 // node count with d's (small sets: rudd holds every node in memory).
-func CheckRudd(path string, o Order, d *Diagram) error {
+func CheckRudd(path string, o Order, d interface{ NodeCount() int }) error {
 	_, keys, err := keyset.ReadAll(path)
 	if err != nil {
 		return err
@@ -104,10 +109,11 @@ type KeysBuild struct {
 	Progress Progress
 }
 
-// Built is a set's BDD, its ZDD's node count when asked, and the time the
-// BDD took.
+// Built is a set's BDD (as the builder holds it: Save writes it as it
+// is, Diagram converts it), its ZDD's node count when asked, and the time
+// the BDD took.
 type Built struct {
-	BDD      *Diagram
+	BDD      *LevelDiagram
 	ZDDNodes uint64
 	Took     time.Duration
 }
@@ -117,20 +123,21 @@ type Built struct {
 func BuildKeys(keys []uint64, n, k int, b KeysBuild) (Built, error) {
 	start := time.Now()
 	b.Encoding.ConvertAll(keys, n, k)
-	d, err := BuildInPlace(keys, b.Order, false, b.Progress)
+	d, err := buildInPlace(keys, b.Order, false, b.Progress)
 	if err != nil {
 		return Built{}, err
 	}
-	return b.finish(Built{BDD: d, Took: time.Since(start)}, func() (*Diagram, error) {
-		return BuildPermuted(keys, b.Order, true, b.Progress)
+	return b.finish(Built{BDD: d, Took: time.Since(start)}, func() (*LevelDiagram, error) {
+		return buildPermuted(keys, b.Order, true, b.Progress)
 	})
 }
 
 // BuildKeyFile builds the diagram of a key-set file's set of k cells on an
-// n-cell board. The natural order on cells keys streams the file (the keys
-// never sit in memory); other orders and encodings re-sort it in passes of
-// at most MaxKeys keys, counting the ZDD in the same passes; Rudd reads it
-// whole.
+// n-cell board. The natural order streams the file in the cells and ranks
+// encodings (the keys never sit in memory: ranks keep the keys' order, the
+// Lehmer code being increasing in the tiles read row-major); other orders
+// and encodings re-sort it in passes of at most MaxKeys keys, counting the
+// ZDD in the same passes; Rudd reads it whole.
 func BuildKeyFile(path string, n, k int, b KeysBuild) (Built, error) {
 	if b.Rudd {
 		_, keys, err := keyset.ReadAll(path)
@@ -144,13 +151,13 @@ func BuildKeyFile(path string, n, k int, b KeysBuild) (Built, error) {
 		return out, CheckRudd(path, b.Order, out.BDD)
 	}
 	start := time.Now()
-	if b.Order.Name == "natural" && b.Encoding == Cells {
-		d, err := BuildFromFile(path, b.Order, false, b.Progress)
+	if newPermuter(b.Order).identity && (b.Encoding == Cells || b.Encoding == Ranks) {
+		d, err := buildFromFile(path, b.Order, false, b.Encoding, n, k, b.Progress)
 		if err != nil {
 			return Built{}, err
 		}
-		return b.finish(Built{BDD: d, Took: time.Since(start)}, func() (*Diagram, error) {
-			return BuildFromFile(path, b.Order, true, b.Progress)
+		return b.finish(Built{BDD: d, Took: time.Since(start)}, func() (*LevelDiagram, error) {
+			return buildFromFile(path, b.Order, true, b.Encoding, n, k, b.Progress)
 		})
 	}
 	pass := FilePass(path)
@@ -161,7 +168,7 @@ func BuildKeyFile(path string, n, k int, b KeysBuild) (Built, error) {
 	if maxKeys <= 0 {
 		maxKeys = math.MaxInt
 	}
-	d, z, err := BuildPasses(pass, b.Order, b.ZDD, maxKeys, b.Progress)
+	d, z, err := buildPasses(pass, b.Order, b.ZDD, maxKeys, b.Progress)
 	if err != nil {
 		return Built{}, err
 	}
@@ -174,7 +181,7 @@ func BuildKeyFile(path string, n, k int, b KeysBuild) (Built, error) {
 }
 
 // finish checks the member count and counts the ZDD nodes if asked.
-func (b KeysBuild) finish(out Built, zdd func() (*Diagram, error)) (Built, error) {
+func (b KeysBuild) finish(out Built, zdd func() (*LevelDiagram, error)) (Built, error) {
 	want := b.Count
 	if want == 0 {
 		want = out.BDD.Count

@@ -87,10 +87,22 @@ func TestBuildKeyFileEveryPathAgrees(t *testing.T) {
 		require.NoError(t, err)
 		assert.Zero(t, noZDD.ZDDNodes)
 	}
-	ranks, err := BuildKeyFile(path, 9, 5, KeysBuild{Order: mustOrder(t, "natural", 5), Encoding: Ranks})
-	require.NoError(t, err)
-	assert.Equal(t, uint64(len(keys)), ranks.BDD.Count)
+	// ranks keep the keys' order: the natural order streams them, and gives
+	// what the in-memory build gives (BDD bytes, ZDD nodes)
+	for _, enc := range []Encoding{Ranks, RanksReverse} {
+		kb := KeysBuild{Order: mustOrder(t, "natural", 5), Encoding: enc, ZDD: true}
+		ranks, err := BuildKeyFile(path, 9, 5, kb)
+		require.NoError(t, err)
+		assert.Equal(t, uint64(len(keys)), ranks.BDD.Count)
+		mem, err := BuildKeys(slices.Clone(keys), 9, 5, kb)
+		require.NoError(t, err)
+		assert.True(t, bytes.Equal(encoded(t, mem.BDD), encoded(t, ranks.BDD)), "%v", enc)
+		assert.Equal(t, mem.ZDDNodes, ranks.ZDDNodes, "%v", enc)
+	}
+	conv := slices.Clone(keys)
+	Ranks.ConvertAll(conv, 9, 5)
+	assert.True(t, slices.IsSorted(conv), "ranks keep the order of the keys")
 
-	_, err = BuildKeys(slices.Clone(keys), 9, 5, KeysBuild{Order: mustOrder(t, "natural", 5), Count: uint64(len(keys)) + 1})
+	_, err := BuildKeys(slices.Clone(keys), 9, 5, KeysBuild{Order: mustOrder(t, "natural", 5), Count: uint64(len(keys)) + 1})
 	assert.ErrorContains(t, err, "members from a file of")
 }

@@ -28,13 +28,24 @@ const prefixBits = 16
 // the builders. The set is read 1 + ceil(total/maxKeys) times or so; no
 // scratch files. The ZDD is nil unless alsoZDD.
 func BuildPasses(pass KeyPass, o Order, alsoZDD bool, maxKeys int, progress Progress) (bddD, zddD *Diagram, err error) {
-	b, err := NewBuilder(o, false, 1<<20)
+	lb, lz, err := buildPasses(pass, o, alsoZDD, maxKeys, progress)
+	if err != nil {
+		return nil, nil, err
+	}
+	if lz != nil {
+		zddD = lz.Diagram()
+	}
+	return lb.Diagram(), zddD, nil
+}
+
+func buildPasses(pass KeyPass, o Order, alsoZDD bool, maxKeys int, progress Progress) (bddD, zddD *LevelDiagram, err error) {
+	b, err := NewBuilder(o, false)
 	if err != nil {
 		return nil, nil, err
 	}
 	builders := []*Builder{b}
 	if alsoZDD {
-		z, _ := NewBuilder(o, true, 1<<20)
+		z, _ := NewBuilder(o, true)
 		builders = append(builders, z)
 	}
 	L := o.Vars()
@@ -133,9 +144,13 @@ func BuildPasses(pass KeyPass, o Order, alsoZDD bool, maxKeys int, progress Prog
 		}
 		fed += n
 	}
-	bddD = b.Finish()
+	if bddD, err = b.Finish(); err != nil {
+		return nil, nil, err
+	}
 	if alsoZDD {
-		zddD = builders[1].Finish()
+		if zddD, err = builders[1].Finish(); err != nil {
+			return nil, nil, err
+		}
 	}
 	return bddD, zddD, nil
 }

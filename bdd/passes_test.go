@@ -24,12 +24,19 @@ func shuffledPass(keys []uint64, seed uint64) (KeyPass, *int) {
 	}, &passes
 }
 
-func encoded(t *testing.T, d *Diagram) []byte {
+func encoded(t *testing.T, d Graph) []byte {
 	t.Helper()
-	return encodedAs(t, d, 3, 3, d.Order.Vars()/4)
+	var vars int
+	switch d := d.(type) {
+	case *Diagram:
+		vars = d.Order.Vars()
+	case *LevelDiagram:
+		vars = d.Order.Vars()
+	}
+	return encodedAs(t, d, 3, 3, vars/4)
 }
 
-func encodedAs(t *testing.T, d *Diagram, rows, cols, k int) []byte {
+func encodedAs(t *testing.T, d Graph, rows, cols, k int) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	_, err := Encode(&buf, d, Meta{Rows: rows, Cols: cols, Cells: k})

@@ -13,7 +13,11 @@ type Progress func(stage string, done, total uint64)
 // the keys' memory: on return keys holds the sorted permuted bit strings,
 // which BuildPermuted can take again (for the ZDD of the same set).
 func BuildInPlace(keys []uint64, o Order, zdd bool, progress Progress) (*Diagram, error) {
-	b, err := NewBuilder(o, zdd, min(len(keys)/8, 1<<24))
+	return asDiagram(buildInPlace(keys, o, zdd, progress))
+}
+
+func buildInPlace(keys []uint64, o Order, zdd bool, progress Progress) (*LevelDiagram, error) {
+	b, err := NewBuilder(o, zdd)
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +41,11 @@ func BuildInPlace(keys []uint64, o Order, zdd bool, progress Progress) (*Diagram
 // BuildPermuted builds from bit strings already permuted and sorted (as
 // BuildInPlace leaves them).
 func BuildPermuted(sorted []uint64, o Order, zdd bool, progress Progress) (*Diagram, error) {
-	b, err := NewBuilder(o, zdd, min(len(sorted)/8, 1<<24))
+	return asDiagram(buildPermuted(sorted, o, zdd, progress))
+}
+
+func buildPermuted(sorted []uint64, o Order, zdd bool, progress Progress) (*LevelDiagram, error) {
+	b, err := NewBuilder(o, zdd)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +56,7 @@ func BuildPermuted(sorted []uint64, o Order, zdd bool, progress Progress) (*Diag
 	return feed(b, sorted, progress, stage)
 }
 
-func feed(b *Builder, s []uint64, progress Progress, stage string) (*Diagram, error) {
+func feed(b *Builder, s []uint64, progress Progress, stage string) (*LevelDiagram, error) {
 	for i, k := range s {
 		if err := b.AddPermuted(k); err != nil {
 			return nil, err
@@ -57,16 +65,18 @@ func feed(b *Builder, s []uint64, progress Progress, stage string) (*Diagram, er
 			progress(stage, uint64(i), uint64(len(s)))
 		}
 	}
-	return b.Finish(), nil
+	return b.Finish()
 }
 
 // BuildStream builds from a stream of strictly increasing keys (a key-set
 // file) without holding the keys: the natural order only, since other
 // orders need the keys re-sorted. next returns false at the end.
 func BuildStream(next func() (uint64, bool), total uint64, o Order, zdd bool, progress Progress) (*Diagram, error) {
-	// Nodes run at 0.2-0.4 per key on the gap sets; start small and grow
-	// rather than reserve gigabytes on a guess.
-	b, err := NewBuilder(o, zdd, int(min(total/8, 1<<24)))
+	return asDiagram(buildStream(next, total, o, zdd, progress))
+}
+
+func buildStream(next func() (uint64, bool), total uint64, o Order, zdd bool, progress Progress) (*LevelDiagram, error) {
+	b, err := NewBuilder(o, zdd)
 	if err != nil {
 		return nil, err
 	}
@@ -91,5 +101,5 @@ func BuildStream(next func() (uint64, bool), total uint64, o Order, zdd bool, pr
 		}
 		i++
 	}
-	return b.Finish(), nil
+	return b.Finish()
 }

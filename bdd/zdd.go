@@ -14,7 +14,7 @@ func (d *Diagram) ZDDOf() (*Diagram, error) {
 		return nil, errors.New("already a ZDD")
 	}
 	L := d.Order.Vars()
-	t := newTable(true, len(d.Nodes))
+	t := newTable(true, L)
 	level := func(r uint32) int {
 		if r < 2 {
 			return L
@@ -37,6 +37,6 @@ func (d *Diagram) ZDDOf() (*Diagram, error) {
 		z[u] = t.mk(l, lift(nd.Lo, l+1), lift(nd.Hi, l+1))
 	}
 	root := lift(d.Root, 0)
-	t.slots = nil
-	return &Diagram{Order: d.Order, Nodes: t.nodes, Root: root, ZDD: true, Count: d.Count}, nil
+	z = nil
+	return asDiagram(t.finish(d.Order, root, d.Count))
 }

@@ -22,7 +22,8 @@ func buildCommand(e *env) *cli.Command {
 		Description: "Enumerates a gap set in memory (--gap, --cells; the 4x4 gap-2 sets need --keys) or reads its\n" +
 			"sorted keys from a key-set file (--keys), builds the reduced BDD\n" +
 			"under the chosen variable order, counts the ZDD nodes of the same set, and writes a .bdd file.\n" +
-			"The natural order streams the keys. Other orders re-sort them: from a key file in passes, each\n" +
+			"The natural order streams the keys (cells and ranks encodings). Other orders and encodings re-sort\n" +
+			"them: from a key file in passes, each\n" +
 			"holding at most --sort-mem GiB of keys (8 bytes per key; the file is read 1 + size/sort-mem\n" +
 			"times, no scratch files), building the ZDD in the same passes.\n" +
 			"Orders: " + strings.Join(bdd.OrderNames(), ", ") + ".\n" +
@@ -141,8 +142,8 @@ func runBuild(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%s order=%s patterns=%d nodes=%d zdd_nodes=%d bytes=%d build=%.1fs -> %s\n",
-		in.Name(), o.Name, in.Count, in.Nodes, in.ZDDNodes, in.FileSize, took.Seconds(), c.String("out"))
+	fmt.Fprintf(e.stdout, "%s order=%s patterns=%d nodes=%d zdd_nodes=%d bytes=%d build=%.1fs table_bytes=%d -> %s\n",
+		in.Name(), o.Name, in.Count, in.Nodes, in.ZDDNodes, in.FileSize, took.Seconds(), d.TableBytes, c.String("out"))
 	return nil
 }
 
