@@ -1,13 +1,19 @@
 package bdd
 
 import (
+	"cmp"
+	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/keyset"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Benchmarks on real gap sets read GAPSET_KEYS (a key-set file, e.g.
@@ -143,7 +149,8 @@ func BenchmarkCursorWalk(b *testing.B) {
 
 // TestFileAgreesWithKeys checks a big .bdd file against its key file when
 // both are named (GAPSET_BDD, GAPSET_KEYS): every member is found, and
-// random boards agree with a binary search of the keys. Skipped otherwise.
+// 2,000,000 random boards agree with the key file. The keys are streamed,
+// not held (the whole gap <= 2 set is 10.7 GB of keys). Skipped otherwise.
 func TestFileAgreesWithKeys(t *testing.T) {
 	bddPath, keyPath := os.Getenv("GAPSET_BDD"), os.Getenv("GAPSET_KEYS")
 	if bddPath == "" || keyPath == "" {
@@ -153,20 +160,95 @@ func TestFileAgreesWithKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, keys, err := keyset.ReadAll(keyPath)
+	n, err := agreesWithKeyFile(s, keyPath, 2000000)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range keys {
-		if !s.Contains(k) {
-			t.Fatalf("member %#x missing", k)
+	t.Logf("%d members found, 2000000 random boards agree", n)
+}
+
+// agreesWithKeyFile streams a key-set file past s: every key must be a
+// member (asked through a Cursor: sorted keys share long prefixes), and
+// random boards, sorted by their projected keys and merged with the
+// stream, must be members exactly when the file holds them (asked through
+// Set.Contains). It returns the number of keys read.
+func agreesWithKeyFile(s *Set, path string, random int) (uint64, error) {
+	r, err := keyset.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	h := r.Header()
+	rng := rand.New(rand.NewPCG(1, 2))
+	type board struct{ proj, key uint64 }
+	boards := make([]board, random)
+	for i := range boards {
+		b := encode.Random(rng, h.Rows, h.Cols).Key()
+		boards[i] = board{encode.Project(b, h.Cells), b}
+	}
+	slices.SortFunc(boards, func(a, b board) int { return cmp.Compare(a.proj, b.proj) })
+	c := s.NewCursor()
+	var n uint64
+	j := 0
+	check := func(upTo uint64, last bool) error {
+		for ; j < len(boards) && (last || boards[j].proj <= upTo); j++ {
+			want := !last && boards[j].proj == upTo
+			if s.Contains(boards[j].key) != want {
+				return fmt.Errorf("board %#x: member %v in the BDD, %v in the key file", boards[j].key, !want, want)
+			}
+		}
+		return nil
+	}
+	for {
+		k, ok := r.Next()
+		if !ok {
+			break
+		}
+		n++
+		if !c.Contains(k) {
+			return n, fmt.Errorf("member %#x (key %d) missing", k, n)
+		}
+		if err := check(k, false); err != nil {
+			return n, err
 		}
 	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	for i := 0; i < 2000000; i++ {
-		b := encode.Random(rng, h.Rows, h.Cols).Key()
-		if member(keys, encode.Project(b, h.Cells)) != s.Contains(b) {
-			t.Fatalf("board %#x disagrees", b)
-		}
+	if err := r.Err(); err != nil {
+		return n, err
+	}
+	if n != h.Count {
+		return n, fmt.Errorf("read %d keys, the header says %d", n, h.Count)
+	}
+	return n, check(0, true)
+}
+
+func TestAgreesWithKeyFile(t *testing.T) {
+	g0, g2 := sets3x3(t)
+	dir := t.TempDir()
+	for _, enc := range []Encoding{Cells, Ranks, Tiles} {
+		keys := slices.Clone(g2)
+		enc.ConvertAll(keys, 9, 9)
+		o, err := NamedOrder("reverse", 3, 3, 9)
+		require.NoError(t, err)
+		d, err := Build(keys, o, false)
+		require.NoError(t, err)
+		s, err := NewSet(d, Info{Rows: 3, Cols: 3, Cells: 9, Encoding: enc})
+		require.NoError(t, err)
+		path := filepath.Join(dir, "g2.keys")
+		require.NoError(t, keyset.WriteFile(path, keyset.Header{Rows: 3, Cols: 3, Cells: 9, Gap: 2}, g2))
+		n, err := agreesWithKeyFile(s, path, 20000)
+		require.NoError(t, err, "%v", enc)
+		assert.Equal(t, uint64(len(g2)), n)
+		// a file with fewer keys: random members of the set not in it
+		require.NoError(t, keyset.WriteFile(path, keyset.Header{Rows: 3, Cols: 3, Cells: 9, Gap: 0}, g0))
+		_, err = agreesWithKeyFile(s, path, 20000)
+		assert.ErrorContains(t, err, "member true in the BDD", "%v", enc)
+		// a file with more keys: a member missing
+		more := slices.Clone(g2)
+		more = append(more, randomKeys(rand.New(rand.NewPCG(3, 3)), 3, 3, 9, 2000)...)
+		slices.Sort(more)
+		more = slices.Compact(more)
+		require.NoError(t, keyset.WriteFile(path, keyset.Header{Rows: 3, Cols: 3, Cells: 9, Gap: 4}, more))
+		_, err = agreesWithKeyFile(s, path, 20000)
+		assert.ErrorContains(t, err, "missing", "%v", enc)
 	}
 }

@@ -106,3 +106,26 @@ func rankKey(key uint64, n, k int, fromLast bool) uint64 {
 	}
 	return out
 }
+
+// FromRanksReverse inverts RankKeyReverse on the last k cells of a board
+// of n cells: the key of the tiles on them, or false if a rank names no
+// tile left.
+func FromRanksReverse(key uint64, n, k int) (uint64, bool) {
+	left := uint32(1)<<uint(n) - 1
+	var out uint64
+	for i := 0; i < k; i++ {
+		sh := 4 * uint(i)
+		r := int(key>>sh) & 15
+		if r >= bits.OnesCount32(left) {
+			return 0, false
+		}
+		t := left
+		for ; r > 0; r-- {
+			t &= t - 1 // drop the r smallest tiles left
+		}
+		tile := bits.TrailingZeros32(t)
+		left &^= 1 << uint(tile)
+		out |= uint64(tile) << sh
+	}
+	return out, true
+}

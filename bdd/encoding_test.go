@@ -63,6 +63,11 @@ func TestRankKeyIsTheLehmerCode(t *testing.T) {
 				return out
 			}
 			require.Equal(t, rev(RankKey(rev(b.Key()), n, n)), RankKeyReverse(b.Key(), n, n), "ranks-reverse is ranks of the mirrored board")
+			for _, k := range []int{1, n / 2, n} {
+				back, ok := FromRanksReverse(RankKeyReverse(b.Key(), n, k), n, k)
+				require.True(t, ok)
+				require.Equal(t, encode.Project(b.Key(), k), back, "FromRanksReverse inverts RankKeyReverse on %d cells", k)
+			}
 		}
 	}
 	// not a board (tile 5 twice): no rank of a board
@@ -108,8 +113,8 @@ func TestEncodedSetsAnswerBoardKeys(t *testing.T) {
 					require.Equal(t, member(set, k), s.Contains(k))
 					require.Equal(t, member(set, k), c.Contains(k))
 				}
-				if name != "planes" {
-					assert.Error(t, s.Project(4, func(uint64) {}), "no projection onto cells of a %v set", enc)
+				if name != "planes" && enc != RanksReverse { // ranks-reverse: TestProjectEncodings
+					assert.ErrorIs(t, s.Project(4, func(uint64) {}), ErrNotProjectable, "no projection onto cells of a %v set", enc)
 				}
 			}
 		}

@@ -9,18 +9,35 @@ import (
 // of different cells (the bit planes).
 var ErrNotCellwise = errors.New("projection needs a variable order that keeps each cell's bits together")
 
+// ErrNotProjectable is returned by Project for sets in the ranks and tiles
+// encodings, whose last cells' variables do not name the tiles on them.
+var ErrNotProjectable = errors.New("projection onto cells needs the cells or ranks-reverse encoding")
+
 // Project calls add once or more with every pattern of the set's
 // projection onto the key's last k cells (the low 4k bits; a pattern is a
 // key with the other bits 0): the patterns some member has there. It is an
 // existential quantification of the other cells, done by a walk of the
-// 16-way layout that visits a node once while no projected cell has been
-// read, and once per distinct partial pattern after that.
+// 16-way layout (a set in the ranks-reverse encoding gives its patterns in
+// the cells encoding; ranks and tiles cannot be projected). The walk
+// visits a node once while no projected cell has been read, and once per
+// distinct partial pattern after that.
 func (s *Set) Project(k int, add func(uint64)) error {
 	if s.cells == nil {
 		return ErrNotCellwise
 	}
-	if s.enc != Cells {
-		return fmt.Errorf("projection onto cells needs a set in the cells encoding, not %v", s.enc)
+	switch s.enc {
+	case Cells:
+	case RanksReverse:
+		// the last k cells' ranks name their tiles (ranked among the
+		// tiles not on the cells after them): convert each pattern back
+		inner, n := add, s.n
+		add = func(p uint64) {
+			if key, ok := FromRanksReverse(p, n, k); ok {
+				inner(key)
+			}
+		}
+	default:
+		return fmt.Errorf("%w, not %v", ErrNotProjectable, s.enc)
 	}
 	if k < 1 || 4*k >= 64 {
 		return fmt.Errorf("cannot project onto %d cells", k)

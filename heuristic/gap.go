@@ -314,7 +314,7 @@ func (p *pool) dense(s Set, k int) (ida.BitTable, error) {
 		return d, nil
 	}
 	d, err := Dense(s.Set, k)
-	if errors.Is(err, bdd.ErrNotCellwise) || d == nil && err == nil {
+	if errors.Is(err, bdd.ErrNotCellwise) || errors.Is(err, bdd.ErrNotProjectable) || d == nil && err == nil {
 		return nil, nil // the set is still used, only without its dense table
 	}
 	if err != nil {
@@ -326,7 +326,8 @@ func (p *pool) dense(s Set, k int) (ida.BitTable, error) {
 
 // Dense projects a set (a key set or a BDD from BDDSet) onto its last k
 // cells as a bit table. It returns nil, nil for other sets, and wraps
-// bdd.ErrNotCellwise for a BDD whose order mixes cells.
+// bdd.ErrNotCellwise for a BDD whose order mixes cells, bdd.ErrNotProjectable
+// for one in the ranks or tiles encoding.
 func Dense(set ida.Set, k int) (*memset.Dense, error) {
 	if err := CheckDense([]int{k}); err != nil {
 		return nil, err

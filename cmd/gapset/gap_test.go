@@ -296,3 +296,40 @@ func TestBDDWithoutDenseTables(t *testing.T) {
 	assert.NotContains(t, rec.Counters, "dense_no")
 	assert.Positive(t, rec.Counters["queries"])
 }
+
+// A BDD in any encoding feeds h_G with the nodes of the cells encoding;
+// ranks-reverse sets give dense tables too (projected back to cells),
+// ranks and tiles sets are used without them.
+func TestSolveWithEncodedBDDs(t *testing.T) {
+	sets, err := gapset.Sets(context.Background(), 3, 3, 0, []int{9}, nil)
+	require.NoError(t, err)
+	order, err := bdd.NamedOrder("natural", 3, 3, 9)
+	require.NoError(t, err)
+	var nodes []int64
+	for _, enc := range []bdd.Encoding{bdd.Cells, bdd.Ranks, bdd.RanksReverse, bdd.Tiles} {
+		keys := slices.Clone(sets[9])
+		enc.ConvertAll(keys, 9, 9)
+		d, err := bdd.Build(keys, order, false)
+		require.NoError(t, err)
+		path := filepath.Join(t.TempDir(), "g0.bdd")
+		_, err = bdd.Save(path, d, bdd.Meta{Rows: 3, Cols: 3, Cells: 9, Gap: 0, Encoding: enc})
+		require.NoError(t, err)
+		code, out, errs := runCmd(t, boards3x3, "solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-f", "json", "-H", "gap0", "--bdd", path)
+		require.Equal(t, 0, code, "%v: %s", enc, errs)
+		var sum int64
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var rec bench.Solution
+			require.NoError(t, json.Unmarshal([]byte(line), &rec))
+			sum += rec.Nodes
+			if enc == bdd.Cells || enc == bdd.RanksReverse {
+				assert.Contains(t, rec.Counters, "dense_no", "%v", enc)
+			} else {
+				assert.NotContains(t, rec.Counters, "dense_no", "%v", enc)
+			}
+		}
+		nodes = append(nodes, sum)
+	}
+	for _, n := range nodes[1:] {
+		assert.Equal(t, nodes[0], n)
+	}
+}
