@@ -335,6 +335,9 @@ func TestCellLayoutWithSkippedCells(t *testing.T) {
 			s, err := NewSet(d, Info{})
 			require.NoError(t, err)
 			assert.Equal(t, name != "planes", s.cells != nil)
+			if s.cells != nil {
+				require.Len(t, s.cells, 2+cellCount(d), "the 16-way nodes counted beforehand")
+			}
 			c := s.NewCursor()
 			for k := uint64(0); k < 1<<16; k++ {
 				if seen[k] != s.Contains(k) || seen[k] != c.Contains(k) {

@@ -1,5 +1,7 @@
 package bdd
 
+import "math/bits"
+
 // The cell-wise layout: when the order tests the four bits of each cell
 // one after the other (every named order but the bit planes), four levels
 // of the BDD collapse into one 16-way node, exactly one 64-byte cache line,
@@ -35,7 +37,7 @@ func buildCells(d *Diagram, shifts []uint8) (nodes []cnode, root uint32) {
 	steps := len(shifts)
 	own := make([]uint32, len(d.Nodes)) // BDD node met at its own step -> id
 	far := map[uint64]uint32{}          // (node, step) for skipped cells -> id
-	nodes = make([]cnode, 2)
+	nodes = make([]cnode, 2, 2+cellCount(d))
 	level := func(n uint32) int { return int(d.Nodes[n].Level) }
 	lookup := func(n uint32, j int) (uint32, bool) {
 		if level(n)/4 == j {
@@ -100,4 +102,40 @@ func buildCells(d *Diagram, shifts []uint8) (nodes []cnode, root uint32) {
 		}
 	}
 	return nodes, root
+}
+
+// cellCount is the number of 16-way nodes buildCells makes, counted in one
+// pass over the BDD so that their array is allocated once (it is the
+// biggest thing a query structure holds; growing it by copies would
+// double it for a while): the BDD nodes where a path enters a cell step
+// (the root; a child in a later step than its parent), and the steps a
+// child skipping whole cells is entered at before its own.
+func cellCount(d *Diagram) int {
+	if d.Root < 2 {
+		return 0
+	}
+	step := func(r uint32) int { return int(d.Nodes[r].Level) / 4 }
+	entry := make([]uint64, (len(d.Nodes)+63)/64)
+	far := map[uint64]struct{}{}
+	enter := func(c uint32, from int) { // c reached from the end of step from-1
+		if c < 2 || step(c) < from {
+			return
+		}
+		for j := from; j < step(c); j++ {
+			far[uint64(c)<<8|uint64(j)] = struct{}{}
+		}
+		entry[c/64] |= 1 << (c % 64)
+	}
+	enter(d.Root, 0)
+	for i := 2; i < len(d.Nodes); i++ {
+		nd := d.Nodes[i]
+		next := int(nd.Level)/4 + 1
+		enter(nd.Lo, next)
+		enter(nd.Hi, next)
+	}
+	n := len(far)
+	for _, w := range entry {
+		n += bits.OnesCount64(w)
+	}
+	return n
 }

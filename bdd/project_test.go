@@ -22,6 +22,9 @@ func TestProjectEqualsKeyProjection(t *testing.T) {
 				require.NoError(t, err)
 				s, err := NewSet(d, Info{})
 				require.NoError(t, err)
+				if s.cells != nil {
+					require.Len(t, s.cells, 2+cellCount(d), "the 16-way nodes counted beforehand")
+				}
 				for _, k := range []int{1, 3, from - 1, from} {
 					var got []uint64
 					err := s.Project(k, func(p uint64) { got = append(got, p) })

@@ -35,7 +35,7 @@ func NewSet(d *Diagram, info Info) (*Set, error) {
 	if d.ZDD {
 		return nil, errors.New("membership queries need a BDD, not a ZDD")
 	}
-	s := &Set{info: info, nodes: make([]qnode, len(d.Nodes))}
+	s := &Set{info: info}
 	if s.info.Order.Bits == nil {
 		s.info.Order = d.Order
 	}
@@ -43,9 +43,9 @@ func NewSet(d *Diagram, info Info) (*Set, error) {
 	if sh := cellShifts(d.Order); sh != nil {
 		s.shifts = sh
 		s.cells, s.root = buildCells(d, sh)
-		s.nodes = nil
 		return s, nil
 	}
+	s.nodes = make([]qnode, len(d.Nodes))
 	pos := make([]uint32, len(d.Nodes)) // old id -> new id (0: not placed)
 	pos[True] = True
 	next := uint32(2)
