@@ -9,7 +9,21 @@ import "errors"
 // ZDD are explicit nodes with equal branches ("lift"). The nodes are
 // hash-consed in our own table, so the result is reduced and canonical
 // (the same as building the ZDD from the sorted keys).
-func (d *Diagram) ZDDOf() (*Diagram, error) {
+func (d *Diagram) ZDDOf() (*Diagram, error) { return asDiagram(d.zddLevels()) }
+
+// ZDDSize counts the nodes and the members of the ZDD of the same set and
+// order without keeping it (ZDDOf less the 12 bytes per ZDD node of its
+// one-array form).
+func (d *Diagram) ZDDSize() (nodes int, members uint64, err error) {
+	z, err := d.zddLevels()
+	if err != nil {
+		return 0, 0, err
+	}
+	members, err = z.SatCount()
+	return z.NodeCount(), members, err
+}
+
+func (d *Diagram) zddLevels() (*LevelDiagram, error) {
 	if d.ZDD {
 		return nil, errors.New("already a ZDD")
 	}
@@ -38,5 +52,5 @@ func (d *Diagram) ZDDOf() (*Diagram, error) {
 	}
 	root := lift(d.Root, 0)
 	z = nil
-	return asDiagram(t.finish(d.Order, root, d.Count))
+	return t.finish(d.Order, root, d.Count)
 }

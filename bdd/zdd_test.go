@@ -38,6 +38,10 @@ func TestZDDOfEqualsZDDFromKeys(t *testing.T) {
 				n, err := got.SatCount()
 				require.NoError(t, err)
 				assert.Equal(t, uint64(len(keys)), n)
+				zn, zm, err := b.ZDDSize()
+				require.NoError(t, err)
+				assert.Equal(t, got.NodeCount(), zn)
+				assert.Equal(t, n, zm)
 				if len(keys) > 0 {
 					assert.Greater(t, got.NodeCount(), 0)
 					assert.Equal(t, encodedAs(t, want, rows, cols, k), encodedAs(t, got, rows, cols, k), "set %d %s k=%d: same file", si, name, k)

@@ -41,14 +41,11 @@ func zddCommand(e *env) *cli.Command {
 					return badInputf("%s holds a ZDD already", path)
 				}
 				pr.update(0, 0, true, "%s: converting %d BDD nodes", path, in.Nodes)
-				z, err := d.ZDDOf()
-				if err != nil {
-					return err
-				}
-				if n, err := z.SatCount(); err != nil || n != in.Count {
+				nz, n, err := d.ZDDSize()
+				if err != nil || n != in.Count {
 					return fmt.Errorf("%s: the ZDD holds %d members, the BDD %d (%v)", path, n, in.Count, err)
 				}
-				zn := uint64(z.NodeCount())
+				zn := uint64(nz)
 				if !c.Bool("dry-run") && zn != in.ZDDNodes {
 					if in.ZDDNodes != 0 {
 						return fmt.Errorf("%s: header says %d ZDD nodes, the conversion gives %d", path, in.ZDDNodes, zn)
