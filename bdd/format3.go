@@ -182,24 +182,32 @@ func b2i(b bool) int {
 	return 0
 }
 
-// walkV3 runs the depth-first walk over either form of a diagram and
-// returns the number of nodes it reached. Per node it keeps two bits (one
-// parent, more than one) and the shared number (4 bytes).
-func walkV3[V view](v V, sink dfsSink) (reached int) {
+// walkerV3 runs the depth-first walk over either form of a diagram, once
+// per sink. Per node it keeps one bit (more than one parent) and the
+// shared number (4 bytes), allocated once for both walks.
+type walkerV3[V view] struct {
+	v     V
+	two   []uint64 // more than one parent
+	num   []uint32 // shared number + 1, once completed
+	count []uint32 // shared nodes completed per level
+}
+
+func newWalkerV3[V view](v V) *walkerV3[V] {
+	w := &walkerV3[V]{v: v}
 	if v.root() < 2 {
-		return 0
+		return w
 	}
 	n := v.size()
 	one := make([]uint64, (n+63)/64) // at least one parent
-	two := make([]uint64, (n+63)/64) // more than one
+	w.two = make([]uint64, (n+63)/64)
 	mark := func(r uint32) {
 		if r < 2 {
 			return
 		}
 		i := v.id(r)
-		w, b := i/64, uint64(1)<<(i%64)
-		two[w] |= one[w] & b
-		one[w] |= b
+		k, b := i/64, uint64(1)<<(i%64)
+		w.two[k] |= one[k] & b
+		one[k] |= b
 	}
 	v.each(func(r uint32) {
 		lo, hi := v.kids(r)
@@ -207,9 +215,20 @@ func walkV3[V view](v V, sink dfsSink) (reached int) {
 		mark(hi)
 	})
 	mark(v.root())
-	one = nil
-	num := make([]uint32, n)          // shared number + 1, once completed
-	count := make([]uint32, v.vars()) // shared nodes completed per level
+	w.num = make([]uint32, n)
+	w.count = make([]uint32, v.vars())
+	return w
+}
+
+// walk feeds the sink and returns the number of nodes it reached.
+func (w *walkerV3[V]) walk(sink dfsSink) (reached int) {
+	v := w.v
+	if v.root() < 2 {
+		return 0
+	}
+	clear(w.num)
+	clear(w.count)
+	num, count, two := w.num, w.count, w.two
 	var visit func(u uint32, lv int)
 	visit = func(u uint32, lv int) {
 		reached++
@@ -271,7 +290,8 @@ func (r ranking) bits(t int) uint64 { return min(uint64(r.rank[t])+1, 3) }
 func encodeV3[V view](v V, nodes int, size func(payload uint64) error, out io.Writer) error {
 	L := v.vars()
 	st := &statSink{idx: make([]coderStats, L)}
-	if got := walkV3(v, st); got != nodes {
+	wk := newWalkerV3(v)
+	if got := wk.walk(st); got != nodes {
 		return fmt.Errorf("%d of %d nodes unreachable from the root", nodes-got, nodes)
 	}
 	w := &writeSink{bw: &bitWriter{out: out}, rank: [2]ranking{rankTypes(st.types[0]), rankTypes(st.types[1])},
@@ -297,7 +317,7 @@ func encodeV3[V view](v V, nodes int, size func(payload uint64) error, out io.Wr
 	for _, c := range w.idx {
 		c.header(w.bw)
 	}
-	walkV3(v, w)
+	wk.walk(w)
 	if err := w.bw.close(); err != nil {
 		return err
 	}
