@@ -251,10 +251,26 @@ func (r *Resolver) gapHeuristic(maxGap, cells, filter int) (ida.Heuristic, error
 		}
 		h.Levels = append(h.Levels, s.Set)
 		name := s.Name
+		var f Set
+		if filter > 0 {
+			if f, err = p.pick(g, filter); err != nil {
+				return nil, err
+			}
+			if f.Cells >= s.Cells {
+				return nil, fmt.Errorf("filter %s must have fewer cells than %s", f.Name, s.Name)
+			}
+		}
 		var tabs []ida.BitTable
 		var ks []string
 		for _, k := range r.opt.Dense {
 			d, err := p.dense(s, k)
+			if d == nil && err == nil && f.Set != nil {
+				// a set that cannot be projected (a BDD in the ranks
+				// encoding or the bit planes): its projection onto k cells
+				// is the filter's (the filter is its projection, or a
+				// superset of it, on more than k cells)
+				d, err = p.dense(f, k)
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -268,14 +284,7 @@ func (r *Resolver) gapHeuristic(maxGap, cells, filter int) (ida.Heuristic, error
 			// only named when chosen, to compare runs; the default is silent
 			name += "<" + strings.Join(ks, ",") + ">"
 		}
-		if filter > 0 {
-			f, err := p.pick(g, filter)
-			if err != nil {
-				return nil, err
-			}
-			if f.Cells >= s.Cells {
-				return nil, fmt.Errorf("filter %s must have fewer cells than %s", f.Name, s.Name)
-			}
+		if f.Set != nil {
 			h.Filters = append(h.Filters, f.Set)
 			name += "[" + f.Name + "]"
 		}

@@ -299,10 +299,13 @@ func TestBDDWithoutDenseTables(t *testing.T) {
 
 // A BDD in any encoding feeds h_G with the nodes of the cells encoding;
 // ranks-reverse sets give dense tables too (projected back to cells),
-// ranks and tiles sets are used without them.
+// ranks and tiles sets are used without them, unless a filter set on fewer
+// cells gives them.
 func TestSolveWithEncodedBDDs(t *testing.T) {
-	sets, err := gapset.Sets(context.Background(), 3, 3, 0, []int{9}, nil)
+	sets, err := gapset.Sets(context.Background(), 3, 3, 0, []int{5, 9}, nil)
 	require.NoError(t, err)
+	filter := filepath.Join(t.TempDir(), "g0_5.keys")
+	require.NoError(t, keyset.WriteFile(filter, keyset.Header{Rows: 3, Cols: 3, Cells: 5, Gap: 0}, sets[5]))
 	order, err := bdd.NamedOrder("natural", 3, 3, 9)
 	require.NoError(t, err)
 	var nodes []int64
@@ -327,6 +330,19 @@ func TestSolveWithEncodedBDDs(t *testing.T) {
 				assert.NotContains(t, rec.Counters, "dense_no", "%v", enc)
 			}
 		}
+		nodes = append(nodes, sum)
+		code, out, errs = runCmd(t, boards3x3, "solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-f", "json", "-H", "gap0:9/5",
+			"--bdd", path, "--keys", filter, "--dense", "2", "--dense", "3")
+		require.Equal(t, 0, code, "%v: %s", enc, errs)
+		sum = 0
+		var denied int64
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var rec bench.Solution
+			require.NoError(t, json.Unmarshal([]byte(line), &rec))
+			sum += rec.Nodes
+			denied += rec.Counters["dense_no"]
+		}
+		assert.Positive(t, denied, "%v with a filter: dense tables", enc)
 		nodes = append(nodes, sum)
 	}
 	for _, n := range nodes[1:] {
