@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -86,7 +85,7 @@ func runBuild(c *cli.Context, e *env) error {
 			return cmdline.BadInputf("the 4x4 sets with gap %d are too big to enumerate in memory here: enumerate them to a key-set file and pass --keys", h.Gap)
 		}
 	}
-	o, err := orderFlag(c.String("order"), h.Rows, h.Cols, h.Cells)
+	o, err := bdd.ParseOrderArg(c.String("order"), h.Rows, h.Cols, h.Cells)
 	if err != nil {
 		return cmdline.BadInput(err)
 	}
@@ -131,10 +130,7 @@ func runBuild(c *cli.Context, e *env) error {
 		built, err = bdd.BuildKeyFile(path, h.Rows*h.Cols, h.Cells, kb)
 	}
 	if err != nil {
-		if errors.Is(err, keyset.ErrFormat) || errors.Is(err, bdd.ErrBudget) {
-			return cmdline.BadInput(err)
-		}
-		return err
+		return cmdline.InputIf(err, keyset.ErrFormat, bdd.ErrBudget)
 	}
 	d, took := built.BDD, built.Took
 	pr.Update(0, 0, true, "%s: saving %d nodes", h.Name(), d.NodeCount())
@@ -177,10 +173,7 @@ func reportCommand(e *env) *cli.Command {
 					_, in, err = bdd.Load(path)
 				}
 				if err != nil {
-					if errors.Is(err, bdd.ErrFormat) || errors.Is(err, os.ErrNotExist) {
-						return cmdline.BadInput(err)
-					}
-					return err
+					return cmdline.InputIf(err, bdd.ErrFormat, os.ErrNotExist)
 				}
 				rows = append(rows, report.NewRow(path, in))
 			}

@@ -46,6 +46,17 @@ func BadInput(err error) error {
 // BadInputf is BadInput of a formatted error.
 func BadInputf(format string, a ...any) error { return InputError{fmt.Errorf(format, a...)} }
 
+// InputIf marks err as bad input when it is one of the sentinels (a missing
+// file, a file format's error); other errors pass unchanged.
+func InputIf(err error, sentinels ...error) error {
+	for _, s := range sentinels {
+		if errors.Is(err, s) {
+			return InputError{err}
+		}
+	}
+	return err
+}
+
 // LimitError marks a limit the user set (or the machine's budget) being
 // reached; exit status 3.
 type LimitError struct{ Err error }

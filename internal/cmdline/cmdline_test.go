@@ -114,6 +114,11 @@ func TestExitCode(t *testing.T) {
 	assert.Equal(t, ExitLimit, ExitCode(LimitError{Err: errors.New("x")}))
 	assert.Equal(t, ExitLimit, ExitCode(BadInput(fmt.Errorf("a %w", errLimit)), errLimit), "a limit wins over bad input")
 	assert.NoError(t, BadInput(nil))
+	assert.NoError(t, InputIf(nil, os.ErrNotExist))
+	missing := fmt.Errorf("open x: %w", os.ErrNotExist)
+	assert.Equal(t, ExitInput, ExitCode(InputIf(missing, errLimit, os.ErrNotExist)))
+	assert.Equal(t, ExitFailure, ExitCode(InputIf(missing, errLimit)))
+	assert.Equal(t, missing.Error(), InputIf(missing, os.ErrNotExist).Error())
 }
 
 func TestQuoteAndChecks(t *testing.T) {
