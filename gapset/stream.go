@@ -98,12 +98,8 @@ func enumerate(ctx context.Context, cfg Config, inChunk int) (Result, error) {
 	if cfg.Dir == "" {
 		cfg.Dir = "."
 	}
-	tmp := cfg.TempDir
-	if tmp == "" {
-		tmp = cfg.Dir
-	}
 	// The PID lets a later run tell scratch of a dead process from a live one.
-	tmp, err = os.MkdirTemp(tmp, fmt.Sprintf(".gapset-runs-%d-*", os.Getpid()))
+	tmp, err := os.MkdirTemp(cfg.ScratchDir(), scratchPattern())
 	if err != nil {
 		return Result{}, err
 	}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/internal/cmdline"
+	"github.com/gapset/gapset/internal/progress"
 	"github.com/gapset/gapset/keyset"
 	"github.com/urfave/cli/v2"
 )
@@ -31,53 +33,53 @@ func approxCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := noArgs(c); err != nil {
+			if err := cmdline.NoArgs(c); err != nil {
 				return err
 			}
 			rows, cols, k, maxGap := c.Int("rows"), c.Int("cols"), c.Int("cells"), c.Int("max-gap")
 			if err := encode.CheckSize(rows, cols); err != nil {
-				return badInput(err)
+				return cmdline.BadInput(err)
 			}
 			if k < 1 || k > gapset.MaxApproxCells || k > rows*cols {
-				return badInputf("--cells %d: want 1..%d", k, min(gapset.MaxApproxCells, rows*cols))
+				return cmdline.BadInputf("--cells %d: want 1..%d", k, min(gapset.MaxApproxCells, rows*cols))
 			}
 			dir := c.String("out-dir")
-			if err := checkWritableDir("--out-dir", dir); err != nil {
+			if err := cmdline.CheckWritableDir("--out-dir", dir); err != nil {
 				return err
 			}
 			if maxGap < 0 || maxGap%2 != 0 {
-				return badInputf("--max-gap %d must be even and not negative", maxGap)
+				return cmdline.BadInputf("--max-gap %d must be even and not negative", maxGap)
 			}
 			var exact []*gapset.Bits
 			for i, path := range c.StringSlice("exact") {
 				b, h, err := gapset.LoadBits(path)
 				if err != nil {
-					return badInput(err)
+					return cmdline.BadInput(err)
 				}
 				if h.Rows != rows || h.Cols != cols || h.Cells != k || h.Gap != 2*i || h.Exact && h.Gap > 0 || h.Approx {
-					return badInputf("%s: %s is not the exact gap <= %d set of a %dx%d board on %d cells (the --exact files go in order Gap0, Gap2, ...)",
+					return cmdline.BadInputf("%s: %s is not the exact gap <= %d set of a %dx%d board on %d cells (the --exact files go in order Gap0, Gap2, ...)",
 						path, h.Name(), 2*i, rows, cols, k)
 				}
 				exact = append(exact, b)
 			}
 			space := gapset.Patterns(rows*cols, k)
-			prog := newProgress(e.stderr, c.Bool("quiet"))
+			prog := progress.New(e.stderr, c.Bool("quiet"))
 			fmt.Fprintf(e.stdout, "| set | patterns | of the %.0f patterns | seconds |\n|---|---:|---:|---:|\n", space)
 			err := gapset.Approximate(e.ctx(), rows, cols, k, maxGap/2, exact, func(l gapset.ApproxLevel) error {
-				prog.done()
+				prog.Done()
 				h := keyset.Header{Rows: rows, Cols: cols, Cells: k, Gap: 2 * l.Level, Approx: l.Level >= len(exact)}
 				fmt.Fprintf(e.stdout, "| %s | %d | %.4f | %.1f |\n", h.Name(), l.Set.Len(), float64(l.Set.Len())/space, l.Elapsed.Seconds())
 				if l.Level < len(exact) {
 					return nil // the exact file exists
 				}
-				prog.update(0, 0, true, "writing %s", h.Name())
-				e.willWrite(filepath.Join(dir, h.Name()+".keys"))
-				defer prog.done()
+				prog.Update(0, 0, true, "writing %s", h.Name())
+				e.cleanup.WillWrite(filepath.Join(dir, h.Name()+".keys"))
+				defer prog.Done()
 				return l.Set.WriteFile(filepath.Join(dir, h.Name()+".keys"), h)
 			})
-			prog.done()
+			prog.Done()
 			if errors.Is(err, gapset.ErrArgs) {
-				return badInput(err)
+				return cmdline.BadInput(err)
 			}
 			return err
 		},

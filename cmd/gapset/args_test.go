@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -26,14 +27,14 @@ func TestReorderArgs(t *testing.T) {
 		{"gapset slide ida B --max-depth 3", "gapset slide ida --max-depth 3 B"},
 		{"gapset solve B --format", "gapset solve --format B"},
 	} {
-		got, _, unknown := reorderArgs(app, strings.Fields(c.in))
+		got, _, unknown := cmdline.Reorder(app, strings.Fields(c.in))
 		assert.Empty(t, unknown, c.in)
 		assert.Equal(t, c.want, strings.Join(got, " "), c.in)
 	}
-	_, path, unknown := reorderArgs(app, []string{"gapset", "-q", "bogus", "x"})
+	_, path, unknown := cmdline.Reorder(app, []string{"gapset", "-q", "bogus", "x"})
 	assert.Equal(t, "bogus", unknown)
 	assert.Empty(t, path)
-	_, path, _ = reorderArgs(app, []string{"gapset", "pdb", "build"})
+	_, path, _ = cmdline.Reorder(app, []string{"gapset", "pdb", "build"})
 	assert.Equal(t, []string{"pdb", "build"}, path)
 }
 
@@ -47,7 +48,7 @@ func FuzzReorderArgs(f *testing.F) {
 	app := newApp(&env{})
 	f.Fuzz(func(t *testing.T, joined string) {
 		args := append([]string{"gapset"}, strings.Split(joined, "\x00")...)
-		got, _, _ := reorderArgs(app, args)
+		got, _, _ := cmdline.Reorder(app, args)
 		require.Equal(t, "gapset", got[0])
 		extra := len(got) - len(args)
 		require.True(t, extra == 0 || extra == 1 || extra == -1, "%q -> %q", args, got)

@@ -11,6 +11,8 @@ import (
 	"github.com/gapset/gapset/bdd/report"
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/internal/cmdline"
+	"github.com/gapset/gapset/internal/progress"
 	"github.com/gapset/gapset/keyset"
 	"github.com/urfave/cli/v2"
 )
@@ -47,57 +49,57 @@ func buildCommand(e *env) *cli.Command {
 }
 
 func runBuild(c *cli.Context, e *env) error {
-	if err := noArgs(c); err != nil {
+	if err := cmdline.NoArgs(c); err != nil {
 		return err
 	}
-	if err := checkOutFile("--out", c.String("out")); err != nil {
+	if err := cmdline.CheckOutFile("--out", c.String("out")); err != nil {
 		return err
 	}
-	e.willWrite(c.String("out"))
+	e.cleanup.WillWrite(c.String("out"))
 	path := c.String("keys")
 	var h keyset.Header
 	if path != "" {
 		r, err := keyset.Open(path)
 		if err != nil {
-			return badInput(err)
+			return cmdline.BadInput(err)
 		}
 		h = r.Header()
 		r.Close()
 		if g := c.Int("gap"); g >= 0 && g != h.Gap {
-			return badInputf("--gap %d but %s holds gap %d", g, path, h.Gap)
+			return cmdline.BadInputf("--gap %d but %s holds gap %d", g, path, h.Gap)
 		}
 		if k := c.Int("cells"); k >= 0 && k != h.Cells {
-			return badInputf("--cells %d but %s holds %d cells", k, path, h.Cells)
+			return cmdline.BadInputf("--cells %d but %s holds %d cells", k, path, h.Cells)
 		}
 	} else {
 		h = keyset.Header{Rows: c.Int("rows"), Cols: c.Int("cols"), Gap: c.Int("gap"), Cells: c.Int("cells")}
 		if h.Gap < 0 || h.Cells < 0 {
-			return badInputf("give --gap and --cells (the set to enumerate), or --keys FILE")
+			return cmdline.BadInputf("give --gap and --cells (the set to enumerate), or --keys FILE")
 		}
 		if err := encode.CheckSize(h.Rows, h.Cols); err != nil {
-			return badInput(err)
+			return cmdline.BadInput(err)
 		}
 		if h.Gap%2 != 0 || h.Cells < 1 || h.Cells > h.Rows*h.Cols {
-			return badInputf("--gap must be even and --cells in 1..%d", h.Rows*h.Cols)
+			return cmdline.BadInputf("--gap must be even and --cells in 1..%d", h.Rows*h.Cols)
 		}
 		if h.Gap > 0 && h.Rows*h.Cols == 16 {
-			return badInputf("the 4x4 sets with gap %d are too big to enumerate in memory here: enumerate them to a key-set file and pass --keys", h.Gap)
+			return cmdline.BadInputf("the 4x4 sets with gap %d are too big to enumerate in memory here: enumerate them to a key-set file and pass --keys", h.Gap)
 		}
 	}
 	o, err := orderFlag(c.String("order"), h.Rows, h.Cols, h.Cells)
 	if err != nil {
-		return badInput(err)
+		return cmdline.BadInput(err)
 	}
 	enc, err := encodingOf(c, h)
 	if err != nil {
 		return err
 	}
 	if enc != bdd.Cells && c.Bool("rudd") {
-		return badInputf("--rudd checks the cells encoding only")
+		return cmdline.BadInputf("--rudd checks the cells encoding only")
 	}
-	pr := newProgress(e.stderr, c.Bool("quiet"))
+	pr := progress.New(e.stderr, c.Bool("quiet"))
 	prog := func(stage string, done, total uint64) {
-		pr.update(int64(done), int64(total), false, "%s %s", h.Name(), stage)
+		pr.Update(int64(done), int64(total), false, "%s %s", h.Name(), stage)
 	}
 	kb := bdd.KeysBuild{Order: o, Encoding: enc, Count: h.Count, ZDD: c.Bool("zdd"), Rudd: c.Bool("rudd"), Progress: prog}
 	var built bdd.Built
@@ -105,7 +107,7 @@ func runBuild(c *cli.Context, e *env) error {
 		start := time.Now()
 		var sets map[int][]uint64
 		sets, err = gapset.Sets(e.ctx(), h.Rows, h.Cols, h.Gap, []int{h.Cells}, func(p gapset.Progress) {
-			pr.update(p.Members, 0, false, "enumerating %s: gap %d, Manhattan %d, %d members", h.Name(), p.Gap, p.Manhattan, p.Members)
+			pr.Update(p.Members, 0, false, "enumerating %s: gap %d, Manhattan %d, %d members", h.Name(), p.Gap, p.Manhattan, p.Members)
 		})
 		if err == nil {
 			keys := sets[h.Cells]
@@ -116,13 +118,13 @@ func runBuild(c *cli.Context, e *env) error {
 			built, err = bdd.BuildKeys(keys, h.Rows*h.Cols, h.Cells, kb)
 		}
 		if err == nil && c.Bool("rudd") {
-			return badInputf("--rudd needs --keys")
+			return cmdline.BadInputf("--rudd needs --keys")
 		}
 	} else {
 		if (o.Name != "natural" || enc != bdd.Cells) && !c.Bool("rudd") {
 			gib := c.Float64("sort-mem")
 			if !(gib > 0) || gib > 1<<20 {
-				return badInputf("--sort-mem must be a positive number of GiB")
+				return cmdline.BadInputf("--sort-mem must be a positive number of GiB")
 			}
 			kb.MaxKeys = max(1, int(gib*(1<<30)/8))
 		}
@@ -130,15 +132,15 @@ func runBuild(c *cli.Context, e *env) error {
 	}
 	if err != nil {
 		if errors.Is(err, keyset.ErrFormat) || errors.Is(err, bdd.ErrBudget) {
-			return badInput(err)
+			return cmdline.BadInput(err)
 		}
 		return err
 	}
 	d, took := built.BDD, built.Took
-	pr.update(0, 0, true, "%s: saving %d nodes", h.Name(), d.NodeCount())
+	pr.Update(0, 0, true, "%s: saving %d nodes", h.Name(), d.NodeCount())
 	in, err := bdd.Save(c.String("out"), d, bdd.Meta{Rows: h.Rows, Cols: h.Cols, Cells: h.Cells, Gap: h.Gap, Exact: h.Exact, Approx: h.Approx,
 		Encoding: enc, BuildTime: took, ZDDNodes: built.ZDDNodes})
-	pr.done()
+	pr.Done()
 	if err != nil {
 		return err
 	}
@@ -163,10 +165,10 @@ func reportCommand(e *env) *cli.Command {
 		Action: func(c *cli.Context) error {
 			format := c.String("format")
 			if format != "md" && format != "csv" && format != "json" {
-				return badInputf("unknown --format %s (choose md, csv or json)", quoteArg(format))
+				return cmdline.BadInputf("unknown --format %s (choose md, csv or json)", cmdline.Quote(format))
 			}
 			if c.NArg() == 0 {
-				return badInputf("report needs at least one .bdd file")
+				return cmdline.BadInputf("report needs at least one .bdd file")
 			}
 			var rows []report.Row
 			for _, path := range c.Args().Slice() {
@@ -176,7 +178,7 @@ func reportCommand(e *env) *cli.Command {
 				}
 				if err != nil {
 					if errors.Is(err, bdd.ErrFormat) || errors.Is(err, os.ErrNotExist) {
-						return badInput(err)
+						return cmdline.BadInput(err)
 					}
 					return err
 				}

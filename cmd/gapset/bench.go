@@ -9,6 +9,8 @@ import (
 
 	"github.com/gapset/gapset/bench"
 	"github.com/gapset/gapset/heuristic"
+	"github.com/gapset/gapset/internal/cmdline"
+	"github.com/gapset/gapset/internal/progress"
 	"github.com/urfave/cli/v2"
 )
 
@@ -44,23 +46,23 @@ func benchCommand(e *env) *cli.Command {
 }
 
 func runBench(c *cli.Context, e *env) error {
-	if j := c.Int("jobs"); j < 1 || j > maxWorkers {
-		return badInputf("--jobs %d: want 1..%d", j, maxWorkers)
+	if err := cmdline.InRange("--jobs", c.Int("jobs"), 1, maxWorkers); err != nil {
+		return err
 	}
 	if c.Int64("max-nodes") < 0 {
-		return badInputf("--max-nodes must not be negative (0: no limit)")
+		return cmdline.BadInputf("--max-nodes must not be negative (0: no limit)")
 	}
-	if err := checkOutDir("--out", c.String("out")); err != nil {
+	if err := cmdline.CheckOutDir("--out", c.String("out")); err != nil {
 		return err
 	}
 	for _, f := range []string{bench.CSVFile, bench.JSONLFile, bench.ChartFile, bench.SummaryFile} {
-		e.willWrite(filepath.Join(c.String("out"), f))
+		e.cleanup.WillWrite(filepath.Join(c.String("out"), f))
 	}
 	if c.Int("limit") < 0 {
-		return badInputf("--limit must not be negative")
+		return cmdline.BadInputf("--limit must not be negative")
 	}
 	if c.Int("repeat") < 1 {
-		return badInputf("--repeat must be at least 1")
+		return cmdline.BadInputf("--repeat must be at least 1")
 	}
 	insts, err := readBoards(c, e)
 	if err != nil {
@@ -76,7 +78,7 @@ func runBench(c *cli.Context, e *env) error {
 	seen := map[string]bool{}
 	for _, h := range hs {
 		if seen[h.Name()] {
-			return badInputf("heuristic %q given twice", h.Name())
+			return cmdline.BadInputf("heuristic %q given twice", h.Name())
 		}
 		seen[h.Name()] = true
 	}
@@ -84,29 +86,29 @@ func runBench(c *cli.Context, e *env) error {
 	for _, path := range c.StringSlice("include") {
 		recs, err := bench.ReadJSONL(path)
 		if err != nil {
-			return badInput(err)
+			return cmdline.BadInput(err)
 		}
 		included = append(included, recs...)
 	}
 	if len(hs) == 0 && len(included) == 0 {
-		return badInputf("--heuristics names no heuristic")
+		return cmdline.BadInputf("--heuristics names no heuristic")
 	}
-	prog := newProgress(e.stderr, c.Bool("quiet"))
+	prog := progress.New(e.stderr, c.Bool("quiet"))
 	var nodes int64
 	recs, err := bench.Run(e.ctx(), insts, hs, bench.Options{
 		Jobs: c.Int("jobs"), MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo"), Repeat: c.Int("repeat"),
 		Progress: func(done, total int, r bench.Record) {
 			nodes += r.Nodes
-			prog.update(int64(done), int64(total), false, "%s %s: length %d, %d nodes (%.3g nodes so far)", r.ID, r.Heuristic, r.Length, r.Nodes, float64(nodes))
+			prog.Update(int64(done), int64(total), false, "%s %s: length %d, %d nodes (%.3g nodes so far)", r.ID, r.Heuristic, r.Length, r.Nodes, float64(nodes))
 		},
 	})
-	prog.done()
+	prog.Done()
 	if err != nil {
 		return err
 	}
 	recs, err = bench.Merge(insts, included, recs)
 	if err != nil {
-		return badInput(err)
+		return cmdline.BadInput(err)
 	}
 	s := bench.Summarize(recs, c.String("baseline"))
 	notes := []string{fmt.Sprintf("%d instances from %s, heuristics %s, %d parallel searches on %d cores.",

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/gapset/gapset/bench"
+	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/keyset"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -207,7 +209,7 @@ func TestExitCodes(t *testing.T) {
 			continue // root writes into read-only directories
 		}
 		code, out, errs := runCmd(t, boards3x3, c.args...)
-		name := truncate(strings.Join(c.args, " "), 100)
+		name := cmdline.Truncate(strings.Join(c.args, " "), 100)
 		assert.Equal(t, c.code, code, "%s: %s", name, errs)
 		if c.code != 0 {
 			assert.Equal(t, 1, strings.Count(errs, "\n"), "%s: one line: %s", name, errs)
@@ -263,18 +265,6 @@ func TestInstanceFileBOM(t *testing.T) {
 	code, out, errs := runCmd(t, "\ufeff1 "+board3x3+"\n", "solve", "-q", "--rows", "3", "--cols", "3", "-i", "-")
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, out, "length 31")
-}
-
-// On a terminal the bar is erased before each row, so it redraws in place.
-func TestProgressRedraws(t *testing.T) {
-	var b bytes.Buffer
-	p := &progress{w: &b, tty: true}
-	p.update(0, 2, true, "one")
-	p.clear()
-	p.update(1, 2, true, "two")
-	p.done()
-	assert.Equal(t, 1, strings.Count(b.String(), "\n"), "%q", b.String())
-	assert.Equal(t, 3, strings.Count(b.String(), "\r"), "%q", b.String())
 }
 
 var (
@@ -336,9 +326,9 @@ func TestStaleScratchRemoved(t *testing.T) {
 	dead := exec.Command("true")
 	require.NoError(t, dead.Run())
 	dir := t.TempDir()
-	stale := filepath.Join(dir, scratchPrefix+strconv.Itoa(dead.Process.Pid)+"-x")
+	stale := filepath.Join(dir, gapset.ScratchPrefix+strconv.Itoa(dead.Process.Pid)+"-x")
 	require.NoError(t, os.MkdirAll(filepath.Join(stale, "runs"), 0o755))
-	live := filepath.Join(dir, scratchPrefix+strconv.Itoa(os.Getpid())+"-y")
+	live := filepath.Join(dir, gapset.ScratchPrefix+strconv.Itoa(os.Getpid())+"-y")
 	require.NoError(t, os.Mkdir(live, 0o755))
 	code, _, errs := runCmd(t, "", "enumerate", "-q", "--rows", "2", "--cols", "3", "--out-dir", dir)
 	require.Equal(t, 0, code, errs)
@@ -347,25 +337,4 @@ func TestStaleScratchRemoved(t *testing.T) {
 	assert.True(t, os.IsNotExist(err))
 	_, err = os.Stat(live)
 	assert.NoError(t, err, "a live process's scratch stays")
-}
-
-// The interrupt handler removes the temporaries beside registered outputs
-// and this process's scratch, and nothing else.
-func TestCleanupRemovesTemporaries(t *testing.T) {
-	dir := t.TempDir()
-	e := &env{cleanup: newCleanup()}
-	e.willWrite(filepath.Join(dir, "x.bdd"), filepath.Join(dir, "g.pdb"))
-	e.willScratch(dir)
-	temps := []string{".x.bdd.tmp-123", ".tmp-g.pdb-77", scratchPrefix + strconv.Itoa(os.Getpid()) + "-abc"}
-	keep := []string{"x.bdd", ".other.tmp-1", scratchPrefix + "1-abc"}
-	for _, n := range append(slices.Clone(temps), keep...) {
-		require.NoError(t, os.WriteFile(filepath.Join(dir, n), nil, 0o644))
-	}
-	assert.Equal(t, len(temps), e.cleanup.remove())
-	entries, _ := os.ReadDir(dir)
-	var left []string
-	for _, en := range entries {
-		left = append(left, en.Name())
-	}
-	assert.ElementsMatch(t, keep, left)
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"github.com/gapset/gapset/demo"
+	"github.com/gapset/gapset/internal/cmdline"
+	"github.com/gapset/gapset/internal/progress"
 	"github.com/urfave/cli/v2"
 )
 
@@ -23,9 +25,9 @@ func demoCommand(e *env) *cli.Command {
 }
 
 func runDemo(c *cli.Context, e *env) error {
-	if err := noArgs(c); err != nil {
+	if err := cmdline.NoArgs(c); err != nil {
 		return err
 	}
-	prog := newProgress(e.stderr, c.Bool("quiet"))
-	return demo.Run(e.ctx(), e.stdout, c.Bool("small"), demo.Progress{Update: prog.update, Done: prog.done})
+	prog := progress.New(e.stderr, c.Bool("quiet"))
+	return demo.Run(e.ctx(), e.stdout, c.Bool("small"), demo.Progress{Update: prog.Update, Done: prog.Done})
 }

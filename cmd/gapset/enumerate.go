@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/internal/cmdline"
+	"github.com/gapset/gapset/internal/progress"
 	"github.com/gapset/gapset/keyset"
 	"github.com/urfave/cli/v2"
 )
@@ -41,7 +43,7 @@ func enumerateCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "max-step", Usage: "stop after `N` reverse moves and write no key-set file (calibration: the layers found are counted)"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := noArgs(c); err != nil {
+			if err := cmdline.NoArgs(c); err != nil {
 				return err
 			}
 			spec := c.String("cells")
@@ -50,14 +52,14 @@ func enumerateCommand(e *env) *cli.Command {
 			}
 			cells, err := parseCells(spec)
 			if err != nil {
-				return badInput(err)
+				return cmdline.BadInput(err)
 			}
 			format := c.String("format")
 			if format != "text" && format != "json" {
-				return badInputf("--format must be text or json, got %s", quoteArg(format))
+				return cmdline.BadInputf("--format must be text or json, got %s", cmdline.Quote(format))
 			}
 			if c.Int("memory") < 64 {
-				return badInputf("--memory must be at least 64 (MiB), got %d", c.Int("memory"))
+				return cmdline.BadInputf("--memory must be at least 64 (MiB), got %d", c.Int("memory"))
 			}
 			cfg := gapset.Config{Rows: c.Int("rows"), Cols: c.Int("cols"), MaxGap: c.Int("gap"), Exact: c.Bool("exact"),
 				Cells: cells, Dir: c.String("out-dir"), TempDir: c.String("tmp"), Memory: int64(c.Int("memory")) << 20}
@@ -69,39 +71,36 @@ func enumerateCommand(e *env) *cli.Command {
 			}
 			if out := c.String("out"); out != "" {
 				if len(cells) != 1 {
-					return badInputf("--out takes one projection; use --out-dir for %d", len(cells))
+					return cmdline.BadInputf("--out takes one projection; use --out-dir for %d", len(cells))
 				}
 				if c.IsSet("out-dir") {
-					return badInputf("give either --out or --out-dir")
+					return cmdline.BadInputf("give either --out or --out-dir")
 				}
-				if err := checkOutFile("--out", out); err != nil {
+				if err := cmdline.CheckOutFile("--out", out); err != nil {
 					return err
 				}
 				cfg.Dir = filepath.Dir(out)
 				cfg.Paths = map[int]string{cells[0]: out}
 			}
 			if st, err := os.Stat(cfg.Dir); err != nil || !st.IsDir() {
-				return badInputf("output directory %s does not exist", quoteArg(cfg.Dir))
+				return cmdline.BadInputf("output directory %s does not exist", cmdline.Quote(cfg.Dir))
 			}
 			if cfg.TempDir != "" {
 				if st, err := os.Stat(cfg.TempDir); err != nil || !st.IsDir() {
-					return badInputf("scratch directory %s does not exist", quoteArg(cfg.TempDir))
+					return cmdline.BadInputf("scratch directory %s does not exist", cmdline.Quote(cfg.TempDir))
 				}
 			}
-			prog := newProgress(e.stderr, c.Bool("quiet"))
+			prog := progress.New(e.stderr, c.Bool("quiet"))
 			cfg.Progress = func(p gapset.Progress) {
 				rate := float64(p.Members) / max(p.Elapsed.Seconds(), 1e-9)
 				if p.Phase == "layer" {
-					prog.update(0, 0, false, "%6.1fs gap %d M %2d: %11d; members %13d (%.3g/s); rss %d MiB, peak %d MiB",
+					prog.Update(0, 0, false, "%6.1fs gap %d M %2d: %11d; members %13d (%.3g/s); rss %d MiB, peak %d MiB",
 						p.Elapsed.Seconds(), p.Gap, p.Manhattan, p.Layer, p.Members, rate, p.RSS>>20, p.PeakRSS>>20)
 				} else {
-					prog.update(0, 0, true, "%6.1fs %s: %d keys; rss %d MiB, peak %d MiB", p.Elapsed.Seconds(), p.Phase, p.Layer, p.RSS>>20, p.PeakRSS>>20)
+					prog.Update(0, 0, true, "%6.1fs %s: %d keys; rss %d MiB, peak %d MiB", p.Elapsed.Seconds(), p.Phase, p.Layer, p.RSS>>20, p.PeakRSS>>20)
 				}
 			}
-			scratch := cfg.TempDir
-			if scratch == "" {
-				scratch = cfg.Dir
-			}
+			scratch := cfg.ScratchDir()
 			cfg.RawRuns, cfg.MaxStep = c.Bool("raw-runs"), c.Int("max-step")
 			est := gapset.EstimateRun(cfg)
 			if c.Bool("estimate") {
@@ -112,20 +111,22 @@ func enumerateCommand(e *env) *cli.Command {
 				fmt.Fprintln(e.stderr, est)
 			}
 			if est.Known && cfg.MaxStep <= 0 {
-				if err := checkDisk(cfg.Dir, scratch, est); err != nil {
-					return badInput(err)
+				if err := est.CheckDisk(cfg.Dir, scratch); err != nil {
+					return cmdline.BadInput(err)
 				}
 			}
-			removeStaleScratch(scratch, e.stderr)
-			e.willScratch(scratch)
+			gapset.RemoveStaleScratch(scratch, func(path string, pid int) {
+				fmt.Fprintf(e.stderr, "gapset: removed scratch %s left by process %d, which is gone\n", path, pid)
+			})
+			e.cleanup.WillRemove(gapset.ScratchGlob(scratch))
 			for _, p := range cfg.Paths {
-				e.willWrite(p)
+				e.cleanup.WillWrite(p)
 			}
 			res, err := gapset.Enumerate(e.ctx(), cfg)
-			prog.done()
+			prog.Done()
 			if err != nil {
 				if errors.Is(err, gapset.ErrArgs) {
-					return badInput(err)
+					return cmdline.BadInput(err)
 				}
 				return err
 			}
@@ -143,7 +144,7 @@ func parseCells(s string) ([]int, error) {
 		}
 		k, err := strconv.Atoi(f)
 		if err != nil {
-			return nil, fmt.Errorf("--cells: %s is not a number", quoteArg(f))
+			return nil, fmt.Errorf("--cells: %s is not a number", cmdline.Quote(f))
 		}
 		out = append(out, k)
 	}
@@ -163,16 +164,16 @@ func countCommand(e *env) *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
-				return badInputf("no key-set file given")
+				return cmdline.BadInputf("no key-set file given")
 			}
 			format := c.String("format")
 			if format != "text" && format != "json" {
-				return badInputf("--format must be text or json, got %s", quoteArg(format))
+				return cmdline.BadInputf("--format must be text or json, got %s", cmdline.Quote(format))
 			}
 			for _, path := range c.Args().Slice() {
 				h, n, err := keyset.Count(path)
 				if err != nil {
-					return badInput(err)
+					return cmdline.BadInput(err)
 				}
 				if format == "json" {
 					b, _ := json.Marshal(map[string]any{"file": path, "name": h.Name(), "rows": h.Rows, "cols": h.Cols,

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/urfave/cli/v2"
 )
 
@@ -22,15 +23,15 @@ func genCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns"},
 		},
 		Action: func(c *cli.Context) error {
-			if err := noArgs(c); err != nil {
+			if err := cmdline.NoArgs(c); err != nil {
 				return err
 			}
 			rows, cols, n := c.Int("rows"), c.Int("cols"), c.Int("count")
 			if err := encode.CheckSize(rows, cols); err != nil {
-				return badInput(err)
+				return cmdline.BadInput(err)
 			}
 			if n < 0 {
-				return badInputf("--count must be at least 0, got %d", n)
+				return cmdline.BadInputf("--count must be at least 0, got %d", n)
 			}
 			seed := c.Uint64("seed")
 			rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))

@@ -1,12 +1,13 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/heuristic"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/internal/cmdline"
+	"github.com/gapset/gapset/internal/progress"
 	"github.com/urfave/cli/v2"
 )
 
@@ -36,9 +37,9 @@ func heuristicFlags() []cli.Flag {
 // flags, and refuses a heuristic flag that none of them reads.
 func resolveHeuristics(c *cli.Context, e *env, specs []string) ([]ida.Heuristic, *heuristic.Resolver, error) {
 	if err := heuristic.CheckDense(c.IntSlice(heuristic.OptDense)); err != nil {
-		return nil, nil, badInput(err)
+		return nil, nil, cmdline.BadInput(err)
 	}
-	prog := newProgress(e.stderr, c.Bool("quiet"))
+	prog := progress.New(e.stderr, c.Bool("quiet"))
 	rows, cols := c.Int("rows"), c.Int("cols")
 	r := heuristic.New(heuristic.Options{
 		Rows: rows, Cols: cols,
@@ -48,22 +49,22 @@ func resolveHeuristics(c *cli.Context, e *env, specs []string) ([]ida.Heuristic,
 		NoSkip: c.Bool(heuristic.OptNoSkip), PDBDir: c.String(heuristic.OptPDB),
 		Context: e.ctx(),
 		Progress: func(g int, pr gapset.Progress) {
-			prog.update(0, 0, false, "enumerating Gap%d of %dx%d: gap %d, Manhattan %d, %d members so far", g, rows, cols, pr.Gap, pr.Manhattan, pr.Members)
+			prog.Update(0, 0, false, "enumerating Gap%d of %dx%d: gap %d, Manhattan %d, %d members so far", g, rows, cols, pr.Gap, pr.Manhattan, pr.Members)
 		},
 	})
 	var hs []ida.Heuristic
 	for _, s := range specs {
 		h, err := r.Resolve(s)
-		prog.done()
+		prog.Done()
 		if err != nil {
-			return nil, nil, badInput(err)
+			return nil, nil, cmdline.BadInput(err)
 		}
 		hs = append(hs, h)
 	}
 	for _, f := range heuristicFlags() {
 		name := f.Names()[0]
 		if c.IsSet(name) && !r.Uses(name) {
-			return nil, nil, badInputf("--%s does not apply to heuristic %s", name, truncate(strings.Join(specs, ","), 80))
+			return nil, nil, cmdline.BadInputf("--%s does not apply to heuristic %s", name, cmdline.Truncate(strings.Join(specs, ","), 80))
 		}
 	}
 	return hs, r, nil
@@ -71,11 +72,3 @@ func resolveHeuristics(c *cli.Context, e *env, specs []string) ([]ida.Heuristic,
 
 // heuristicNames lists the registered names for help texts.
 func heuristicNames() string { return strings.Join(heuristic.Names(), ", ") }
-
-// truncate cuts s to about n bytes for an error message.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return fmt.Sprintf("%s... (%d bytes)", s[:n], len(s))
-}

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/urfave/cli/v2"
 )
 
@@ -25,11 +25,11 @@ func boardFlags() []cli.Flag {
 func readBoards(c *cli.Context, e *env) ([]encode.Instance, error) {
 	rows, cols := c.Int("rows"), c.Int("cols")
 	if err := encode.CheckSize(rows, cols); err != nil {
-		return nil, badInput(err)
+		return nil, cmdline.BadInput(err)
 	}
 	if in := c.String("input"); in != "" {
 		if c.Args().Len() > 0 {
-			return nil, badInputf("give boards either with --input or as arguments, not both")
+			return nil, cmdline.BadInputf("give boards either with --input or as arguments, not both")
 		}
 		var insts []encode.Instance
 		var err error
@@ -38,22 +38,22 @@ func readBoards(c *cli.Context, e *env) ([]encode.Instance, error) {
 		} else {
 			f, ferr := os.Open(in)
 			if ferr != nil {
-				return nil, badInput(ferr)
+				return nil, cmdline.BadInput(ferr)
 			}
 			defer f.Close()
 			insts, err = encode.ReadInstances(f, in, rows, cols)
 		}
 		if err != nil {
-			return nil, badInput(err)
+			return nil, cmdline.BadInput(err)
 		}
 		if len(insts) == 0 {
-			return nil, badInputf("%s: no boards found", in)
+			return nil, cmdline.BadInputf("%s: no boards found", in)
 		}
 		return insts, nil
 	}
 	args := c.Args().Slice()
 	if len(args) == 0 {
-		return nil, badInputf("no boards given: pass a board as arguments (e.g. \"1 2 3 ... 0\") or use --input FILE")
+		return nil, cmdline.BadInputf("no boards given: pass a board as arguments (e.g. \"1 2 3 ... 0\") or use --input FILE")
 	}
 	joined := true
 	for _, a := range args {
@@ -68,33 +68,13 @@ func readBoards(c *cli.Context, e *env) ([]encode.Instance, error) {
 	for i, a := range args {
 		b, err := encode.Parse(a, rows, cols)
 		if err != nil {
-			return nil, badInputf("argument %d: %v", i+1, err)
+			return nil, cmdline.BadInputf("argument %d: %v", i+1, err)
 		}
 		out = append(out, encode.Instance{ID: strconv.Itoa(i + 1), Line: i + 1, Board: b})
 	}
 	return out, nil
 }
 
-// checkFormat validates a --format value against the allowed ones.
-func checkFormat(got string, allowed ...string) error {
-	for _, a := range allowed {
-		if got == a {
-			return nil
-		}
-	}
-	return badInputf("unknown --format %s (choose %s)", quoteArg(got), strings.Join(allowed, ", "))
-}
-
-func seconds(f float64) string { return fmt.Sprintf("%.3f", f) }
-
-// maxWorkers bounds --workers and --jobs: more goroutines than this only
-// cost memory.
+// maxWorkers bounds --workers, --jobs and --threads: more goroutines than
+// this only cost memory.
 const maxWorkers = 256
-
-// noArgs refuses positional arguments of a command that takes none.
-func noArgs(c *cli.Context) error {
-	if c.NArg() > 0 {
-		return badInputf("%s takes no arguments, got %s (flags start with --)", c.Command.FullName(), quoteArg(c.Args().First()))
-	}
-	return nil
-}

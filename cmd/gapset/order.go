@@ -9,6 +9,8 @@ import (
 
 	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/bdd/levelplot"
+	"github.com/gapset/gapset/internal/cmdline"
+	"github.com/gapset/gapset/internal/progress"
 	"github.com/gapset/gapset/keyset"
 	"github.com/urfave/cli/v2"
 )
@@ -61,45 +63,45 @@ func orderCommand(e *env) *cli.Command {
 }
 
 func runOrder(c *cli.Context, e *env) error {
-	if err := noArgs(c); err != nil {
+	if err := cmdline.NoArgs(c); err != nil {
 		return err
 	}
 	for _, f := range []string{"out", "save", "levels", "chart"} {
 		if f != "out" && c.String(f) == "" {
 			continue
 		}
-		if err := checkOutFile("--"+f, c.String(f)); err != nil {
+		if err := cmdline.CheckOutFile("--"+f, c.String(f)); err != nil {
 			return err
 		}
-		e.willWrite(c.String(f))
+		e.cleanup.WillWrite(c.String(f))
 	}
 	if (c.String("keys") == "") == (c.String("bdd") == "") {
-		return badInputf("give exactly one of --keys FILE and --bdd FILE")
+		return cmdline.BadInputf("give exactly one of --keys FILE and --bdd FILE")
 	}
 	if c.Duration("budget") <= 0 {
-		return badInputf("--budget must be positive")
+		return cmdline.BadInputf("--budget must be positive")
 	}
 	if c.Int("max-nodes") < 0 {
-		return badInputf("--max-nodes must not be negative")
+		return cmdline.BadInputf("--max-nodes must not be negative")
 	}
-	pr := newProgress(e.stderr, c.Bool("quiet"))
-	defer pr.done()
+	pr := progress.New(e.stderr, c.Bool("quiet"))
+	defer pr.Done()
 	var d *bdd.Diagram
 	var meta bdd.Meta
 	var name string
 	if path := c.String("bdd"); path != "" {
-		pr.update(0, 0, true, "%s: loading", path)
+		pr.Update(0, 0, true, "%s: loading", path)
 		var in bdd.Info
 		var err error
 		d, in, err = bdd.Load(path)
 		if err != nil {
 			if errors.Is(err, bdd.ErrFormat) || errors.Is(err, os.ErrNotExist) {
-				return badInput(err)
+				return cmdline.BadInput(err)
 			}
 			return err
 		}
 		if in.ZDD {
-			return badInputf("%s holds a ZDD: order search works on BDDs", path)
+			return cmdline.BadInputf("%s holds a ZDD: order search works on BDDs", path)
 		}
 		meta = in.Meta()
 		meta.BuildTime, meta.ZDDNodes = 0, 0 // the search's own
@@ -109,13 +111,13 @@ func runOrder(c *cli.Context, e *env) error {
 		h, keys, err := keyset.ReadAll(path)
 		if err != nil {
 			if errors.Is(err, keyset.ErrFormat) || errors.Is(err, os.ErrNotExist) {
-				return badInput(err)
+				return cmdline.BadInput(err)
 			}
 			return err
 		}
 		o, err := orderFlag(c.String("start"), h.Rows, h.Cols, h.Cells)
 		if err != nil {
-			return badInput(fmt.Errorf("--start: %w", err))
+			return cmdline.BadInput(fmt.Errorf("--start: %w", err))
 		}
 		enc, err := encodingOf(c, h)
 		if err != nil {
@@ -125,7 +127,7 @@ func runOrder(c *cli.Context, e *env) error {
 		meta = bdd.Meta{Rows: h.Rows, Cols: h.Cols, Cells: h.Cells, Gap: h.Gap, Exact: h.Exact, Approx: h.Approx, Encoding: enc}
 		name = h.Name()
 		d, err = bdd.BuildInPlace(keys, o, false, func(stage string, done, total uint64) {
-			pr.update(int64(done), int64(total), false, "%s %s", name, stage)
+			pr.Update(int64(done), int64(total), false, "%s %s", name, stage)
 		})
 		if err != nil {
 			return err
@@ -136,11 +138,11 @@ func runOrder(c *cli.Context, e *env) error {
 	begin := time.Now()
 	res, err := bdd.OrderSearch(d, bdd.SearchOptions{Method: c.String("method"), Deadline: begin.Add(c.Duration("budget")),
 		MaxNodes: c.Int("max-nodes"), Progress: func(nodes, best int, note string) {
-			pr.update(0, 0, false, "%s %s: %d nodes now, best %d (start %d), %s", name, note, nodes, best, d.NodeCount(),
+			pr.Update(0, 0, false, "%s %s: %d nodes now, best %d (start %d), %s", name, note, nodes, best, d.NodeCount(),
 				time.Since(begin).Round(time.Second))
 		}})
 	if err != nil {
-		return badInput(err)
+		return cmdline.BadInput(err)
 	}
 	took := time.Since(begin)
 	d = nil
@@ -173,7 +175,7 @@ func runOrder(c *cli.Context, e *env) error {
 	}
 	var zddNodes int
 	if path := c.String("save"); path != "" {
-		pr.update(0, 0, true, "%s: counting the ZDD", name)
+		pr.Update(0, 0, true, "%s: counting the ZDD", name)
 		z, err := got.ZDDOf()
 		if err != nil {
 			return err
@@ -182,12 +184,12 @@ func runOrder(c *cli.Context, e *env) error {
 		z = nil
 		meta.BuildTime = took
 		meta.ZDDNodes = uint64(zddNodes)
-		pr.update(0, 0, true, "%s: saving", name)
+		pr.Update(0, 0, true, "%s: saving", name)
 		if _, err := bdd.Save(path, got, meta); err != nil {
 			return err
 		}
 	}
-	pr.done()
+	pr.Done()
 	fmt.Fprintf(e.stdout, "%s encoding=%s method=%s start=%s start_nodes=%d nodes=%d ratio=%.4f swaps=%d passes=%d timed_out=%t search=%.1fs",
 		name, meta.Encoding, c.String("method"), startOrder.Name, res.Start, got.NodeCount(), float64(got.NodeCount())/float64(res.Start),
 		res.Swaps, res.Passes, res.TimedOut, took.Seconds())
@@ -218,10 +220,10 @@ func encodingFlag() cli.Flag {
 func encodingOf(c *cli.Context, h keyset.Header) (bdd.Encoding, error) {
 	enc, err := bdd.ParseEncoding(c.String("encoding"))
 	if err != nil {
-		return 0, badInput(err)
+		return 0, cmdline.BadInput(err)
 	}
 	if enc == bdd.Tiles && h.Cells != h.Rows*h.Cols {
-		return 0, badInputf("--encoding %v needs whole boards, not %d of %d cells", enc, h.Cells, h.Rows*h.Cols)
+		return 0, cmdline.BadInputf("--encoding %v needs whole boards, not %d of %d cells", enc, h.Cells, h.Rows*h.Cols)
 	}
 	return enc, nil
 }

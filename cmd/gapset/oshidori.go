@@ -3,6 +3,7 @@ package main
 import (
 	"strconv"
 
+	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/puzzle/oshidori"
 	"github.com/gapset/gapset/puzzle/report"
 	"github.com/gapset/gapset/search"
@@ -26,7 +27,7 @@ func oshidoriCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "bidir", Usage: "bidirectional search (not with --free-gap)"},
 		),
 		Action: func(c *cli.Context) error {
-			if err := checkFormat(c.String("format"), "text", "json"); err != nil {
+			if err := cmdline.CheckFormat(c.String("format"), "text", "json"); err != nil {
 				return err
 			}
 			opt, err := searchOptions(c)
@@ -39,22 +40,22 @@ func oshidoriCommand(e *env) *cli.Command {
 			}
 			start, err := oshidori.Parse(startText)
 			if err != nil {
-				return badInputf("start: %v", err)
+				return cmdline.BadInputf("start: %v", err)
 			}
 			target, err := oshidori.Parse(c.String("goal"))
 			if err != nil {
-				return badInputf("--goal: %v", err)
+				return cmdline.BadInputf("--goal: %v", err)
 			}
 			free := c.Bool("free-gap")
 			isGoal, err := oshidori.Goal(start, target, free)
 			if err != nil {
-				return badInput(err)
+				return cmdline.BadInput(err)
 			}
 			var r search.Result[oshidori.Row]
 			method := "bfs"
 			if c.Bool("bidir") {
 				if free {
-					return badInputf("--bidir needs one goal row; it cannot be combined with --free-gap")
+					return cmdline.BadInputf("--bidir needs one goal row; it cannot be combined with --free-gap")
 				}
 				method = "bidir"
 				r, err = search.Bidirectional[oshidori.Row](oshidori.Puzzle{}, start, target, opt)

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/gapset/gapset/heuristic"
+	"github.com/gapset/gapset/internal/cmdline"
+	"github.com/gapset/gapset/internal/progress"
 	"github.com/gapset/gapset/pdb"
 	"github.com/urfave/cli/v2"
 )
@@ -40,38 +42,38 @@ func pdbCommand(e *env) *cli.Command {
 func runPDBBuild(c *cli.Context, e *env) error {
 	part, err := pdb.ParsePartition(c.String("partition"), c.Int("rows"), c.Int("cols"))
 	if err != nil {
-		return badInput(err)
+		return cmdline.BadInput(err)
 	}
-	if err := noArgs(c); err != nil {
+	if err := cmdline.NoArgs(c); err != nil {
 		return err
 	}
-	if w := c.Int("workers"); w < 1 || w > maxWorkers {
-		return badInputf("--workers %d: want 1..%d", w, maxWorkers)
+	if err := cmdline.InRange("--workers", c.Int("workers"), 1, maxWorkers); err != nil {
+		return err
 	}
 	dir := c.String("out")
-	if err := checkOutDir("--out", dir); err != nil {
+	if err := cmdline.CheckOutDir("--out", dir); err != nil {
 		return err
 	}
 	var need int64
 	for _, g := range part.Groups {
 		need += int64(pdb.Entries(part.Rows*part.Cols, len(g)+1))
-		e.willWrite(filepath.Join(dir, pdb.FileName(part.Rows, part.Cols, g)))
+		e.cleanup.WillWrite(filepath.Join(dir, pdb.FileName(part.Rows, part.Cols, g)))
 	}
-	if err := checkFreeDisk("--out", dir, need); err != nil {
+	if err := cmdline.CheckFreeDisk("--out", dir, need); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return badInput(err)
+		return cmdline.BadInput(err)
 	}
-	prog := newProgress(e.stderr, c.Bool("quiet"))
+	prog := progress.New(e.stderr, c.Bool("quiet"))
 	start := time.Now()
 	for gi, g := range part.Groups {
 		t0 := time.Now()
 		table, step, err := pdb.Build(e.ctx(), part.Rows, part.Cols, g, c.Int("workers"), func(layer int, reached, total int64) {
-			prog.update(reached, total, false, "group %d/%d %v: cost %d, %d placements reached, %s",
+			prog.Update(reached, total, false, "group %d/%d %v: cost %d, %d placements reached, %s",
 				gi+1, len(part.Groups), g, layer, reached, time.Since(t0).Round(time.Second))
 		})
-		prog.done()
+		prog.Done()
 		if err != nil {
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/puzzle/report"
 	"github.com/gapset/gapset/search"
 	"github.com/urfave/cli/v2"
@@ -42,17 +43,17 @@ func deepenFlags() []cli.Flag {
 func searchOptions(c *cli.Context) (search.Options, error) {
 	d, err := search.ParseDedup(c.String("dedup"))
 	if err != nil {
-		return search.Options{}, badInput(err)
+		return search.Options{}, cmdline.BadInput(err)
 	}
 	if c.Int("max-states") < 1 {
-		return search.Options{}, badInputf("--max-states must be at least 1")
+		return search.Options{}, cmdline.BadInputf("--max-states must be at least 1")
 	}
 	return search.Options{Dedup: d, NoUndo: c.Bool("no-undo"), MaxStates: c.Int("max-states")}, nil
 }
 
 func deepenOptions(c *cli.Context) (search.DeepenOptions, error) {
 	if c.Int("max-depth") < 0 || c.Int64("max-nodes") < 0 {
-		return search.DeepenOptions{}, badInputf("--max-depth and --max-nodes must not be negative")
+		return search.DeepenOptions{}, cmdline.BadInputf("--max-depth and --max-nodes must not be negative")
 	}
 	return search.DeepenOptions{NoUndo: c.Bool("no-undo"), MaxDepth: c.Int("max-depth"), MaxNodes: c.Int64("max-nodes")}, nil
 }
@@ -61,7 +62,7 @@ func deepenOptions(c *cli.Context) (search.DeepenOptions, error) {
 // unreachable goal is the input's fault (exit 2), a limit is not.
 func searchError(err error) error {
 	if errors.Is(err, search.ErrNotFound) {
-		return badInput(err)
+		return cmdline.BadInput(err)
 	}
 	if errors.Is(err, search.ErrLimit) {
 		return fmt.Errorf("%w (raise --max-states, --max-nodes or --max-depth)", err)
@@ -82,11 +83,11 @@ func writePath[S comparable](w io.Writer, format string, spec report.Spec[S], re
 // argument or several bare pieces.
 func joinArgs(c *cli.Context, what string) (string, error) {
 	if c.NArg() == 0 {
-		return "", badInputf("no %s given", what)
+		return "", cmdline.BadInputf("no %s given", what)
 	}
 	for _, a := range c.Args().Slice() {
 		if strings.HasPrefix(a, "--") {
-			return "", badInputf("%s after the board: put flags before it", quoteArg(a))
+			return "", cmdline.BadInputf("%s after the board: put flags before it", cmdline.Quote(a))
 		}
 	}
 	return strings.Join(c.Args().Slice(), " "), nil
@@ -114,7 +115,7 @@ func boardCommands[S comparable](e *env, setup func(*cli.Context) (boardPuzzle[S
 	}
 	bfsLike := func(method string, run func(boardPuzzle[S], S, search.Options) (search.Result[S], error)) cli.ActionFunc {
 		return func(c *cli.Context) error {
-			if err := checkFormat(c.String("format"), "text", "json"); err != nil {
+			if err := cmdline.CheckFormat(c.String("format"), "text", "json"); err != nil {
 				return err
 			}
 			opt, err := searchOptions(c)
@@ -152,11 +153,11 @@ func boardCommands[S comparable](e *env, setup func(*cli.Context) (boardPuzzle[S
 			Name: "farthest", Usage: usage[2],
 			Flags: bfsFlags(true),
 			Action: func(c *cli.Context) error {
-				if err := checkFormat(c.String("format"), "text", "json"); err != nil {
+				if err := cmdline.CheckFormat(c.String("format"), "text", "json"); err != nil {
 					return err
 				}
 				if c.NArg() > 0 {
-					return badInputf("farthest takes no board (it starts from the goal)")
+					return cmdline.BadInputf("farthest takes no board (it starts from the goal)")
 				}
 				opt, err := searchOptions(c)
 				if err != nil {
@@ -177,7 +178,7 @@ func boardCommands[S comparable](e *env, setup func(*cli.Context) (boardPuzzle[S
 			Name: "ida", Usage: usage[3], ArgsUsage: "BOARD",
 			Flags: deepenFlags(),
 			Action: func(c *cli.Context) error {
-				if err := checkFormat(c.String("format"), "text", "json"); err != nil {
+				if err := cmdline.CheckFormat(c.String("format"), "text", "json"); err != nil {
 					return err
 				}
 				p, start, err := withStart(c)

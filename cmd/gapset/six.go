@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/puzzle/six"
 	"github.com/gapset/gapset/search"
 	"github.com/urfave/cli/v2"
@@ -18,7 +19,7 @@ func sixCommand(e *env) *cli.Command {
 				}
 				b, err := six.Parse(s)
 				if err != nil {
-					return 0, badInputf("board %s: %v", quoteArg(s), err)
+					return 0, cmdline.BadInputf("board %s: %v", cmdline.Quote(s), err)
 				}
 				return b, nil
 			},

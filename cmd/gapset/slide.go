@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/puzzle/slide"
 	"github.com/gapset/gapset/search"
 	"github.com/urfave/cli/v2"
@@ -13,7 +14,7 @@ func slideCommand(e *env) *cli.Command {
 	setup := func(c *cli.Context) (boardPuzzle[slide.State], error) {
 		p, err := slide.New(c.Int("rows"), c.Int("cols"))
 		if err != nil {
-			return boardPuzzle[slide.State]{}, badInput(err)
+			return boardPuzzle[slide.State]{}, cmdline.BadInput(err)
 		}
 		return boardPuzzle[slide.State]{
 			problem: p, spec: p.Spec(), goal: p.Goal(),
@@ -25,7 +26,7 @@ func slideCommand(e *env) *cli.Command {
 				}
 				b, err := encode.Parse(s, p.Rows(), p.Cols())
 				if err != nil {
-					return slide.State{}, badInputf("board %s: %v", quoteArg(s), err)
+					return slide.State{}, cmdline.BadInputf("board %s: %v", cmdline.Quote(s), err)
 				}
 				return p.State(b), nil
 			},

@@ -9,6 +9,8 @@ import (
 
 	"github.com/gapset/gapset/bench"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/internal/cmdline"
+	"github.com/gapset/gapset/internal/progress"
 	"github.com/urfave/cli/v2"
 )
 
@@ -46,14 +48,14 @@ func allSolutionsFlag() cli.Flag {
 
 func runSolve(c *cli.Context, e *env) error {
 	format := c.String("format")
-	if err := checkFormat(format, "text", "json", "csv"); err != nil {
+	if err := cmdline.CheckFormat(format, "text", "json", "csv"); err != nil {
 		return err
 	}
 	if c.Int64("max-nodes") < 0 {
-		return badInputf("--max-nodes must not be negative (0: no limit)")
+		return cmdline.BadInputf("--max-nodes must not be negative (0: no limit)")
 	}
-	if t := c.Int("threads"); t < 1 || t > maxWorkers {
-		return badInputf("--threads %d: want 1..%d", t, maxWorkers)
+	if err := cmdline.InRange("--threads", c.Int("threads"), 1, maxWorkers); err != nil {
+		return err
 	}
 	insts, err := readBoards(c, e)
 	if err != nil {
@@ -64,7 +66,7 @@ func runSolve(c *cli.Context, e *env) error {
 		return err
 	}
 	h := hs[0]
-	prog := newProgress(e.stderr, c.Bool("quiet"))
+	prog := progress.New(e.stderr, c.Bool("quiet"))
 	var cw *csv.Writer
 	if format == "csv" {
 		cw = csv.NewWriter(e.stdout)
@@ -75,10 +77,10 @@ func runSolve(c *cli.Context, e *env) error {
 	var totalSec float64
 	unsolved := 0
 	for i, in := range insts {
-		prog.update(int64(i), int64(len(insts)), true, "solving %s (%s)", in.ID, h.Name())
+		prog.Update(int64(i), int64(len(insts)), true, "solving %s (%s)", in.ID, h.Name())
 		opt := ida.Options{Context: e.ctx(), MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo"), Threads: c.Int("threads"), BPMX: c.Bool("bpmx")}
 		opt.OnIteration = func(it ida.Iteration) {
-			prog.update(int64(i), int64(len(insts)), false, "solving %s: limit %d, %d nodes", in.ID, it.Limit, it.Expanded)
+			prog.Update(int64(i), int64(len(insts)), false, "solving %s: limit %d, %d nodes", in.ID, it.Limit, it.Expanded)
 		}
 		res, err := ida.Solve(in.Board, h, opt)
 		if errors.Is(err, ida.ErrNodeLimit) {
@@ -86,13 +88,13 @@ func runSolve(c *cli.Context, e *env) error {
 			unsolved++
 			res.Heuristic, res.Length, res.Moves = h.Name(), 0, nil
 		} else if err != nil {
-			prog.done()
+			prog.Done()
 			return fmt.Errorf("board %s (line %d): %w", in.ID, in.Line, err)
 		}
 		totalNodes += res.Expanded
 		totalSec += res.Elapsed.Seconds()
 		rec := bench.NewSolution(in, res, err != nil)
-		prog.clear()
+		prog.Clear()
 		switch format {
 		case "json":
 			if err := enc.Encode(rec); err != nil {
@@ -108,12 +110,12 @@ func runSolve(c *cli.Context, e *env) error {
 			fmt.Fprint(e.stdout, rec.Text(c.Int64("max-nodes"), c.Bool("all-solutions")))
 		}
 	}
-	prog.done()
+	prog.Done()
 	if format == "text" && len(insts) > 1 {
-		fmt.Fprintf(e.stdout, "solved %d boards: %d nodes, %ss\n", len(insts)-unsolved, totalNodes, seconds(totalSec))
+		fmt.Fprintf(e.stdout, "solved %d boards: %d nodes, %.3fs\n", len(insts)-unsolved, totalNodes, totalSec)
 	}
 	if unsolved > 0 {
-		return limitError{fmt.Errorf("%d of %d boards unsolved: --max-nodes %d reached", unsolved, len(insts), c.Int64("max-nodes"))}
+		return cmdline.LimitError{Err: fmt.Errorf("%d of %d boards unsolved: --max-nodes %d reached", unsolved, len(insts), c.Int64("max-nodes"))}
 	}
 	return nil
 }

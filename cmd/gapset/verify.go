@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	"github.com/gapset/gapset/heuristic"
+	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/urfave/cli/v2"
 )
 
@@ -24,15 +25,15 @@ func verifyCommand(e *env) *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
-				return badInputf("verify needs at least one file")
+				return cmdline.BadInputf("verify needs at least one file")
 			}
-			if w := c.Int("workers"); w < 1 || w > maxWorkers {
-				return badInputf("--workers %d: want 1..%d", w, maxWorkers)
+			if err := cmdline.InRange("--workers", c.Int("workers"), 1, maxWorkers); err != nil {
+				return err
 			}
 			for _, path := range c.Args().Slice() {
 				msg, err := heuristic.VerifyFile(e.ctx(), path, c.Int("workers"))
 				if errors.Is(err, heuristic.ErrVerify) || errors.Is(err, os.ErrNotExist) {
-					return badInput(err)
+					return cmdline.BadInput(err)
 				}
 				if err != nil {
 					return fmt.Errorf("%s: %w", path, err)

@@ -6,6 +6,8 @@ import (
 	"os"
 
 	"github.com/gapset/gapset/bdd"
+	"github.com/gapset/gapset/internal/cmdline"
+	"github.com/gapset/gapset/internal/progress"
 	"github.com/urfave/cli/v2"
 )
 
@@ -23,24 +25,24 @@ func zddCommand(e *env) *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
-				return badInputf("zdd needs at least one .bdd file")
+				return cmdline.BadInputf("zdd needs at least one .bdd file")
 			}
-			pr := newProgress(e.stderr, c.Bool("quiet"))
-			defer pr.done()
-			e.willWrite(c.Args().Slice()...) // rewritten in place: temporary file, then rename
+			pr := progress.New(e.stderr, c.Bool("quiet"))
+			defer pr.Done()
+			e.cleanup.WillWrite(c.Args().Slice()...) // rewritten in place: temporary file, then rename
 			for _, path := range c.Args().Slice() {
-				pr.update(0, 0, true, "%s: loading", path)
+				pr.Update(0, 0, true, "%s: loading", path)
 				d, in, err := bdd.Load(path)
 				if err != nil {
 					if errors.Is(err, bdd.ErrFormat) || errors.Is(err, os.ErrNotExist) {
-						return badInput(err)
+						return cmdline.BadInput(err)
 					}
 					return err
 				}
 				if in.ZDD {
-					return badInputf("%s holds a ZDD already", path)
+					return cmdline.BadInputf("%s holds a ZDD already", path)
 				}
-				pr.update(0, 0, true, "%s: converting %d BDD nodes", path, in.Nodes)
+				pr.Update(0, 0, true, "%s: converting %d BDD nodes", path, in.Nodes)
 				nz, n, err := d.ZDDSize()
 				if err != nil || n != in.Count {
 					return fmt.Errorf("%s: the ZDD holds %d members, the BDD %d (%v)", path, n, in.Count, err)
@@ -50,7 +52,7 @@ func zddCommand(e *env) *cli.Command {
 					if in.ZDDNodes != 0 {
 						return fmt.Errorf("%s: header says %d ZDD nodes, the conversion gives %d", path, in.ZDDNodes, zn)
 					}
-					pr.update(0, 0, true, "%s: saving", path)
+					pr.Update(0, 0, true, "%s: saving", path)
 					meta := in.Meta()
 					meta.ZDDNodes = zn
 					out, err := bdd.Save(path, d, meta)

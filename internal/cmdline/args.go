@@ -1,4 +1,4 @@
-package main
+package cmdline
 
 import (
 	"strings"
@@ -6,13 +6,13 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// reorderArgs moves every command's flags in front of its positional
+// Reorder moves every command's flags in front of its positional
 // arguments, because urfave/cli stops reading flags at the first argument
 // (so "zdd FILE -n" would take -n for a file). Values of flags that take
 // one stay with their flag; "--" ends the flags, and positionals that look
 // like flags are kept behind a "--". It also returns the command path
 // found ("pdb build") and an unknown command's name, if any.
-func reorderArgs(app *cli.App, args []string) (out []string, path []string, unknown string) {
+func Reorder(app *cli.App, args []string) (out []string, path []string, unknown string) {
 	if len(args) == 0 {
 		return args, nil, ""
 	}

@@ -3,16 +3,8 @@ package main
 import (
 	"testing"
 
-	"github.com/gapset/gapset/gapset"
 	"github.com/stretchr/testify/assert"
 )
-
-func TestCheckDisk(t *testing.T) {
-	dir := t.TempDir()
-	assert.NoError(t, checkDisk(dir, dir, gapset.Estimate{Known: true, OutputBytes: 1 << 20, ScratchBytes: 1 << 20}))
-	err := checkDisk(dir, dir, gapset.Estimate{Known: true, OutputBytes: 1e18, ScratchBytes: 1e18})
-	assert.ErrorContains(t, err, "not enough disk")
-}
 
 // --estimate prints the estimate and runs nothing.
 func TestEnumerateEstimateOnly(t *testing.T) {

@@ -1,4 +1,7 @@
-package main
+// Package progress writes the status of a long-running command to stderr:
+// a bar redrawn in place when stderr is a terminal, plain lines at most
+// every few seconds otherwise (logs, CI), nothing when quiet.
+package progress
 
 import (
 	"fmt"
@@ -8,9 +11,8 @@ import (
 	"time"
 )
 
-// progress writes long-running status to stderr: a redrawn bar when stderr
-// is a terminal, plain lines at most every interval otherwise (logs, CI).
-type progress struct {
+// Bar is the status line of one command.
+type Bar struct {
 	w        io.Writer
 	tty      bool
 	interval time.Duration
@@ -19,8 +21,10 @@ type progress struct {
 	dirty    bool
 }
 
-func newProgress(w io.Writer, quiet bool) *progress {
-	p := &progress{w: w, interval: 5 * time.Second, quiet: quiet}
+// New writes to w (a terminal is detected by its file mode); quiet writes
+// nothing.
+func New(w io.Writer, quiet bool) *Bar {
+	p := &Bar{w: w, interval: 5 * time.Second, quiet: quiet}
 	if f, ok := w.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
 			p.tty = true
@@ -30,9 +34,9 @@ func newProgress(w io.Writer, quiet bool) *progress {
 	return p
 }
 
-// update shows done of total (total <= 0: unknown) with a message; it is
+// Update shows done of total (total <= 0: unknown) with a message; it is
 // rate-limited unless force is set.
-func (p *progress) update(done, total int64, force bool, format string, a ...any) {
+func (p *Bar) Update(done, total int64, force bool, format string, a ...any) {
 	if p.quiet {
 		return
 	}
@@ -63,17 +67,17 @@ func (p *progress) update(done, total int64, force bool, format string, a ...any
 	}
 }
 
-// clear erases the bar before data is printed, so the next update redraws
+// Clear erases the bar before data is printed, so the next update redraws
 // in place (one line on the terminal whether or not stdout is redirected).
-func (p *progress) clear() {
+func (p *Bar) Clear() {
 	if p.tty && p.dirty {
 		fmt.Fprint(p.w, "\r\033[K")
 		p.dirty = false
 	}
 }
 
-// done ends the bar line so later output starts on a fresh line.
-func (p *progress) done() {
+// Done ends the bar line so later output starts on a fresh line.
+func (p *Bar) Done() {
 	if p.tty && p.dirty {
 		fmt.Fprintln(p.w)
 		p.dirty = false

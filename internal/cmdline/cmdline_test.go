@@ -1,0 +1,167 @@
+package cmdline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/urfave/cli/v2"
+)
+
+var errLimit = errors.New("node limit")
+
+// testApp has a command with a value flag, a boolean, a required flag and
+// a subcommand, like the real one.
+func testApp(stdout *bytes.Buffer, got *[]string) *cli.App {
+	record := func(c *cli.Context) error {
+		*got = append(c.FlagNames(), c.Args().Slice()...)
+		switch c.Args().First() {
+		case "bad":
+			return BadInputf("bad board")
+		case "limit":
+			return fmt.Errorf("board 1: %w", errLimit)
+		case "fail":
+			return errors.New("disk on fire")
+		}
+		return nil
+	}
+	app := &cli.App{
+		Name: "tool", Writer: stdout, ErrWriter: stdout, HideHelpCommand: true,
+		Commands: []*cli.Command{
+			{Name: "solve", Action: record, Flags: []cli.Flag{
+				&cli.StringFlag{Name: "format", Aliases: []string{"f"}},
+				&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}},
+			}},
+			{Name: "write", Action: record, Description: "Writes.", Flags: []cli.Flag{
+				&cli.StringFlag{Name: "out", Required: true},
+			}},
+			{Name: "pdb", Subcommands: []*cli.Command{
+				{Name: "build", Action: record, Flags: []cli.Flag{&cli.StringFlag{Name: "out"}}},
+			}},
+		},
+	}
+	Prepare(app)
+	return app
+}
+
+func TestReorder(t *testing.T) {
+	app := testApp(nil, nil)
+	for _, c := range []struct{ in, want string }{
+		{"tool solve B -q", "tool solve -q B"},
+		{"tool solve B -f json C", "tool solve -f json B C"},
+		{"tool solve B --format=json", "tool solve --format=json B"},
+		{"tool solve B -- -f json", "tool solve -- B -f json"},
+		{"tool solve B -q --", "tool solve -q -- B"},
+		{"tool pdb build x --out d", "tool pdb build --out d x"},
+		{"tool solve B --format", "tool solve --format B"},
+	} {
+		got, _, unknown := Reorder(app, strings.Fields(c.in))
+		assert.Empty(t, unknown, c.in)
+		assert.Equal(t, c.want, strings.Join(got, " "), c.in)
+	}
+	_, path, unknown := Reorder(app, []string{"tool", "-q", "bogus", "x"})
+	assert.Equal(t, "bogus", unknown)
+	assert.Empty(t, path)
+	_, path, _ = Reorder(app, []string{"tool", "pdb", "build"})
+	assert.Equal(t, []string{"pdb", "build"}, path)
+}
+
+// Run keeps the contract: statuses, one line on stderr, flags anywhere.
+func TestRun(t *testing.T) {
+	for _, c := range []struct {
+		args string
+		code int
+		err  string
+	}{
+		{"solve B -q", 0, ""},
+		{"solve bad", ExitInput, "tool: bad board\n"},
+		{"solve limit", ExitLimit, "tool: board 1: node limit\n"},
+		{"solve fail", ExitFailure, "tool: disk on fire\n"},
+		{"bogus", ExitInput, "tool: unknown command \"bogus\" (tool --help lists the commands)\n"},
+		{"solve --nope", ExitInput, "tool: flag provided but not defined: -nope (tool solve --help lists the flags)\n"},
+		{"write x", ExitInput, "tool: --out is required (tool write --help lists the flags)\n"},
+		{"write x --out o", 0, ""},
+	} {
+		var out, errb bytes.Buffer
+		var got []string
+		code := Run(context.Background(), testApp(&out, &got), append([]string{"tool"}, strings.Fields(c.args)...), &errb, errLimit)
+		assert.Equal(t, c.code, code, c.args)
+		assert.Equal(t, c.err, errb.String(), c.args)
+	}
+	var out bytes.Buffer
+	app := testApp(&out, nil)
+	require.Equal(t, 0, Run(context.Background(), app, []string{"tool", "write", "--help"}, &out))
+	assert.Contains(t, out.String(), "Writes.\n   "+strings.ReplaceAll(ExitHelp, "\n", "\n   "), "every command's help states the contract")
+	// once the context is cancelled the interrupt handler reports, not Run
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var errb bytes.Buffer
+	assert.Equal(t, ExitInterrupted, Run(ctx, testApp(&out, new([]string)), []string{"tool", "solve", "fail"}, &errb))
+	assert.Empty(t, errb.String())
+}
+
+func TestExitCode(t *testing.T) {
+	assert.Equal(t, ExitFailure, ExitCode(errors.New("x")))
+	assert.Equal(t, ExitInput, ExitCode(fmt.Errorf("wrapped: %w", BadInput(errors.New("x")))))
+	assert.Equal(t, ExitLimit, ExitCode(LimitError{Err: errors.New("x")}))
+	assert.Equal(t, ExitLimit, ExitCode(BadInput(fmt.Errorf("a %w", errLimit)), errLimit), "a limit wins over bad input")
+	assert.NoError(t, BadInput(nil))
+}
+
+func TestQuoteAndChecks(t *testing.T) {
+	assert.Equal(t, `"a b"`, Quote("a b"))
+	long := strings.Repeat("x", 100)
+	assert.Equal(t, `"`+long[:60]+`"... (100 bytes)`, Quote(long))
+	assert.Equal(t, "abc", Truncate("abc", 5))
+	assert.Equal(t, "ab... (3 bytes)", Truncate("abc", 2))
+	assert.NoError(t, CheckFormat("csv", "text", "csv"))
+	assert.EqualError(t, CheckFormat("xml", "text", "csv"), `unknown --format "xml" (choose text, csv)`)
+	assert.NoError(t, InRange("--jobs", 3, 1, 256))
+	assert.EqualError(t, InRange("--jobs", 0, 1, 256), "--jobs 0: want 1..256")
+
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	assert.NoError(t, CheckOutFile("--out", filepath.Join(dir, "new")))
+	assert.ErrorContains(t, CheckOutFile("--out", dir), "is a directory, not a file")
+	assert.ErrorContains(t, CheckOutFile("--out", filepath.Join(dir, "missing", "x")), "does not exist")
+	assert.ErrorContains(t, CheckOutFile("--out", ""), "--out FILE is required")
+	assert.NoError(t, CheckOutDir("--out", filepath.Join(dir, "a", "b")), "made later")
+	assert.ErrorContains(t, CheckOutDir("--out", filepath.Join(file, "x")), "is a file, not a directory")
+	assert.NoError(t, CheckFreeDisk("--out", filepath.Join(dir, "a"), 1))
+	assert.ErrorContains(t, CheckFreeDisk("--out", dir, 1<<62), "MiB free, the output needs about")
+	for _, err := range []error{CheckOutFile("--out", dir), CheckFreeDisk("--out", dir, 1<<62)} {
+		assert.Equal(t, ExitInput, ExitCode(err))
+	}
+}
+
+// The interrupt handler removes the temporaries beside registered outputs
+// and the registered scratch, and nothing else.
+func TestCleanupRemovesTemporaries(t *testing.T) {
+	dir := t.TempDir()
+	c := NewCleanup()
+	c.WillWrite(filepath.Join(dir, "x.bdd"), filepath.Join(dir, "g.pdb"))
+	c.WillRemove(filepath.Join(dir, ".runs-42-*"))
+	temps := []string{".x.bdd.tmp-123", ".tmp-g.pdb-77", ".runs-42-abc"}
+	keep := []string{"x.bdd", ".other.tmp-1", ".runs-1-abc"}
+	for _, n := range append(slices.Clone(temps), keep...) {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, n), nil, 0o644))
+	}
+	assert.Equal(t, len(temps), c.Remove())
+	entries, _ := os.ReadDir(dir)
+	var left []string
+	for _, en := range entries {
+		left = append(left, en.Name())
+	}
+	assert.ElementsMatch(t, keep, left)
+	var none *Cleanup
+	none.WillWrite(filepath.Join(dir, "x.bdd")) // a run without a handler registers nothing
+}

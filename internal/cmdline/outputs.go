@@ -1,0 +1,78 @@
+package cmdline
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// CheckOutFile refuses, before any work, an output file that cannot be
+// written: a directory, or a parent that is missing or read-only.
+func CheckOutFile(flag, path string) error {
+	if path == "" {
+		return BadInputf("%s FILE is required", flag)
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return BadInputf("%s %s is a directory, not a file", flag, Quote(path))
+	}
+	return CheckWritableDir(flag, filepath.Dir(path))
+}
+
+// CheckOutDir refuses an output directory that is a file, or whose nearest
+// existing ancestor is not a writable directory (it is created later).
+func CheckOutDir(flag, dir string) error {
+	if dir == "" {
+		return BadInputf("%s DIR is required", flag)
+	}
+	d := dir
+	for {
+		st, err := os.Stat(d)
+		if err == nil {
+			if !st.IsDir() {
+				return BadInputf("%s %s: %s is a file, not a directory", flag, Quote(dir), Quote(d))
+			}
+			return CheckWritableDir(flag, d)
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return BadInputf("%s %s: %v", flag, Quote(dir), err)
+		}
+		d = parent
+	}
+}
+
+// CheckWritableDir refuses a directory that is missing, not a directory or
+// not writable.
+func CheckWritableDir(flag, dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return BadInputf("%s: directory %s does not exist", flag, Quote(dir))
+	}
+	if !st.IsDir() {
+		return BadInputf("%s: %s is not a directory", flag, Quote(dir))
+	}
+	if syscall.Access(dir, 2 /* W_OK */) != nil {
+		return BadInputf("%s: directory %s is not writable", flag, Quote(dir))
+	}
+	return nil
+}
+
+// CheckFreeDisk refuses to start a job whose estimated output does not fit
+// on the disk of dir (the nearest existing ancestor).
+func CheckFreeDisk(flag, dir string, need int64) error {
+	for {
+		var fs syscall.Statfs_t
+		if err := syscall.Statfs(dir, &fs); err == nil {
+			free := int64(fs.Bavail) * int64(fs.Bsize)
+			if free < need {
+				return BadInputf("%s %s: %d MiB free, the output needs about %d MiB", flag, Quote(dir), free>>20, need>>20)
+			}
+			return nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return nil
+		}
+		dir = parent
+	}
+}
