@@ -1,12 +1,10 @@
 package main
 
 import (
-	"strconv"
+	"fmt"
 
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/puzzle/oshidori"
-	"github.com/gapset/gapset/puzzle/report"
-	"github.com/gapset/gapset/search"
 	"github.com/urfave/cli/v2"
 )
 
@@ -46,40 +44,22 @@ func oshidoriCommand(e *env) *cli.Command {
 			if err != nil {
 				return cmdline.BadInputf("--goal: %v", err)
 			}
-			free := c.Bool("free-gap")
-			isGoal, err := oshidori.Goal(start, target, free)
-			if err != nil {
+			free, bidir := c.Bool("free-gap"), c.Bool("bidir")
+			if _, err := oshidori.Goal(start, target, free); err != nil {
 				return cmdline.BadInput(err)
 			}
-			var r search.Result[oshidori.Row]
-			method := "bfs"
-			if c.Bool("bidir") {
-				if free {
-					return cmdline.BadInputf("--bidir needs one goal row; it cannot be combined with --free-gap")
-				}
-				method = "bidir"
-				r, err = search.Bidirectional[oshidori.Row](oshidori.Puzzle{}, start, target, opt)
-			} else {
-				r, err = search.BFS[oshidori.Row](oshidori.Puzzle{}, start, isGoal, opt)
+			if bidir && free {
+				return cmdline.BadInputf("--bidir needs one goal row; it cannot be combined with --free-gap")
 			}
+			rec, err := oshidori.Solve(start, target, free, bidir, opt)
 			if err != nil {
 				return searchError(err)
 			}
-			all, err := search.Farthest[oshidori.Row](oshidori.Puzzle{}, start, search.Options{})
-			if err != nil {
-				return err
-			}
-			goalText := target.String()
-			if free {
-				goalText = target.Stones() + " (empty pair anywhere)"
-			}
-			rec := report.Path{Method: method, Goal: goalText, Dedup: opt.Dedup.String(), NoUndo: opt.NoUndo,
-				Extra: map[string]any{"reachable": all.Reached}}
-			if err := writePath(e.stdout, c.String("format"), oshidori.Spec(isGoal), rec, r); err != nil {
+			if err := rec.Write(e.stdout, c.String("format")); err != nil {
 				return err
 			}
 			if c.String("format") == "text" {
-				_, err = e.stdout.Write([]byte("arrangements reachable from the start: " + strconv.Itoa(all.Reached) + "\n"))
+				_, err = e.stdout.Write([]byte("arrangements reachable from the start: " + fmt.Sprint(rec.Extra["reachable"]) + "\n"))
 			}
 			return err
 		},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/gapset/gapset/internal/cmdline"
+	"github.com/gapset/gapset/puzzle"
 	"github.com/gapset/gapset/puzzle/six"
 	"github.com/gapset/gapset/search"
 	"github.com/urfave/cli/v2"
@@ -10,8 +11,8 @@ import (
 func sixCommand(e *env) *cli.Command {
 	setup := func(*cli.Context) (boardPuzzle[six.Board], error) {
 		return boardPuzzle[six.Board]{
-			problem: six.Puzzle{}, spec: six.Spec(), goal: six.Goal(),
-			bound: func() search.Bound[six.Board] { return six.NewBound() },
+			OneGoal: puzzle.OneGoal[six.Board]{Problem: six.Puzzle{}, Spec: six.Spec(), Goal: six.Goal(),
+				Bound: func() search.Bound[six.Board] { return six.NewBound() }},
 			start: func(c *cli.Context) (six.Board, error) {
 				s, err := joinArgs(c, "board (7 numbers, e.g. \"1 5 2 6 3 4 0\")")
 				if err != nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/cmdline"
+	"github.com/gapset/gapset/puzzle"
 	"github.com/gapset/gapset/puzzle/slide"
 	"github.com/gapset/gapset/search"
 	"github.com/urfave/cli/v2"
@@ -17,8 +18,8 @@ func slideCommand(e *env) *cli.Command {
 			return boardPuzzle[slide.State]{}, cmdline.BadInput(err)
 		}
 		return boardPuzzle[slide.State]{
-			problem: p, spec: p.Spec(), goal: p.Goal(),
-			bound: func() search.Bound[slide.State] { return p.Manhattan() },
+			OneGoal: puzzle.OneGoal[slide.State]{Problem: p, Spec: p.Spec(), Goal: p.Goal(),
+				Bound: func() search.Bound[slide.State] { return p.Manhattan() }},
 			start: func(c *cli.Context) (slide.State, error) {
 				s, err := joinArgs(c, fmt.Sprintf("board (%d numbers, blank 0)", p.Rows()*p.Cols()))
 				if err != nil {

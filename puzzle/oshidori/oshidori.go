@@ -214,3 +214,38 @@ func Spec(isGoal func(Row) bool) report.Spec[Row] {
 		MoveName: func(m int) string { return strconv.Itoa(m) + "," + strconv.Itoa(m+1) },
 	}
 }
+
+// Solve searches from start for target (with freeGap for any row holding
+// target's stones in order) by breadth-first or, with bidir, bidirectional
+// search, and returns the record checked by replaying it. Extra
+// "reachable" counts the arrangements reachable from start. Bidirectional
+// search needs one goal row: it refuses freeGap.
+func Solve(start, target Row, freeGap, bidir bool, opt search.Options) (report.Path, error) {
+	isGoal, err := Goal(start, target, freeGap)
+	if err != nil {
+		return report.Path{}, err
+	}
+	var r search.Result[Row]
+	rec := report.Path{Method: "bfs", Goal: target.String(), Dedup: opt.Dedup.String(), NoUndo: opt.NoUndo}
+	switch {
+	case bidir && freeGap:
+		return report.Path{}, errors.New("bidirectional search needs one goal row, not a free empty pair")
+	case bidir:
+		rec.Method = "bidir"
+		r, err = search.Bidirectional[Row](Puzzle{}, start, target, opt)
+	default:
+		r, err = search.BFS[Row](Puzzle{}, start, isGoal, opt)
+	}
+	if err != nil {
+		return report.Path{}, err
+	}
+	all, err := search.Farthest[Row](Puzzle{}, start, search.Options{})
+	if err != nil {
+		return report.Path{}, err
+	}
+	if freeGap {
+		rec.Goal = target.Stones() + " (empty pair anywhere)"
+	}
+	rec.Extra = map[string]any{"reachable": all.Reached}
+	return Spec(isGoal).Path(rec, r)
+}
