@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/gapset/gapset/bench"
@@ -82,13 +81,9 @@ func runBench(c *cli.Context, e *env) error {
 		}
 		seen[h.Name()] = true
 	}
-	var included []bench.Record
-	for _, path := range c.StringSlice("include") {
-		recs, err := bench.ReadJSONL(path)
-		if err != nil {
-			return cmdline.BadInput(err)
-		}
-		included = append(included, recs...)
+	included, err := bench.ReadRecords(c.StringSlice("include"))
+	if err != nil {
+		return cmdline.BadInput(err)
 	}
 	if len(hs) == 0 && len(included) == 0 {
 		return cmdline.BadInputf("--heuristics names no heuristic")
@@ -111,20 +106,8 @@ func runBench(c *cli.Context, e *env) error {
 		return cmdline.BadInput(err)
 	}
 	s := bench.Summarize(recs, c.String("baseline"))
-	notes := []string{fmt.Sprintf("%d instances from %s, heuristics %s, %d parallel searches on %d cores.",
-		len(insts), c.String("input"), c.String("heuristics"), c.Int("jobs"), runtime.NumCPU())}
-	if r := c.Int("repeat"); r > 1 {
-		notes[0] += fmt.Sprintf(" Times are the fastest of %d solves.", r)
-	}
-	if len(hs) == 0 {
-		notes[0] = fmt.Sprintf("%d instances from %s; nothing solved in this run.", len(insts), c.String("input"))
-	}
-	if inc := c.StringSlice("include"); len(inc) > 0 {
-		notes = append(notes, "", "Records included from earlier runs: "+strings.Join(inc, ", ")+".")
-	}
-	if pn := res.SetNotes(); len(pn) > 0 {
-		notes = append(append(append(notes, "", "Gap sets (exact, in memory):", ""), pn...), "")
-	}
+	notes := bench.RunInfo{Instances: len(insts), Input: c.String("input"), Heuristics: c.String("heuristics"), Solved: len(hs) > 0,
+		Jobs: c.Int("jobs"), Cores: runtime.NumCPU(), Repeat: c.Int("repeat"), Included: c.StringSlice("include"), SetNotes: res.SetNotes()}.Notes()
 	title := c.String("title")
 	if title == "" {
 		title = s.DefaultTitle(c.String("input"), time.Now())

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
@@ -67,15 +65,7 @@ func runSolve(c *cli.Context, e *env) error {
 	}
 	h := hs[0]
 	prog := progress.New(e.stderr, c.Bool("quiet"))
-	var cw *csv.Writer
-	if format == "csv" {
-		cw = csv.NewWriter(e.stdout)
-		_ = cw.Write(bench.SolutionCSVHeader)
-	}
-	enc := json.NewEncoder(e.stdout)
-	var totalNodes int64
-	var totalSec float64
-	unsolved := 0
+	out := bench.NewSolutionWriter(e.stdout, format, c.Int64("max-nodes"), c.Bool("all-solutions"))
 	for i, in := range insts {
 		prog.Update(int64(i), int64(len(insts)), true, "solving %s (%s)", in.ID, h.Name())
 		opt := ida.Options{Context: e.ctx(), MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo"), Threads: c.Int("threads"), BPMX: c.Bool("bpmx")}
@@ -84,38 +74,22 @@ func runSolve(c *cli.Context, e *env) error {
 		}
 		res, err := ida.Solve(in.Board, h, opt)
 		if errors.Is(err, ida.ErrNodeLimit) {
-			// a limit gives up on this board only
-			unsolved++
-			res.Heuristic, res.Length, res.Moves = h.Name(), 0, nil
+			res.Heuristic = h.Name() // a limit gives up on this board only
 		} else if err != nil {
 			prog.Done()
 			return fmt.Errorf("board %s (line %d): %w", in.ID, in.Line, err)
 		}
-		totalNodes += res.Expanded
-		totalSec += res.Elapsed.Seconds()
-		rec := bench.NewSolution(in, res, err != nil)
 		prog.Clear()
-		switch format {
-		case "json":
-			if err := enc.Encode(rec); err != nil {
-				return err
-			}
-		case "csv":
-			_ = cw.Write(rec.CSV())
-			cw.Flush()
-			if err := cw.Error(); err != nil {
-				return err
-			}
-		default:
-			fmt.Fprint(e.stdout, rec.Text(c.Int64("max-nodes"), c.Bool("all-solutions")))
+		if err := out.Write(bench.NewSolution(in, res, err != nil)); err != nil {
+			return err
 		}
 	}
 	prog.Done()
-	if format == "text" && len(insts) > 1 {
-		fmt.Fprintf(e.stdout, "solved %d boards: %d nodes, %.3fs\n", len(insts)-unsolved, totalNodes, totalSec)
+	if err := out.Close(); err != nil {
+		return err
 	}
-	if unsolved > 0 {
-		return cmdline.LimitError{Err: fmt.Errorf("%d of %d boards unsolved: --max-nodes %d reached", unsolved, len(insts), c.Int64("max-nodes"))}
+	if out.Unsolved > 0 {
+		return cmdline.LimitError{Err: fmt.Errorf("%d of %d boards unsolved: --max-nodes %d reached", out.Unsolved, len(insts), c.Int64("max-nodes"))}
 	}
 	return nil
 }
