@@ -15,14 +15,9 @@ import (
 
 func approxCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:  "approx",
-		Usage: "write approximated gap sets (supersets of the projections) for h_G:4 ... h_G:8",
-		Description: "Searches the space of patterns of the last --cells cells from the goal, counting the moves that lower\n" +
-			"the Manhattan distance (a 0-1 breadth-first search; tiles outside the cells are unknown), and writes the\n" +
-			"patterns of cost at most j as GapG_Ka.keys (G = 2j) for each level above the exact ones: supersets of\n" +
-			"the projected gap <= G sets, so h_G:2N stays admissible with them. --exact FILE (repeat, in order:\n" +
-			"Gap0_K, Gap2_K, ...) seeds the search with exact lower levels: far smaller sets above them.\n" +
-			"Example: gapset approx --cells 8 --max-gap 8 --exact Gap0_8.keys --exact Gap2_8.keys --out-dir DIR",
+		Name:        "approx",
+		Usage:       "write approximated gap sets (supersets of the projections) for h_G:4 ... h_G:8",
+		Description: help("approx"),
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "rows", Value: 4, Usage: "board rows"},
 			&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns"},

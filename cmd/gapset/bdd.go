@@ -18,17 +18,9 @@ import (
 
 func buildCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:  "build",
-		Usage: "build a gap-set BDD (enumerated, or from a key-set file) and save it",
-		Description: "Enumerates a gap set in memory (--gap, --cells; the 4x4 gap-2 sets need --keys) or reads its\n" +
-			"sorted keys from a key-set file (--keys), builds the reduced BDD\n" +
-			"under the chosen variable order, counts the ZDD nodes of the same set, and writes a .bdd file.\n" +
-			"The natural order streams the keys (cells and ranks encodings). Other orders and encodings re-sort\n" +
-			"them: from a key file in passes, each\n" +
-			"holding at most --sort-mem GiB of keys (8 bytes per key; the file is read 1 + size/sort-mem\n" +
-			"times, no scratch files), building the ZDD in the same passes.\n" +
-			"Orders: " + strings.Join(bdd.OrderNames(), ", ") + ".\n" +
-			"Example: gapset build --keys /work/keys/gap0_8.keys --order reverse --out /work/keys/gap0_8.bdd",
+		Name:        "build",
+		Usage:       "build a gap-set BDD (enumerated, or from a key-set file) and save it",
+		Description: help("build", strings.Join(bdd.OrderNames(), ", ")),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "keys", Usage: "key-set `FILE` to build from"},
 			&cli.IntFlag{Name: "gap", Value: -1, Usage: "gap of the set (0 or 2); checked against the key file"},
@@ -147,13 +139,10 @@ func runBuild(c *cli.Context, e *env) error {
 
 func reportCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "report",
-		Usage:     "describe BDD files beside the paper's Table 1",
-		ArgsUsage: "FILE...",
-		Description: "Per file: the set, cells, variable order, file size, node count, ZDD node count, patterns\n" +
-			"and build time, with the values of Table 1 of Hasegawa & Yamamoto for the same set.\n" +
-			"The checksum is always checked; --verify also decodes every node and checks the structure and\n" +
-			"the pattern count (gapset verify does more).",
+		Name:        "report",
+		Usage:       "describe BDD files beside the paper's Table 1",
+		ArgsUsage:   "FILE...",
+		Description: help("report"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "md", Usage: "md, csv or json"},
 			&cli.BoolFlag{Name: "verify", Usage: "decode each file fully (structure, count) besides the checksum"},

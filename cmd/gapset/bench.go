@@ -15,17 +15,9 @@ import (
 
 func benchCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:  "bench",
-		Usage: "run heuristics over an instance file and report nodes and times (the paper's Table 2)",
-		Description: "Solves every instance with every heuristic, --jobs searches at a time, checks that all\n" +
-			"heuristics find the same lengths, and writes into --out: results.csv, results.jsonl,\n" +
-			"summary.md (averages, medians, ratios to md, set queries made and skipped, the paper's\n" +
-			"Table 2 beside them) and nodes.png (nodes per instance per heuristic). The summary is\n" +
-			"also printed. Gap heuristics take their sets from --keys/--bdd/--cells; gapG:K names\n" +
-			"h_G:G on the sets of K cells when several are loaded.\n" +
-			"Examples:\n" +
-			"  gapset bench -i data/random300.txt --limit 50 --heuristics md,gap0:8,gap0:16 --cells 8 --cells 16 --out results/r50\n" +
-			"  gapset bench -i data/random300.txt --heuristics md,gap2 --keys Gap0_8.keys --keys Gap2_8.keys --out results/g2\n" + specHelp,
+		Name:        "bench",
+		Usage:       "run heuristics over an instance file and report nodes and times (the paper's Table 2)",
+		Description: help("bench") + "\n" + help("spec"),
 		Flags: append(append(boardFlags(),
 			&cli.StringFlag{Name: "heuristics", Aliases: []string{"H"}, Value: "md", Usage: "comma-separated `LIST` of heuristics: " + heuristicNames()},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "searches run in parallel"},

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,13 +18,9 @@ import (
 
 func enumerateCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:  "enumerate",
-		Usage: "enumerate a gap set and write its projections as key-set files",
-		Description: "Enumerates the configurations whose optimal length exceeds the Manhattan distance by at most --gap\n" +
-			"(--exact: by exactly --gap), layer by layer from the goal, spilling sorted runs to disk, and writes one\n" +
-			"key-set file per --cells value (the last K cells; K = rows*cols is the whole board), named like the\n" +
-			"paper's sets (Gap0.keys, Gap2_10.keys, ...). Progress on stderr, a summary on stdout.\n" +
-			"Example: gapset enumerate --gap 2 --cells 8,10,12,16 --out-dir /work/keys",
+		Name:        "enumerate",
+		Usage:       "enumerate a gap set and write its projections as key-set files",
+		Description: help("enumerate"),
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "gap", Value: 0, Usage: "largest gap (even): 0 for G0, 2 for G0 and G2, ..."},
 			&cli.BoolFlag{Name: "exact", Usage: "keep only the members whose gap equals --gap"},
@@ -91,15 +86,7 @@ func enumerateCommand(e *env) *cli.Command {
 				}
 			}
 			prog := progress.New(e.stderr, c.Bool("quiet"))
-			cfg.Progress = func(p gapset.Progress) {
-				rate := float64(p.Members) / max(p.Elapsed.Seconds(), 1e-9)
-				if p.Phase == "layer" {
-					prog.Update(0, 0, false, "%6.1fs gap %d M %2d: %11d; members %13d (%.3g/s); rss %d MiB, peak %d MiB",
-						p.Elapsed.Seconds(), p.Gap, p.Manhattan, p.Layer, p.Members, rate, p.RSS>>20, p.PeakRSS>>20)
-				} else {
-					prog.Update(0, 0, true, "%6.1fs %s: %d keys; rss %d MiB, peak %d MiB", p.Elapsed.Seconds(), p.Phase, p.Layer, p.RSS>>20, p.PeakRSS>>20)
-				}
-			}
+			cfg.Progress = func(p gapset.Progress) { prog.Update(0, 0, p.Phase != "layer", "%s", p) }
 			scratch := cfg.ScratchDir()
 			cfg.RawRuns, cfg.MaxStep = c.Bool("raw-runs"), c.Int("max-step")
 			est := gapset.EstimateRun(cfg)
@@ -125,10 +112,7 @@ func enumerateCommand(e *env) *cli.Command {
 			res, err := gapset.Enumerate(e.ctx(), cfg)
 			prog.Done()
 			if err != nil {
-				if errors.Is(err, gapset.ErrArgs) {
-					return cmdline.BadInput(err)
-				}
-				return err
+				return cmdline.InputIf(err, gapset.ErrArgs)
 			}
 			return res.Write(e.stdout, format)
 		},

@@ -11,11 +11,9 @@ import (
 
 func genCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:  "gen",
-		Usage: "generate random solvable instances",
-		Description: "Boards are drawn uniformly from the solvable configurations; the same seed gives the same list.\n" +
-			"Output: one line per board, an id then the tiles, as solve -i reads it.\n" +
-			"Example: gapset gen --count 300 --seed 2012 > data/random300.txt",
+		Name:        "gen",
+		Usage:       "generate random solvable instances",
+		Description: help("gen"),
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "count", Aliases: []string{"n"}, Value: 10, Usage: "number of boards"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed"},

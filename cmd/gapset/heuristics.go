@@ -11,14 +11,6 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// specHelp is the heuristic grammar for solve's and bench's help.
-const specHelp = "Heuristics (package heuristic documents the grammar):\n" +
-	"  spec = NAME | NAME:ARGS | max(spec,spec,...)\n" +
-	"  gapG:K uses the sets of K cells, gapG:K/F asks the sets of F cells first as a filter;\n" +
-	"  a '+' inside a name (pdb78+663) is part of the name, not a sum;\n" +
-	"  pdb78+gapG is max(pdb78, h_G:G), pdb78+gapGr also asks the gap sets about the mirrored board,\n" +
-	"  -gapfirst asks them before the database (same nodes), e.g. pdb78+gap2r --keys Gap0_8.keys --keys Gap2_8.keys."
-
 // heuristicFlags are the flags that supply files to heuristics: gap sets
 // and pattern databases. Their names are the heuristic package's options.
 func heuristicFlags() []cli.Flag {

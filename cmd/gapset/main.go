@@ -42,11 +42,9 @@ func runEnv(e *env, args []string) int {
 func newApp(env *env) *cli.App {
 	var profile *os.File
 	app := &cli.App{
-		Name:  "gapset",
-		Usage: "optimal sliding-tile puzzle search and gap sets stored as BDDs",
-		Description: "Boards are written row-major as numbers separated by spaces or commas, blank 0;\n" +
-			"the goal is 1 2 ... N-1 with the blank in the last cell. Flags may come before or after\n" +
-			"the arguments; \"--\" ends the flags.\n" + cmdline.ExitHelp,
+		Name:            "gapset",
+		Usage:           "optimal sliding-tile puzzle search and gap sets stored as BDDs",
+		Description:     help("gapset") + "\n" + cmdline.ExitHelp,
 		Reader:          env.stdin,
 		Writer:          env.stdout,
 		ErrWriter:       env.stderr,

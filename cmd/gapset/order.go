@@ -16,15 +16,9 @@ import (
 
 func orderCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:  "order",
-		Usage: "search for a variable order that gives a gap set a smaller BDD",
-		Description: "Builds the BDD of a key-set file (--keys) in the --start order, or loads a .bdd file (--bdd),\n" +
-			"then improves the order by swapping adjacent levels in place until a pass gains nothing or\n" +
-			"--budget runs out; the best order found is written to --out (give it to build as --order @FILE)\n" +
-			"and printed with its node count. Methods: sift (single variables), window (permutations of 3\n" +
-			"adjacent variables), block-sift and block-window (whole cells, then the bits inside each cell;\n" +
-			"these keep each cell's bits together, which the fast query layout needs).\n" +
-			"Example: gapset order --keys /work/data/keys/Gap0_8.keys --start reverse --budget 2m --out g0_8.order",
+		Name:        "order",
+		Usage:       "search for a variable order that gives a gap set a smaller BDD",
+		Description: help("order"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "keys", Usage: "key-set `FILE` of the set"},
 			&cli.StringFlag{Name: "bdd", Usage: "start from this .bdd `FILE` (its set and order) instead of --keys"},

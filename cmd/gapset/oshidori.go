@@ -10,15 +10,10 @@ import (
 
 func oshidoriCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "oshidori",
-		Usage:     "the oshidori stone-pair puzzle (M. Hiroi's breadth-first search page) by breadth-first search",
-		ArgsUsage: "[START]",
-		Description: "A row of black (B) and white (W) stones and two adjacent empty cells (_). A move slides two\n" +
-			"adjacent stones, order kept, into the empty cells. START defaults to \"B W B W B W _ _\".\n" +
-			"Examples:\n" +
-			"  gapset oshidori\n" +
-			"  gapset oshidori --goal \"W W W B B B _ _\"\n" +
-			"  gapset oshidori --free-gap          # the empty pair may end anywhere",
+		Name:        "oshidori",
+		Usage:       "the oshidori stone-pair puzzle (M. Hiroi's breadth-first search page) by breadth-first search",
+		ArgsUsage:   "[START]",
+		Description: help("oshidori"),
 		Flags: append(bfsFlags(false),
 			&cli.StringFlag{Name: "goal", Value: "B B B W W W _ _", Usage: "the goal row"},
 			&cli.BoolFlag{Name: "free-gap", Usage: "the empty pair may end anywhere: only the order of the stones must match the goal"},

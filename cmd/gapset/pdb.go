@@ -18,13 +18,9 @@ func pdbCommand(e *env) *cli.Command {
 		Name:  "pdb",
 		Usage: "additive pattern databases",
 		Subcommands: []*cli.Command{{
-			Name:  "build",
-			Usage: "build the databases of a partition into a directory",
-			Description: "One file per group, written atomically, with a CRC-32C checksum.\n" +
-				"Partitions: " + fmt.Sprint(pdb.Names()) + " (4-4 and 3-5 are for --rows 3 --cols 3), or groups like 1,2,3/4,5,6,7,8.\n" +
-				"Examples:\n" +
-				"  gapset pdb build --partition 7-8 --out pdb-data\n" +
-				"  gapset solve --heuristic pdb78 --pdb pdb-data -i data/korf100.txt",
+			Name:        "build",
+			Usage:       "build the databases of a partition into a directory",
+			Description: help("pdb-build", pdb.Names()),
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "partition", Aliases: []string{"p"}, Value: "7-8", Usage: "tile groups"},
 				&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: heuristic.DefaultPDBDir, Usage: "output `DIR` (created if needed)"},

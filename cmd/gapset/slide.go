@@ -34,14 +34,9 @@ func slideCommand(e *env) *cli.Command {
 		}, nil
 	}
 	return &cli.Command{
-		Name:  "slide",
-		Usage: "R x C sliding boards (2x3, 3x3, ...) with the generic search core",
-		Description: "Boards as in solve: row-major numbers, blank 0, goal 1 2 ... N-1 then the blank.\n" +
-			"Examples:\n" +
-			"  gapset slide --rows 2 --cols 3 farthest\n" +
-			"  gapset slide farthest --format json          # 3x3\n" +
-			"  gapset slide solve 8 6 7 2 5 4 3 0 1\n" +
-			"  gapset slide ida --lower-bound 8 6 7 2 5 4 3 0 1",
+		Name:        "slide",
+		Usage:       "R x C sliding boards (2x3, 3x3, ...) with the generic search core",
+		Description: help("slide"),
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "rows", Value: 3, Usage: "board rows"},
 			&cli.IntFlag{Name: "cols", Value: 3, Usage: "board columns"},

@@ -14,14 +14,10 @@ import (
 
 func solveCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "solve",
-		Usage:     "solve boards optimally with IDA*",
-		ArgsUsage: "[BOARD...]",
-		Description: "Each board is solved optimally; the solution is replayed and checked before it is printed.\n" +
-			"Examples:\n" +
-			"  gapset solve 1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n" +
-			"  gapset solve -i data/korf100.txt --format json\n" +
-			"  echo '8 6 7 2 5 4 3 0 1' | gapset solve --rows 3 --cols 3 -i -\n" + specHelp,
+		Name:        "solve",
+		Usage:       "solve boards optimally with IDA*",
+		ArgsUsage:   "[BOARD...]",
+		Description: help("solve") + "\n" + help("spec"),
 		Flags: append(append(boardFlags(),
 			&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Value: "md", Usage: "lower bound `SPEC`: " + heuristicNames() + ", max(a,b,...)"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text, json (one object per line) or csv"},
