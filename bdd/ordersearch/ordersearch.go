@@ -135,6 +135,23 @@ func (r *Result) WriteChart(path string) error {
 	return bdd.WriteTextFile(path, string(png))
 }
 
+// WriteFiles writes the order, the levels CSV and the chart to the paths
+// given (an empty path: not that one).
+func (r *Result) WriteFiles(order, levels, chart string) error {
+	for _, out := range []struct {
+		path  string
+		write func(string) error
+	}{{order, r.WriteOrder}, {levels, r.WriteLevels}, {chart, r.WriteChart}} {
+		if out.path == "" {
+			continue
+		}
+		if err := out.write(out.path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Save counts the ZDD of the set in the found order and saves the BDD with
 // it; progress (if set) hears of each stage.
 func (r *Result) Save(path string, progress func(status string)) error {

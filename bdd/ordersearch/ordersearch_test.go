@@ -53,9 +53,9 @@ func TestSearchFromKeys(t *testing.T) {
 
 	dir := t.TempDir()
 	out := func(name string) string { return filepath.Join(dir, name) }
-	require.NoError(t, res.WriteOrder(out("o.order")))
-	require.NoError(t, res.WriteLevels(out("levels.csv")))
-	require.NoError(t, res.WriteChart(out("levels.png")))
+	require.NoError(t, res.WriteFiles(out("o.order"), "", out("levels.png")))
+	assert.NoFileExists(t, out("levels.csv"))
+	require.NoError(t, res.WriteFiles("", out("levels.csv"), ""))
 	require.NoError(t, res.Save(out("g.bdd"), nil))
 	back, err := bdd.ParseOrderArg("@"+out("o.order"), 3, 3, 6)
 	require.NoError(t, err)

@@ -12,7 +12,6 @@ import (
 	"context"
 	"io"
 	"os"
-	"runtime/pprof"
 
 	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/ida"
@@ -40,7 +39,6 @@ func runEnv(e *env, args []string) int {
 }
 
 func newApp(env *env) *cli.App {
-	var profile *os.File
 	app := &cli.App{
 		Name:            "gapset",
 		Usage:           "optimal sliding-tile puzzle search and gap sets stored as BDDs",
@@ -49,32 +47,6 @@ func newApp(env *env) *cli.App {
 		Writer:          env.stdout,
 		ErrWriter:       env.stderr,
 		HideHelpCommand: true,
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the whole command to `FILE` (read it with go tool pprof)"},
-		},
-		Before: func(c *cli.Context) error {
-			path := c.String("cpuprofile")
-			if path == "" {
-				return nil
-			}
-			f, err := os.Create(path)
-			if err != nil {
-				return cmdline.BadInputf("--cpuprofile: %w", err)
-			}
-			if err := pprof.StartCPUProfile(f); err != nil {
-				f.Close()
-				return err
-			}
-			profile = f
-			return nil
-		},
-		After: func(*cli.Context) error {
-			if profile == nil {
-				return nil
-			}
-			pprof.StopCPUProfile()
-			return profile.Close()
-		},
 		Commands: []*cli.Command{
 			solveCommand(env),
 			genCommand(env),
@@ -94,6 +66,7 @@ func newApp(env *env) *cli.App {
 			verifyCommand(env),
 		},
 	}
+	cmdline.AddCPUProfile(app)
 	cmdline.Prepare(app)
 	return app
 }

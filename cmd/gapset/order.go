@@ -94,16 +94,8 @@ func runOrder(c *cli.Context, e *env) error {
 	if err != nil {
 		return cmdline.BadInput(err)
 	}
-	for _, out := range []struct {
-		path  string
-		write func(string) error
-	}{{c.String("out"), res.WriteOrder}, {c.String("levels"), res.WriteLevels}, {c.String("chart"), res.WriteChart}} {
-		if out.path == "" {
-			continue
-		}
-		if err := out.write(out.path); err != nil {
-			return err
-		}
+	if err := res.WriteFiles(c.String("out"), c.String("levels"), c.String("chart")); err != nil {
+		return err
 	}
 	if path := c.String("save"); path != "" {
 		if err := res.Save(path, status); err != nil {

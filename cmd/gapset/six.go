@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/puzzle"
 	"github.com/gapset/gapset/puzzle/six"
 	"github.com/gapset/gapset/search"
@@ -13,17 +12,7 @@ func sixCommand(e *env) *cli.Command {
 		return boardPuzzle[six.Board]{
 			OneGoal: puzzle.OneGoal[six.Board]{Problem: six.Puzzle{}, Spec: six.Spec(), Goal: six.Goal(),
 				Bound: func() search.Bound[six.Board] { return six.NewBound() }},
-			start: func(c *cli.Context) (six.Board, error) {
-				s, err := joinArgs(c, "board (7 numbers, e.g. \"1 5 2 6 3 4 0\")")
-				if err != nil {
-					return 0, err
-				}
-				b, err := six.Parse(s)
-				if err != nil {
-					return 0, cmdline.BadInputf("board %s: %v", cmdline.Quote(s), err)
-				}
-				return b, nil
-			},
+			what: "board (7 numbers, e.g. \"1 5 2 6 3 4 0\")", parse: six.Parse,
 		}, nil
 	}
 	return &cli.Command{

@@ -20,14 +20,11 @@ func slideCommand(e *env) *cli.Command {
 		return boardPuzzle[slide.State]{
 			OneGoal: puzzle.OneGoal[slide.State]{Problem: p, Spec: p.Spec(), Goal: p.Goal(),
 				Bound: func() search.Bound[slide.State] { return p.Manhattan() }},
-			start: func(c *cli.Context) (slide.State, error) {
-				s, err := joinArgs(c, fmt.Sprintf("board (%d numbers, blank 0)", p.Rows()*p.Cols()))
-				if err != nil {
-					return slide.State{}, err
-				}
+			what: fmt.Sprintf("board (%d numbers, blank 0)", p.Rows()*p.Cols()),
+			parse: func(s string) (slide.State, error) {
 				b, err := encode.Parse(s, p.Rows(), p.Cols())
 				if err != nil {
-					return slide.State{}, cmdline.BadInputf("board %s: %v", cmdline.Quote(s), err)
+					return slide.State{}, err
 				}
 				return p.State(b), nil
 			},
