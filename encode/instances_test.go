@@ -3,6 +3,7 @@ package encode
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -43,4 +44,16 @@ func TestReadInstanceFile(t *testing.T) {
 	var le *LineError
 	require.ErrorAs(t, err, &le)
 	assert.Equal(t, path, le.Source)
+}
+
+// The same seed gives the same solvable boards, numbered from 1.
+func TestRandomInstances(t *testing.T) {
+	a, b := RandomInstances(7, 20, 3, 3), RandomInstances(7, 20, 3, 3)
+	assert.Equal(t, a, b)
+	assert.NotEqual(t, a, RandomInstances(8, 20, 3, 3))
+	for i, in := range a {
+		assert.Equal(t, strconv.Itoa(i+1), in.ID)
+		assert.True(t, in.Board.Solvable())
+	}
+	assert.Empty(t, RandomInstances(1, 0, 4, 4))
 }

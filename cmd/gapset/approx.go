@@ -18,15 +18,13 @@ func approxCommand(e *env) *cli.Command {
 		Name:        "approx",
 		Usage:       "write approximated gap sets (supersets of the projections) for h_G:4 ... h_G:8",
 		Description: help("approx"),
-		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "rows", Value: 4, Usage: "board rows"},
-			&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns"},
+		Flags: withSize(4, 4,
 			&cli.IntFlag{Name: "cells", Value: 8, Usage: fmt.Sprintf("the last `K` cells (at most %d; a bit table of 16^K bits per set)", gapset.MaxApproxCells)},
 			&cli.IntFlag{Name: "max-gap", Value: 8, Usage: "largest gap `G` (even)"},
 			&cli.StringSliceFlag{Name: "exact", Usage: "exact key-set `FILE` of the lowest levels, in order (Gap0_K, then Gap2_K, ...)"},
 			&cli.StringFlag{Name: "out-dir", Required: true, Usage: "write the key-set files into `DIR` (required: a 4x4 run writes gigabytes, 8 bytes per pattern)"},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
-		},
+			quietFlag(),
+		),
 		Action: func(c *cli.Context) error {
 			if err := cmdline.NoArgs(c); err != nil {
 				return err

@@ -30,7 +30,7 @@ func benchCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "title", Usage: "title of the summary and the chart (default: the heuristics, the instances and the date)"},
 			&cli.StringFlag{Name: "baseline", Value: "md", Usage: "heuristic `NAME` the ratios refer to (e.g. pdb78)"},
 			&cli.StringSliceFlag{Name: "include", Usage: "add the records of an earlier run's results.jsonl `FILE` for the same instances (repeatable); with --heuristics \"\" nothing is solved, the runs are only combined"},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+			quietFlag(),
 		), heuristicFlags()...),
 		Action: func(c *cli.Context) error { return runBench(c, e) },
 	}
@@ -65,13 +65,6 @@ func runBench(c *cli.Context, e *env) error {
 	hs, res, err := resolveHeuristics(c, e, heuristic.SplitList(c.String("heuristics")))
 	if err != nil {
 		return err
-	}
-	seen := map[string]bool{}
-	for _, h := range hs {
-		if seen[h.Name()] {
-			return cmdline.BadInputf("heuristic %q given twice", h.Name())
-		}
-		seen[h.Name()] = true
 	}
 	included, err := bench.ReadRecords(c.StringSlice("include"))
 	if err != nil {

@@ -13,7 +13,7 @@ func demoCommand(e *env) *cli.Command {
 		Usage:       "the main job on embedded data: build Gap0_8 (exact and BDD), solve shipped instances with md and h_G, print Tables 1 and 2",
 		Description: help("demo"),
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+			quietFlag(),
 			&cli.BoolFlag{Name: "small", Usage: "the 3x3 board (Gap0_4, 20 random instances) instead of the 15-puzzle"},
 		},
 		Action: func(c *cli.Context) error { return runDemo(c, e) },

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -21,7 +20,7 @@ func enumerateCommand(e *env) *cli.Command {
 		Name:        "enumerate",
 		Usage:       "enumerate a gap set and write its projections as key-set files",
 		Description: help("enumerate"),
-		Flags: []cli.Flag{
+		Flags: withSize(4, 4,
 			&cli.IntFlag{Name: "gap", Value: 0, Usage: "largest gap (even): 0 for G0, 2 for G0 and G2, ..."},
 			&cli.BoolFlag{Name: "exact", Usage: "keep only the members whose gap equals --gap"},
 			&cli.StringFlag{Name: "cells", Usage: "comma-separated projections `K[,K...]` (last K cells; default rows*cols = whole boards)"},
@@ -29,14 +28,12 @@ func enumerateCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "out-dir", Value: ".", Usage: "write the key-set files into `DIR`"},
 			&cli.StringFlag{Name: "tmp", Usage: "scratch `DIR` for sorted runs (default: inside the output directory)"},
 			&cli.IntFlag{Name: "memory", Value: 4096, Usage: "MiB for the work buffers (sort buffer + scratch); bigger layers spill to disk"},
-			&cli.IntFlag{Name: "rows", Value: 4, Usage: "board rows"},
-			&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "summary format: text or json"},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+			quietFlag(),
 			&cli.BoolFlag{Name: "estimate", Usage: "print the estimated members, disk and CPU time and stop"},
 			&cli.BoolFlag{Name: "raw-runs", Usage: "keep scratch runs as 8 bytes per key (default: delta-coded, a fraction of the disk)"},
 			&cli.IntFlag{Name: "max-step", Usage: "stop after `N` reverse moves and write no key-set file (calibration: the layers found are counted)"},
-		},
+		),
 		Action: func(c *cli.Context) error {
 			if err := cmdline.NoArgs(c); err != nil {
 				return err
@@ -159,13 +156,8 @@ func countCommand(e *env) *cli.Command {
 				if err != nil {
 					return cmdline.BadInput(err)
 				}
-				if format == "json" {
-					b, _ := json.Marshal(map[string]any{"file": path, "name": h.Name(), "rows": h.Rows, "cols": h.Cols,
-						"cells": h.Cells, "gap": h.Gap, "exact": h.Exact, "count": n, "checksum": "ok"})
-					fmt.Fprintf(e.stdout, "%s\n", b)
-				} else {
-					fmt.Fprintf(e.stdout, "%s: %s %dx%d cells %d gap %d exact %t count %d checksum ok\n",
-						path, h.Name(), h.Rows, h.Cols, h.Cells, h.Gap, h.Exact, n)
+				if err := keyset.WriteCount(e.stdout, format, path, h, n); err != nil {
+					return err
 				}
 			}
 			return nil

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"math/rand/v2"
-	"strconv"
-
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/urfave/cli/v2"
@@ -14,12 +11,10 @@ func genCommand(e *env) *cli.Command {
 		Name:        "gen",
 		Usage:       "generate random solvable instances",
 		Description: help("gen"),
-		Flags: []cli.Flag{
+		Flags: withSize(4, 4,
 			&cli.IntFlag{Name: "count", Aliases: []string{"n"}, Value: 10, Usage: "number of boards"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed"},
-			&cli.IntFlag{Name: "rows", Value: 4, Usage: "board rows"},
-			&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns"},
-		},
+		),
 		Action: func(c *cli.Context) error {
 			if err := cmdline.NoArgs(c); err != nil {
 				return err
@@ -31,13 +26,7 @@ func genCommand(e *env) *cli.Command {
 			if n < 0 {
 				return cmdline.BadInputf("--count must be at least 0, got %d", n)
 			}
-			seed := c.Uint64("seed")
-			rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-			insts := make([]encode.Instance, n)
-			for i := range insts {
-				insts[i] = encode.Instance{ID: strconv.Itoa(i + 1), Board: encode.Random(rng, rows, cols)}
-			}
-			return encode.WriteInstances(e.stdout, insts)
+			return encode.WriteInstances(e.stdout, encode.RandomInstances(c.Uint64("seed"), n, rows, cols))
 		},
 	}
 }

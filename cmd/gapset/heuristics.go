@@ -44,14 +44,10 @@ func resolveHeuristics(c *cli.Context, e *env, specs []string) ([]ida.Heuristic,
 			prog.Update(0, 0, false, "enumerating Gap%d of %dx%d: gap %d, Manhattan %d, %d members so far", g, rows, cols, pr.Gap, pr.Manhattan, pr.Members)
 		},
 	})
-	var hs []ida.Heuristic
-	for _, s := range specs {
-		h, err := r.Resolve(s)
-		prog.Done()
-		if err != nil {
-			return nil, nil, cmdline.BadInput(err)
-		}
-		hs = append(hs, h)
+	hs, err := r.ResolveAll(specs)
+	prog.Done()
+	if err != nil {
+		return nil, nil, cmdline.BadInput(err)
 	}
 	for _, f := range heuristicFlags() {
 		name := f.Names()[0]

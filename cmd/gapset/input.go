@@ -8,13 +8,24 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// withSize is the flags of a command on an R x C board: --rows and --cols
+// (defaults rows, cols), then its own.
+func withSize(rows, cols int, own ...cli.Flag) []cli.Flag {
+	return append([]cli.Flag{
+		&cli.IntFlag{Name: "rows", Value: rows, Usage: "board rows"},
+		&cli.IntFlag{Name: "cols", Value: cols, Usage: "board columns"},
+	}, own...)
+}
+
 // boardFlags are the flags every command that reads boards shares.
 func boardFlags() []cli.Flag {
-	return []cli.Flag{
+	return append([]cli.Flag{
 		&cli.StringFlag{Name: "input", Aliases: []string{"i"}, Usage: "read boards from `FILE` (one per line, optional leading id, # comments); - reads stdin"},
-		&cli.IntFlag{Name: "rows", Value: 4, Usage: "board rows"},
-		&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns"},
-	}
+	}, withSize(4, 4)...)
+}
+
+func quietFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"}
 }
 
 // readBoards collects the boards of a command: from --input (a file, or

@@ -31,7 +31,7 @@ func orderCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "save", Usage: "also save the BDD in the found order to this .bdd `FILE` (with its ZDD count)"},
 			&cli.StringFlag{Name: "levels", Usage: "write nodes per level of the start and the found order to this CSV `FILE`"},
 			&cli.StringFlag{Name: "chart", Usage: "draw nodes per level of the start and the found order to this PNG `FILE`"},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+			quietFlag(),
 		},
 		Action: func(c *cli.Context) error { return runOrder(c, e) },
 	}

@@ -21,14 +21,12 @@ func pdbCommand(e *env) *cli.Command {
 			Name:        "build",
 			Usage:       "build the databases of a partition into a directory",
 			Description: help("pdb-build", pdb.Names()),
-			Flags: []cli.Flag{
+			Flags: withSize(4, 4,
 				&cli.StringFlag{Name: "partition", Aliases: []string{"p"}, Value: "7-8", Usage: "tile groups"},
 				&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: heuristic.DefaultPDBDir, Usage: "output `DIR` (created if needed)"},
-				&cli.IntFlag{Name: "rows", Value: 4, Usage: "board rows"},
-				&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns"},
 				&cli.IntFlag{Name: "workers", Value: runtime.NumCPU(), Usage: "goroutines for the large groups (at most 8 free cells)"},
-				&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
-			},
+				quietFlag(),
+			),
 			Action: func(c *cli.Context) error { return runPDBBuild(c, e) },
 		}},
 	}

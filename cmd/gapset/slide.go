@@ -34,10 +34,7 @@ func slideCommand(e *env) *cli.Command {
 		Name:        "slide",
 		Usage:       "R x C sliding boards (2x3, 3x3, ...) with the generic search core",
 		Description: help("slide"),
-		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "rows", Value: 3, Usage: "board rows"},
-			&cli.IntFlag{Name: "cols", Value: 3, Usage: "board columns"},
-		},
+		Flags:       withSize(3, 3),
 		Subcommands: boardCommands(e, setup, [4]string{
 			"breadth-first search with parent links",
 			"bidirectional breadth-first search",

@@ -26,7 +26,7 @@ func solveCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "bpmx", Usage: "bidirectional pathmax: propagate bounds between a node and its children (fewer nodes with inconsistent heuristics such as dual lookups; one thread)"},
 			allSolutionsFlag(),
 			keepUndoFlag(),
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+			quietFlag(),
 		), heuristicFlags()...),
 		Action: func(c *cli.Context) error { return runSolve(c, e) },
 	}
