@@ -6,6 +6,17 @@ import (
 	"io"
 )
 
+// ReadHeader reads the header of the file at path (checked as Open checks
+// it; the keys are not read).
+func ReadHeader(path string) (Header, error) {
+	r, err := Open(path)
+	if err != nil {
+		return Header{}, err
+	}
+	defer r.Close()
+	return r.Header(), nil
+}
+
 // Count reads the file at path to the end, checking the order of its keys
 // and its checksum, and returns its header and number of keys.
 func Count(path string) (Header, uint64, error) {

@@ -19,6 +19,11 @@ func TestCount(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, uint64(1000), n)
 	assert.Equal(t, "Gap2_8", got.Name())
+	head, err := ReadHeader(p)
+	require.NoError(t, err)
+	assert.Equal(t, got, head)
+	_, err = ReadHeader(filepath.Join(dir, "missing.keys"))
+	assert.ErrorIs(t, err, os.ErrNotExist)
 
 	good, err := os.ReadFile(p)
 	require.NoError(t, err)

@@ -9,7 +9,6 @@ import (
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/internal/progress"
-	"github.com/gapset/gapset/keyset"
 	"github.com/urfave/cli/v2"
 )
 
@@ -43,24 +42,18 @@ func approxCommand(e *env) *cli.Command {
 			if maxGap < 0 || maxGap%2 != 0 {
 				return cmdline.BadInputf("--max-gap %d must be even and not negative", maxGap)
 			}
-			var exact []*gapset.Bits
-			for i, path := range c.StringSlice("exact") {
-				b, h, err := gapset.LoadBits(path)
-				if err != nil {
-					return cmdline.BadInput(err)
-				}
-				if h.Rows != rows || h.Cols != cols || h.Cells != k || h.Gap != 2*i || h.Exact && h.Gap > 0 || h.Approx {
-					return cmdline.BadInputf("%s: %s is not the exact gap <= %d set of a %dx%d board on %d cells (the --exact files go in order Gap0, Gap2, ...)",
-						path, h.Name(), 2*i, rows, cols, k)
-				}
-				exact = append(exact, b)
+			exact, err := gapset.LoadExact(c.StringSlice("exact"), rows, cols, k)
+			if ne := (*gapset.NotExactError)(nil); errors.As(err, &ne) {
+				return cmdline.BadInputf("%v (the --exact files go in order Gap0, Gap2, ...)", err)
+			} else if err != nil {
+				return cmdline.BadInput(err)
 			}
 			space := gapset.Patterns(rows*cols, k)
 			prog := progress.New(e.stderr, c.Bool("quiet"))
 			fmt.Fprintf(e.stdout, "| set | patterns | of the %.0f patterns | seconds |\n|---|---:|---:|---:|\n", space)
-			err := gapset.Approximate(e.ctx(), rows, cols, k, maxGap/2, exact, func(l gapset.ApproxLevel) error {
+			err = gapset.Approximate(e.ctx(), rows, cols, k, maxGap/2, exact, func(l gapset.ApproxLevel) error {
 				prog.Done()
-				h := keyset.Header{Rows: rows, Cols: cols, Cells: k, Gap: 2 * l.Level, Approx: l.Level >= len(exact)}
+				h := l.Header
 				fmt.Fprintf(e.stdout, "| %s | %d | %.4f | %.1f |\n", h.Name(), l.Set.Len(), float64(l.Set.Len())/space, l.Elapsed.Seconds())
 				if l.Level < len(exact) {
 					return nil // the exact file exists
@@ -71,10 +64,7 @@ func approxCommand(e *env) *cli.Command {
 				return l.Set.WriteFile(filepath.Join(dir, h.Name()+".keys"), h)
 			})
 			prog.Done()
-			if errors.Is(err, gapset.ErrArgs) {
-				return cmdline.BadInput(err)
-			}
-			return err
+			return cmdline.InputIf(err, gapset.ErrArgs)
 		},
 	}
 }

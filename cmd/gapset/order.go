@@ -94,13 +94,8 @@ func runOrder(c *cli.Context, e *env) error {
 	if err != nil {
 		return cmdline.BadInput(err)
 	}
-	if err := res.WriteFiles(c.String("out"), c.String("levels"), c.String("chart")); err != nil {
+	if err := res.WriteFiles(c.String("out"), c.String("levels"), c.String("chart"), c.String("save"), status); err != nil {
 		return err
-	}
-	if path := c.String("save"); path != "" {
-		if err := res.Save(path, status); err != nil {
-			return err
-		}
 	}
 	pr.Done()
 	fmt.Fprint(e.stdout, res.Summary(c.String("out")))
