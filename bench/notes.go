@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 )
 
@@ -50,4 +51,13 @@ func ReadRecords(paths []string) ([]Record, error) {
 		out = append(out, recs...)
 	}
 	return out, nil
+}
+
+// Paths are the files WriteAll writes into dir.
+func Paths(dir string) []string {
+	var out []string
+	for _, f := range []string{CSVFile, JSONLFile, ChartFile, SummaryFile} {
+		out = append(out, filepath.Join(dir, f))
+	}
+	return out
 }

@@ -37,6 +37,7 @@ func TestReadRecords(t *testing.T) {
 	assert.Equal(t, []string{"1", "2", "3"}, []string{recs[0].ID, recs[1].ID, recs[2].ID})
 	_, err = ReadRecords([]string{a, filepath.Join(dir, "missing")})
 	assert.ErrorIs(t, err, os.ErrNotExist)
+	assert.Equal(t, []string{"d/results.csv", "d/results.jsonl", "d/nodes.png", "d/summary.md"}, Paths("d"))
 	none, err := ReadRecords(nil)
 	assert.NoError(t, err)
 	assert.Empty(t, none)

@@ -51,7 +51,7 @@ func approxCommand(e *env) *cli.Command {
 			space := gapset.Patterns(rows*cols, k)
 			prog := progress.New(e.stderr, c.Bool("quiet"))
 			fmt.Fprintf(e.stdout, "| set | patterns | of the %.0f patterns | seconds |\n|---|---:|---:|---:|\n", space)
-			err = gapset.Approximate(e.ctx(), rows, cols, k, maxGap/2, exact, func(l gapset.ApproxLevel) error {
+			err = gapset.Approximate(e.context, rows, cols, k, maxGap/2, exact, func(l gapset.ApproxLevel) error {
 				prog.Done()
 				h := l.Header
 				fmt.Fprintf(e.stdout, "| %s | %d | %.4f | %.1f |\n", h.Name(), l.Set.Len(), float64(l.Set.Len())/space, l.Elapsed.Seconds())

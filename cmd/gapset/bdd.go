@@ -82,7 +82,7 @@ func runBuild(c *cli.Context, e *env) error {
 	if path == "" {
 		start := time.Now()
 		var sets map[int][]uint64
-		sets, err = gapset.Sets(e.ctx(), h.Rows, h.Cols, h.Gap, []int{h.Cells}, func(p gapset.Progress) {
+		sets, err = gapset.Sets(e.context, h.Rows, h.Cols, h.Gap, []int{h.Cells}, func(p gapset.Progress) {
 			pr.Update(p.Members, 0, false, "enumerating %s: gap %d, Manhattan %d, %d members", h.Name(), p.Gap, p.Manhattan, p.Members)
 		})
 		if keys := sets[h.Cells]; err == nil {

@@ -1,8 +1,8 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
-	"path/filepath"
 	"runtime"
 	"time"
 
@@ -46,9 +46,7 @@ func runBench(c *cli.Context, e *env) error {
 	if err := cmdline.CheckOutDir("--out", c.String("out")); err != nil {
 		return err
 	}
-	for _, f := range []string{bench.CSVFile, bench.JSONLFile, bench.ChartFile, bench.SummaryFile} {
-		e.cleanup.WillWrite(filepath.Join(c.String("out"), f))
-	}
+	e.cleanup.WillWrite(bench.Paths(c.String("out"))...)
 	if c.Int("limit") < 0 {
 		return cmdline.BadInputf("--limit must not be negative")
 	}
@@ -75,7 +73,7 @@ func runBench(c *cli.Context, e *env) error {
 	}
 	prog := progress.New(e.stderr, c.Bool("quiet"))
 	var nodes int64
-	recs, err := bench.Run(e.ctx(), insts, hs, bench.Options{
+	recs, err := bench.Run(e.context, insts, hs, bench.Options{
 		Jobs: c.Int("jobs"), MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo"), Repeat: c.Int("repeat"),
 		Progress: func(done, total int, r bench.Record) {
 			nodes += r.Nodes
@@ -93,10 +91,7 @@ func runBench(c *cli.Context, e *env) error {
 	s := bench.Summarize(recs, c.String("baseline"))
 	notes := bench.RunInfo{Instances: len(insts), Input: c.String("input"), Heuristics: c.String("heuristics"), Solved: len(hs) > 0,
 		Jobs: c.Int("jobs"), Cores: runtime.NumCPU(), Repeat: c.Int("repeat"), Included: c.StringSlice("include"), SetNotes: res.SetNotes()}.Notes()
-	title := c.String("title")
-	if title == "" {
-		title = s.DefaultTitle(c.String("input"), time.Now())
-	}
+	title := cmp.Or(c.String("title"), s.DefaultTitle(c.String("input"), time.Now()))
 	if err := bench.WriteAll(c.String("out"), recs, s, title, notes); err != nil {
 		return err
 	}

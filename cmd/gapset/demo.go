@@ -25,5 +25,5 @@ func runDemo(c *cli.Context, e *env) error {
 		return err
 	}
 	prog := progress.New(e.stderr, c.Bool("quiet"))
-	return demo.Run(e.ctx(), e.stdout, c.Bool("small"), demo.Progress{Update: prog.Update, Done: prog.Done})
+	return demo.Run(e.context, e.stdout, c.Bool("small"), demo.Progress{Update: prog.Update, Done: prog.Done})
 }

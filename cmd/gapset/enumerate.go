@@ -55,11 +55,8 @@ func enumerateCommand(e *env) *cli.Command {
 			}
 			cfg := gapset.Config{Rows: c.Int("rows"), Cols: c.Int("cols"), MaxGap: c.Int("gap"), Exact: c.Bool("exact"),
 				Cells: cells, Dir: c.String("out-dir"), TempDir: c.String("tmp"), Memory: int64(c.Int("memory")) << 20}
-			// The buffers grow by doubling and hold no pointers: a soft limit a
-			// little above the budget makes the collector free the old copies
-			// cheaply (a gap <= 4 run with --memory 8192 reached 17 GiB without it).
-			if os.Getenv("GOMEMLIMIT") == "" {
-				debug.SetMemoryLimit(cfg.Memory + cfg.Memory/4 + 1<<30)
+			if os.Getenv("GOMEMLIMIT") == "" { // the user's limit wins
+				debug.SetMemoryLimit(cfg.SoftMemoryLimit())
 			}
 			if out := c.String("out"); out != "" {
 				if len(cells) != 1 {
@@ -106,7 +103,7 @@ func enumerateCommand(e *env) *cli.Command {
 			for _, p := range cfg.Paths {
 				e.cleanup.WillWrite(p)
 			}
-			res, err := gapset.Enumerate(e.ctx(), cfg)
+			res, err := gapset.Enumerate(e.context, cfg)
 			prog.Done()
 			if err != nil {
 				return cmdline.InputIf(err, gapset.ErrArgs)

@@ -31,11 +31,11 @@ func main() {
 
 // run executes the CLI and returns the exit status; tests call it directly.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runEnv(&env{stdin: stdin, stdout: stdout, stderr: stderr}, args)
+	return runEnv(&env{stdin: stdin, stdout: stdout, stderr: stderr, context: context.Background()}, args)
 }
 
 func runEnv(e *env, args []string) int {
-	return cmdline.Run(e.ctx(), newApp(e), args, e.stderr, limitErrors...)
+	return cmdline.Run(e.context, newApp(e), args, e.stderr, limitErrors...)
 }
 
 func newApp(env *env) *cli.App {
@@ -75,16 +75,9 @@ func newApp(env *env) *cli.App {
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	// context is cancelled on SIGINT/SIGTERM (nil: never).
+	// context is cancelled on SIGINT/SIGTERM.
 	context context.Context
 	// cleanup holds the outputs whose temporaries an interrupt removes
 	// (nil: none).
 	cleanup *cmdline.Cleanup
-}
-
-func (e *env) ctx() context.Context {
-	if e.context == nil {
-		return context.Background()
-	}
-	return e.context
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/puzzle/oshidori"
 	"github.com/urfave/cli/v2"
@@ -50,13 +48,7 @@ func oshidoriCommand(e *env) *cli.Command {
 			if err != nil {
 				return searchError(err)
 			}
-			if err := rec.Write(e.stdout, c.String("format")); err != nil {
-				return err
-			}
-			if c.String("format") == "text" {
-				_, err = e.stdout.Write([]byte("arrangements reachable from the start: " + fmt.Sprint(rec.Extra["reachable"]) + "\n"))
-			}
-			return err
+			return rec.Write(e.stdout, c.String("format"))
 		},
 	}
 }

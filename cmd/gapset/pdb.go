@@ -56,7 +56,7 @@ func runPDBBuild(c *cli.Context, e *env) error {
 	}
 	prog := progress.New(e.stderr, c.Bool("quiet"))
 	start := time.Now()
-	err = pdb.BuildFiles(e.ctx(), part, dir, c.Int("workers"), func(gi int) pdb.Progress {
+	err = pdb.BuildFiles(e.context, part, dir, c.Int("workers"), func(gi int) pdb.Progress {
 		t0 := time.Now()
 		return func(layer int, reached, total int64) {
 			prog.Update(reached, total, false, "group %d/%d %v: cost %d, %d placements reached, %s",

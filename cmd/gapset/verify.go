@@ -28,7 +28,7 @@ func verifyCommand(e *env) *cli.Command {
 				return err
 			}
 			for _, path := range c.Args().Slice() {
-				msg, err := heuristic.VerifyFile(e.ctx(), path, c.Int("workers"))
+				msg, err := heuristic.VerifyFile(e.context, path, c.Int("workers"))
 				if errors.Is(err, heuristic.ErrVerify) || errors.Is(err, os.ErrNotExist) {
 					return cmdline.BadInput(err)
 				}
