@@ -48,8 +48,7 @@ func FromKeys(h keyset.Header, keys []uint64, o bdd.Order, enc bdd.Encoding, pro
 	if err != nil {
 		return Start{}, err
 	}
-	meta := bdd.Meta{Rows: h.Rows, Cols: h.Cols, Cells: h.Cells, Gap: h.Gap, Exact: h.Exact, Approx: h.Approx, Encoding: enc}
-	return Start{Diagram: d, Meta: meta, Name: h.Name()}, nil
+	return Start{Diagram: d, Meta: bdd.SetMeta(h, enc), Name: h.Name()}, nil
 }
 
 // Options bound a search.
@@ -133,6 +132,24 @@ func (r *Result) WriteChart(path string) error {
 		return err
 	}
 	return bdd.WriteTextFile(path, string(png))
+}
+
+// WriteFiles writes the order, the levels CSV, the chart and the saved BDD
+// (see Save, which tells progress) to the paths given, in that order; an
+// empty path: not that one.
+func (r *Result) WriteFiles(order, levels, chart, saved string, progress func(status string)) error {
+	for _, out := range []struct {
+		path  string
+		write func(string) error
+	}{{order, r.WriteOrder}, {levels, r.WriteLevels}, {chart, r.WriteChart}, {saved, func(p string) error { return r.Save(p, progress) }}} {
+		if out.path == "" {
+			continue
+		}
+		if err := out.write(out.path); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Save counts the ZDD of the set in the found order and saves the BDD with

@@ -53,10 +53,12 @@ func TestSearchFromKeys(t *testing.T) {
 
 	dir := t.TempDir()
 	out := func(name string) string { return filepath.Join(dir, name) }
-	require.NoError(t, res.WriteOrder(out("o.order")))
-	require.NoError(t, res.WriteLevels(out("levels.csv")))
-	require.NoError(t, res.WriteChart(out("levels.png")))
-	require.NoError(t, res.Save(out("g.bdd"), nil))
+	require.NoError(t, res.WriteFiles(out("o.order"), "", out("levels.png"), "", nil))
+	assert.NoFileExists(t, out("levels.csv"))
+	assert.Zero(t, res.ZDDNodes, "not saved")
+	var saving []string
+	require.NoError(t, res.WriteFiles("", out("levels.csv"), "", out("g.bdd"), func(s string) { saving = append(saving, s) }))
+	assert.Equal(t, []string{"Gap0_6: counting the ZDD", "Gap0_6: saving"}, saving)
 	back, err := bdd.ParseOrderArg("@"+out("o.order"), 3, 3, 6)
 	require.NoError(t, err)
 	assert.Equal(t, res.Diagram.Order, back)

@@ -16,15 +16,9 @@ import (
 
 func orderCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:  "order",
-		Usage: "search for a variable order that gives a gap set a smaller BDD",
-		Description: "Builds the BDD of a key-set file (--keys) in the --start order, or loads a .bdd file (--bdd),\n" +
-			"then improves the order by swapping adjacent levels in place until a pass gains nothing or\n" +
-			"--budget runs out; the best order found is written to --out (give it to build as --order @FILE)\n" +
-			"and printed with its node count. Methods: sift (single variables), window (permutations of 3\n" +
-			"adjacent variables), block-sift and block-window (whole cells, then the bits inside each cell;\n" +
-			"these keep each cell's bits together, which the fast query layout needs).\n" +
-			"Example: gapset order --keys /work/data/keys/Gap0_8.keys --start reverse --budget 2m --out g0_8.order",
+		Name:        "order",
+		Usage:       "search for a variable order that gives a gap set a smaller BDD",
+		Description: help("order"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "keys", Usage: "key-set `FILE` of the set"},
 			&cli.StringFlag{Name: "bdd", Usage: "start from this .bdd `FILE` (its set and order) instead of --keys"},
@@ -37,7 +31,7 @@ func orderCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "save", Usage: "also save the BDD in the found order to this .bdd `FILE` (with its ZDD count)"},
 			&cli.StringFlag{Name: "levels", Usage: "write nodes per level of the start and the found order to this CSV `FILE`"},
 			&cli.StringFlag{Name: "chart", Usage: "draw nodes per level of the start and the found order to this PNG `FILE`"},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+			quietFlag(),
 		},
 		Action: func(c *cli.Context) error { return runOrder(c, e) },
 	}
@@ -100,21 +94,8 @@ func runOrder(c *cli.Context, e *env) error {
 	if err != nil {
 		return cmdline.BadInput(err)
 	}
-	for _, out := range []struct {
-		path  string
-		write func(string) error
-	}{{c.String("out"), res.WriteOrder}, {c.String("levels"), res.WriteLevels}, {c.String("chart"), res.WriteChart}} {
-		if out.path == "" {
-			continue
-		}
-		if err := out.write(out.path); err != nil {
-			return err
-		}
-	}
-	if path := c.String("save"); path != "" {
-		if err := res.Save(path, status); err != nil {
-			return err
-		}
+	if err := res.WriteFiles(c.String("out"), c.String("levels"), c.String("chart"), c.String("save"), status); err != nil {
+		return err
 	}
 	pr.Done()
 	fmt.Fprint(e.stdout, res.Summary(c.String("out")))

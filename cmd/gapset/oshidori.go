@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/puzzle/oshidori"
 	"github.com/urfave/cli/v2"
@@ -10,15 +8,10 @@ import (
 
 func oshidoriCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "oshidori",
-		Usage:     "the oshidori stone-pair puzzle (M. Hiroi's breadth-first search page) by breadth-first search",
-		ArgsUsage: "[START]",
-		Description: "A row of black (B) and white (W) stones and two adjacent empty cells (_). A move slides two\n" +
-			"adjacent stones, order kept, into the empty cells. START defaults to \"B W B W B W _ _\".\n" +
-			"Examples:\n" +
-			"  gapset oshidori\n" +
-			"  gapset oshidori --goal \"W W W B B B _ _\"\n" +
-			"  gapset oshidori --free-gap          # the empty pair may end anywhere",
+		Name:        "oshidori",
+		Usage:       "the oshidori stone-pair puzzle (M. Hiroi's breadth-first search page) by breadth-first search",
+		ArgsUsage:   "[START]",
+		Description: help("oshidori"),
 		Flags: append(bfsFlags(false),
 			&cli.StringFlag{Name: "goal", Value: "B B B W W W _ _", Usage: "the goal row"},
 			&cli.BoolFlag{Name: "free-gap", Usage: "the empty pair may end anywhere: only the order of the stones must match the goal"},
@@ -55,13 +48,7 @@ func oshidoriCommand(e *env) *cli.Command {
 			if err != nil {
 				return searchError(err)
 			}
-			if err := rec.Write(e.stdout, c.String("format")); err != nil {
-				return err
-			}
-			if c.String("format") == "text" {
-				_, err = e.stdout.Write([]byte("arrangements reachable from the start: " + fmt.Sprint(rec.Extra["reachable"]) + "\n"))
-			}
-			return err
+			return rec.Write(e.stdout, c.String("format"))
 		},
 	}
 }

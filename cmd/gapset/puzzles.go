@@ -85,10 +85,24 @@ func joinArgs(c *cli.Context, what string) (string, error) {
 }
 
 // boardPuzzle is a puzzle with one goal state, as its flags set it up,
-// and the reader of its board arguments.
+// and the parser of its board (what names the board in "no board given").
 type boardPuzzle[S comparable] struct {
 	puzzle.OneGoal[S]
-	start func(c *cli.Context) (S, error)
+	what  string
+	parse func(string) (S, error)
+}
+
+// start reads the board arguments.
+func (p boardPuzzle[S]) start(c *cli.Context) (S, error) {
+	s, err := joinArgs(c, p.what)
+	if err != nil {
+		return *new(S), err
+	}
+	b, err := p.parse(s)
+	if err != nil {
+		return *new(S), cmdline.BadInputf("board %s: %v", cmdline.Quote(s), err)
+	}
+	return b, nil
 }
 
 // record is a search's checked result as the command prints it.

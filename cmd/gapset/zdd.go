@@ -12,15 +12,13 @@ import (
 
 func zddCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "zdd",
-		Usage:     "count the ZDD nodes of the sets in .bdd files and store the counts in them",
-		ArgsUsage: "FILE...",
-		Description: "Converts each file's BDD into the ZDD of the same set and order (no key file needed) and\n" +
-			"rewrites the file with the ZDD node count in its header (temporary file, then rename; nodes unchanged).\n" +
-			"For files built with --zdd=false, or too big to build BDD and ZDD side by side.",
+		Name:        "zdd",
+		Usage:       "count the ZDD nodes of the sets in .bdd files and store the counts in them",
+		ArgsUsage:   "FILE...",
+		Description: help("zdd"),
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print the counts, leave the files alone"},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+			quietFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {

@@ -2,9 +2,9 @@
 // kept apart from the commands themselves: the exit statuses and the one-line
 // errors behind them (bad input, a limit reached, a flag the parser refused),
 // flags accepted after the arguments, output paths checked before any work
-// starts, and the temporaries an interrupt removes. README.md and every
-// command's --help state the contract; this package is the one place that
-// keeps it.
+// starts, and the temporaries an interrupt removes (and the one global flag,
+// --cpuprofile). README.md and every command's --help state the contract;
+// this package is the one place that keeps it.
 package cmdline
 
 import (

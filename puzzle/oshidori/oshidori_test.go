@@ -1,6 +1,7 @@
 package oshidori
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gapset/gapset/search"
@@ -149,6 +150,12 @@ func TestSolve(t *testing.T) {
 	assert.Equal(t, "bfs", rec.Method)
 	assert.Equal(t, "B B B W W W _ _", rec.Goal)
 	assert.Equal(t, 7*20, rec.Extra["reachable"])
+	var text, js strings.Builder
+	require.NoError(t, rec.Write(&text, "text"))
+	assert.True(t, strings.HasSuffix(text.String(), "\narrangements reachable from the start: 140\n"), text.String())
+	require.NoError(t, rec.Write(&js, "json"))
+	assert.Contains(t, js.String(), `"extra":{"reachable":140}`)
+	assert.NotContains(t, js.String(), "arrangements")
 	rec, err = Solve(start, target, false, true, search.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, 4, rec.Length)
