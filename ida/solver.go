@@ -142,6 +142,13 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 	if h == nil {
 		h = Manhattan{}
 	}
+	name := h.Name()
+	if v, ok := h.(Variant); ok {
+		h, opt.BPMX = v.Heuristic, opt.BPMX || v.BPMX
+		if opt.FSM == nil {
+			opt.FSM = v.FSM
+		}
+	}
 	if opt.FSM != nil && opt.KeepUndo {
 		return Result{}, errors.New("the duplicate-move automaton and KeepUndo exclude each other")
 	}
@@ -153,7 +160,7 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 	s := newSearcher(b, newTables(b.Rows, b.Cols, opt.KeepUndo), ev, opt)
 	s.stop = stopFunc(opt, s)
 
-	res := Result{Heuristic: h.Name()}
+	res := Result{Heuristic: name}
 	root := s.pos.MD
 	if ev != nil {
 		root = ev.Root(&s.pos)
