@@ -74,7 +74,11 @@ func (s *searcher) bpmxChild(c, blank, g int, below func() int) int {
 	p.Blank = c
 	p.MD = md + int(s.tab.delta[t][c][blank])
 	p.Depth = g + 1
-	hc := s.eval.Push(p, t, c, blank, s.limit-g-1)
+	// need is 2 above the child's own: a child's bound cuts its parent (and
+	// through it its siblings) only when it exceeds limit - g + 1, so an
+	// evaluator that stops as soon as it cuts the child (the dual lookups)
+	// goes on until it would cut the parent too.
+	hc := s.eval.Push(p, t, c, blank, s.limit-g+1)
 	if p.MD == 0 {
 		hc = 0
 	}
