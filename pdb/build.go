@@ -23,8 +23,9 @@ type Progress func(layer int, reached, total int64)
 // added together with its whole region and the layers are exact costs. The
 // visited states of a placement are a bit mask over its free cells (the same
 // order as the blank's digit in the placement-plus-blank rank), so memory is
-// 4 bytes per placement with up to 8 free cells, else 8, plus one byte for
-// the result.
+// 4 bytes per placement with up to 8 free cells, else 8; the result's byte
+// per placement is filled as the table is given back (on Linux, for tables
+// of 64 MiB or more), so it adds little to the peak.
 //
 // It also returns the table's step: the largest change of value along one
 // move of a group tile. Values are minimised over the blank, so a move can
@@ -144,7 +145,7 @@ const maxLayer = 254
 func build[W word](ctx context.Context, g *grid, group []uint8, workers int, prog Progress) ([]uint8, int, error) {
 	n, k := g.n, len(group)
 	total := Entries(n, k)
-	st, free := alloc[W](total)
+	st, free, release := alloc[W](total)
 	defer free()
 	s := &search[W]{g: g, fc: newFreeCells(g, n-k), n: n, k: k, last: n - k + 1, st: st, lay: newLayout[W]()}
 	s.blocks = total / s.last
@@ -215,12 +216,17 @@ func build[W word](ctx context.Context, g *grid, group []uint8, workers int, pro
 	for _, w := range ws {
 		step = max(step, w.step)
 	}
+	// The values, read in spans of 2 MiB of the table, each given back to
+	// the OS once read: the result and the table are not in memory whole at
+	// the same time, so the result costs no memory beyond the table's.
 	dist := make([]uint8, total)
-	parallel(workers, chunks, func(_, c int) {
-		lo, hi := c*chunkBlocks*s.last, min((c+1)*chunkBlocks, s.blocks)*s.last
+	span := 2 << 20 / int(unsafe.Sizeof(W(0)))
+	parallel(workers, (total+span-1)/span, func(_, c int) {
+		lo, hi := c*span, min((c+1)*span, total)
 		for i := lo; i < hi; i++ {
 			dist[i] = s.lay.valueOf(st[i])
 		}
+		release(lo, hi)
 	})
 	return dist, step, nil
 }
