@@ -19,19 +19,26 @@ func pdbEntries() []Entry {
 		pdbEntry("pdb78-dual", "pdb78, also the dual boards (the inverse permutations) where proven", "7-8", 4, 4, true),
 		pdbEntry("pdb663-dual", "pdb663, also the dual boards (the inverse permutations) where proven", "6-6-3", 4, 4, true),
 		pdbEntry("pdb44", "4-4 databases of the 3x3 board", "4-4", 3, 3, false),
-		{Name: "pdb78+663", Usage: "max of the reflected 7-8 and 6-6-3 databases", Options: []string{OptPDB},
-			Make: func(r *Resolver, _ string) (ida.Heuristic, error) {
-				var parts []ida.Heuristic
-				for _, p := range []string{"7-8", "6-6-3"} {
-					h, err := r.pdbHeuristic(p, 4, 4, true, "pdb"+p)
-					if err != nil {
-						return nil, err
-					}
-					parts = append(parts, h)
-				}
-				return ida.Max{Parts: parts, Label: "pdb78+663"}, nil
-			}},
+		pdbMaxEntry("pdb78+663", "max of the reflected 7-8 and 6-6-3 databases", "7-8", "6-6-3"),
+		pdbEntry("pdb78mid", "the 7-8-mid databases (middle rows; outer rows), also reflected", "7-8-mid", 4, 4, true),
+		pdbMaxEntry("pdb78+78mid", "max of the reflected 7-8 and 7-8-mid databases (the fewest nodes; both sets in --pdb)", "7-8", "7-8-mid"),
 	}
+}
+
+// pdbMaxEntry is the largest of the reflected databases of 4x4 partitions.
+func pdbMaxEntry(name, usage string, partitions ...string) Entry {
+	return Entry{Name: name, Usage: usage, Options: []string{OptPDB},
+		Make: func(r *Resolver, _ string) (ida.Heuristic, error) {
+			var parts []ida.Heuristic
+			for _, p := range partitions {
+				h, err := r.pdbHeuristic(p, 4, 4, true, "pdb"+p)
+				if err != nil {
+					return nil, err
+				}
+				parts = append(parts, h)
+			}
+			return ida.Max{Parts: parts, Label: name}, nil
+		}}
 }
 
 func pdbEntry(name, usage, partition string, rows, cols int, reflect bool) Entry {

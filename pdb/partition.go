@@ -34,6 +34,10 @@ var named = map[string]struct {
 	// Two full rows, and the bottom two rows without the blank (the mirror
 	// image of Korf and Felner's 7-8 split for a blank in the top-left).
 	"7-8": {4, 4, "9,10,11,12,13,14,15/1,2,3,4,5,6,7,8"},
+	// The two middle rows, and the top and bottom rows without the blank:
+	// a second 7-8 split that cuts across the first (pdb78+78mid takes the
+	// larger of the two).
+	"7-8-mid": {4, 4, "5,6,7,8,9,10,11,12/1,2,3,4,13,14,15"},
 	// Left and right 3x2 blocks of the top three rows, and the bottom row.
 	"6-6-3": {4, 4, "1,2,5,6,9,10/3,4,7,8,11,12/13,14,15"},
 	"5-5-5": {4, 4, "1,5,6,9,13/2,3,4,7,8/10,11,12,14,15"},
@@ -49,7 +53,7 @@ var named = map[string]struct {
 
 // Names lists the built-in partition names.
 func Names() []string {
-	return []string{"7-8", "6-6-3", "5-5-5", "local1", "local2", "4-4", "3-5"}
+	return []string{"7-8", "7-8-mid", "6-6-3", "5-5-5", "local1", "local2", "4-4", "3-5"}
 }
 
 // ParsePartition returns a built-in partition ("7-8", "6-6-3", "5-5-5" on

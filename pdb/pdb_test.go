@@ -376,6 +376,9 @@ func TestParsePartition(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, p.Groups, 2)
 	assert.Len(t, p.Groups[0], 7)
+	p, err = ParsePartition("7-8-mid", 4, 4)
+	require.NoError(t, err)
+	assert.Equal(t, [][]uint8{{5, 6, 7, 8, 9, 10, 11, 12}, {1, 2, 3, 4, 13, 14, 15}}, p.Groups)
 	for _, bad := range []string{"7-9", "1,2/2,3,4,5,6,7,8", "1,2,3", "1,2,3/4,5,6,7,x", "0,1,2,3/4,5,6,7,8"} {
 		_, err := ParsePartition(bad, 3, 3)
 		assert.Error(t, err, bad)
