@@ -173,6 +173,25 @@ func (p *permuter) apply(key uint64) uint64 {
 	return out
 }
 
+// ParseOrderArg reads an order as a command names it: a named order, an
+// inline list of key bits ("31,30,..."), or @FILE holding such a list (as
+// WriteOrderFile writes it).
+func ParseOrderArg(v string, rows, cols, k int) (Order, error) {
+	path, ok := strings.CutPrefix(v, "@")
+	if !ok {
+		return ParseOrder(v, rows, cols, k)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Order{}, err
+	}
+	o, err := ParseOrder(string(b), rows, cols, k)
+	if err != nil {
+		return Order{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return o, nil
+}
+
 // ParseOrder reads a variable order written as key bit numbers (level 0
 // first) separated by spaces, commas or newlines, for a set of k cells of a
 // rows x cols board; a named order is accepted too. In a file, lines

@@ -1,7 +1,10 @@
 package bench
 
 import (
+	"encoding/csv"
+	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -78,4 +81,61 @@ func moveList(moves []int) string {
 		parts[i] = strconv.Itoa(m)
 	}
 	return strings.Join(parts, " ")
+}
+
+// SolutionWriter writes solutions one at a time as text, CSV (the header
+// first) or JSON lines (format "text", "csv", "json"), each flushed as it is
+// written, and keeps their totals.
+type SolutionWriter struct {
+	w        io.Writer
+	format   string
+	maxNodes int64 // named by the text of an unsolved board
+	all      bool  // the text counts the optimal solutions
+	csv      *csv.Writer
+	json     *json.Encoder
+
+	Boards, Unsolved int
+	Nodes            int64
+	Seconds          float64
+}
+
+// NewSolutionWriter writes to w; maxNodes and all are the search's options
+// that the text shows (see Solution.Text).
+func NewSolutionWriter(w io.Writer, format string, maxNodes int64, all bool) *SolutionWriter {
+	s := &SolutionWriter{w: w, format: format, maxNodes: maxNodes, all: all, json: json.NewEncoder(w)}
+	if format == "csv" {
+		s.csv = csv.NewWriter(w)
+		_ = s.csv.Write(SolutionCSVHeader)
+	}
+	return s
+}
+
+// Write writes one solution.
+func (s *SolutionWriter) Write(rec Solution) error {
+	s.Boards++
+	if rec.Unsolved {
+		s.Unsolved++
+	}
+	s.Nodes += rec.Nodes
+	s.Seconds += rec.Seconds
+	switch s.format {
+	case "json":
+		return s.json.Encode(rec)
+	case "csv":
+		_ = s.csv.Write(rec.CSV())
+		s.csv.Flush()
+		return s.csv.Error()
+	}
+	_, err := io.WriteString(s.w, rec.Text(s.maxNodes, s.all))
+	return err
+}
+
+// Close ends the output: as text, a line of totals when more than one board
+// was written.
+func (s *SolutionWriter) Close() error {
+	if s.format != "text" || s.Boards < 2 {
+		return nil
+	}
+	_, err := fmt.Fprintf(s.w, "solved %d boards: %d nodes, %.3fs\n", s.Boards-s.Unsolved, s.Nodes, s.Seconds)
+	return err
 }

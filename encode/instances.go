@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -31,6 +32,46 @@ func (e *LineError) Error() string {
 }
 
 func (e *LineError) Unwrap() error { return e.Err }
+
+// ReadInstanceFile reads the instance file at path (see ReadInstances) and
+// refuses one holding no board.
+func ReadInstanceFile(path string, rows, cols int) ([]Instance, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	insts, err := ReadInstances(f, path, rows, cols)
+	if err == nil && len(insts) == 0 {
+		err = fmt.Errorf("%s: no boards found", path)
+	}
+	return insts, err
+}
+
+// ParseArgs reads the boards of command-line arguments: each argument
+// holding a space, comma or tab is one board; arguments that are all bare
+// numbers together form one board. IDs are the ordinals. A bad board's
+// error names its argument.
+func ParseArgs(args []string, rows, cols int) ([]Instance, error) {
+	joined := true
+	for _, a := range args {
+		if strings.ContainsAny(a, " ,\t") {
+			joined = false
+		}
+	}
+	if joined {
+		args = []string{strings.Join(args, " ")}
+	}
+	var out []Instance
+	for i, a := range args {
+		b, err := Parse(a, rows, cols)
+		if err != nil {
+			return nil, fmt.Errorf("argument %d: %v", i+1, err)
+		}
+		out = append(out, Instance{ID: strconv.Itoa(i + 1), Line: i + 1, Board: b})
+	}
+	return out, nil
+}
 
 // ReadInstances reads one board per line. A line holds R*C numbers, or R*C+1
 // with a leading id; '#' starts a comment; blank lines are ignored. The first

@@ -1,6 +1,9 @@
 package encode
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+	"strconv"
+)
 
 // Random draws a board uniformly from the solvable R x C configurations:
 // a uniform permutation (Fisher-Yates), with the two first non-blank tiles
@@ -26,4 +29,16 @@ func Random(rng *rand.Rand, rows, cols int) Board {
 		b.Tiles[i], b.Tiles[j] = b.Tiles[j], b.Tiles[i]
 	}
 	return b
+}
+
+// RandomInstances draws n boards with Random, numbered 1..n, from a
+// generator seeded with seed: the same seed gives the same list (the one
+// `gapset gen --seed` writes).
+func RandomInstances(seed uint64, n, rows, cols int) []Instance {
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	insts := make([]Instance, n)
+	for i := range insts {
+		insts[i] = Instance{ID: strconv.Itoa(i + 1), Board: Random(rng, rows, cols)}
+	}
+	return insts
 }

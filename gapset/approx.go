@@ -22,7 +22,10 @@ const MaxApproxCells = 8
 // the projection of the configurations of gap <= 2*Level.
 type ApproxLevel struct {
 	Level int
-	Set   *Bits
+	// Header names the level's set: GapG_K (exact, a level below the
+	// exact ones given) or GapG_Ka (approximated), G = 2 Level.
+	Header keyset.Header
+	Set    *Bits
 	// New is the number of patterns of abstract cost exactly Level.
 	New     int64
 	Elapsed time.Duration
@@ -84,6 +87,36 @@ func LoadBits(path string) (*Bits, keyset.Header, error) {
 	}
 	b.Add(batch)
 	return b, h, r.Err()
+}
+
+// NotExactError is a file LoadExact refuses: not the exact set of its
+// place in the order.
+type NotExactError struct {
+	Path, Name        string // the file and the set it holds
+	Gap               int    // of the set expected
+	Rows, Cols, Cells int
+}
+
+func (e *NotExactError) Error() string {
+	return fmt.Sprintf("%s: %s is not the exact gap <= %d set of a %dx%d board on %d cells", e.Path, e.Name, e.Gap, e.Rows, e.Cols, e.Cells)
+}
+
+// LoadExact loads the exact sets of the lowest levels of Approximate from
+// key-set files, in order: Gap0_K, Gap2_K, ... of a rows x cols board on k
+// cells. A file holding another set is refused with a *NotExactError.
+func LoadExact(paths []string, rows, cols, k int) ([]*Bits, error) {
+	var exact []*Bits
+	for i, path := range paths {
+		b, h, err := LoadBits(path)
+		if err != nil {
+			return nil, err
+		}
+		if h.Rows != rows || h.Cols != cols || h.Cells != k || h.Gap != 2*i || h.Exact && h.Gap > 0 || h.Approx {
+			return nil, &NotExactError{Path: path, Name: h.Name(), Gap: 2 * i, Rows: rows, Cols: cols, Cells: k}
+		}
+		exact = append(exact, b)
+	}
+	return exact, nil
 }
 
 // Len is the number of keys in the set.
@@ -207,7 +240,8 @@ func Approximate(ctx context.Context, rows, cols, k, maxLevel int, exact []*Bits
 			frontier = a.expand(frontier, seen, next, j < maxLevel, workers)
 		}
 		seen.count += added
-		if err := level(ApproxLevel{Level: j, Set: seen, New: added, Elapsed: time.Since(start)}); err != nil {
+		h := keyset.Header{Rows: rows, Cols: cols, Cells: k, Gap: 2 * j, Approx: j >= len(exact)}
+		if err := level(ApproxLevel{Level: j, Header: h, Set: seen, New: added, Elapsed: time.Since(start)}); err != nil {
 			return err
 		}
 	}

@@ -37,3 +37,7 @@ func TestEstimateRun(t *testing.T) {
 	assert.Contains(t, e.String(), "peak disk")
 	assert.False(t, EstimateRun(Config{Rows: 3, Cols: 5, MaxGap: 2, Cells: []int{15}}).Known)
 }
+
+func TestSoftMemoryLimit(t *testing.T) {
+	assert.Equal(t, int64(5<<30+1<<30), Config{Memory: 4 << 30}.SoftMemoryLimit())
+}

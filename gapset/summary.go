@@ -43,3 +43,15 @@ func (r Result) Write(w io.Writer, format string) error {
 	_, err := io.WriteString(w, sb.String())
 	return err
 }
+
+// String is the progress line of `gapset enumerate`: a layer's count, the
+// members so far and their rate, and the memory in use; for the phases
+// after the layers ("project", "merge"), the keys handled.
+func (p Progress) String() string {
+	if p.Phase != "layer" {
+		return fmt.Sprintf("%6.1fs %s: %d keys; rss %d MiB, peak %d MiB", p.Elapsed.Seconds(), p.Phase, p.Layer, p.RSS>>20, p.PeakRSS>>20)
+	}
+	rate := float64(p.Members) / max(p.Elapsed.Seconds(), 1e-9)
+	return fmt.Sprintf("%6.1fs gap %d M %2d: %11d; members %13d (%.3g/s); rss %d MiB, peak %d MiB",
+		p.Elapsed.Seconds(), p.Gap, p.Manhattan, p.Layer, p.Members, rate, p.RSS>>20, p.PeakRSS>>20)
+}

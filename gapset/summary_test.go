@@ -39,3 +39,10 @@ func TestResultWrite(t *testing.T) {
 	assert.EqualValues(t, 7, got["members"])
 	assert.EqualValues(t, 5<<20, got["peak_rss_bytes"])
 }
+
+func TestProgressString(t *testing.T) {
+	p := Progress{Gap: 2, Manhattan: 7, Layer: 12, Members: 300, Elapsed: 1500 * time.Millisecond, RSS: 3 << 20, PeakRSS: 5 << 20, Phase: "layer"}
+	assert.Equal(t, "   1.5s gap 2 M  7:          12; members           300 (200/s); rss 3 MiB, peak 5 MiB", p.String())
+	p.Phase = "merge"
+	assert.Equal(t, "   1.5s merge: 12 keys; rss 3 MiB, peak 5 MiB", p.String())
+}

@@ -7,9 +7,16 @@
 //
 // # Grammar
 //
+//	whole = spec { "+fsm" | "+bpmx" }
 //	spec  = name [ ":" args ] | "max(" spec { "," spec } ")"
 //	name  = a registered name: letters, digits, '-', '+', '_' (md, gap2, pdb78-direct, pdb78+663)
 //	args  = any bytes but blanks, ',', '(' and ')', read by the entry (gapG:K, gapG:K/F)
+//
+// The suffixes of a whole spec are search options, not bounds (Spec.Search):
+// "+fsm" prunes duplicate move strings (ida.Options.FSM), "+bpmx" adds
+// bidirectional pathmax (ida.Options.BPMX); the heuristic is an
+// ida.Variant named with them ("pdb78-dual+bpmx+fsm"), so that bench
+// reports it beside the plain one.
 //
 // Names, with the options each reads (Names lists every registered one;
 // other entries, such as dual lookups and gap+pdb combinations, follow the

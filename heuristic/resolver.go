@@ -66,7 +66,23 @@ func (r *Resolver) Resolve(spec string) (ida.Heuristic, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.build(sp)
+	base := sp
+	base.Search = nil
+	h, err := r.build(base)
+	if err != nil || sp.Search == nil {
+		return h, err
+	}
+	v := ida.Variant{Heuristic: h, Label: h.Name()}
+	for _, o := range sp.Search {
+		v.Label += "+" + o
+		switch o {
+		case "fsm":
+			v.FSM = ida.DefaultFSM()
+		case "bpmx":
+			v.BPMX = true
+		}
+	}
+	return v, nil
 }
 
 func (r *Resolver) build(sp Spec) (ida.Heuristic, error) {

@@ -32,7 +32,8 @@ func pdb44Dir(t *testing.T) string {
 func TestResolveSolvesOptimally(t *testing.T) {
 	truth := encode.Distances(3, 3)
 	r := New(Options{Rows: 3, Cols: 3, Cells: []int{9, 5}, PDBDir: pdb44Dir(t)})
-	specs := []string{"md", "lc", "wd", "gap0:9", "gap0:9/5", "gap0:5", "pdb44", "max(pdb44,gap0:9)", "max(md,max(wd,gap0:5))"}
+	specs := []string{"md", "lc", "wd", "gap0:9", "gap0:9/5", "gap0:5", "pdb44", "max(pdb44,gap0:9)", "max(md,max(wd,gap0:5))",
+		"md+fsm", "gap0:9/5+fsm", "pdb44+bpmx+fsm", "max(pdb44,gap0:9)+fsm"}
 	rng := rand.New(rand.NewPCG(7, 11))
 	for i := 0; i < 15; i++ {
 		b := encode.Random(rng, 3, 3)
@@ -51,6 +52,50 @@ func TestResolveSolvesOptimally(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "gap0(Gap0[Gap0_5])", h.Name())
 	assert.Len(t, r.SetNotes(), 4, "header, rule and the two sets")
+}
+
+// A spec's search options make a variant of its own name that searches
+// with them: fewer nodes with the duplicate-move automaton, same lengths.
+func TestResolveSearchOptions(t *testing.T) {
+	r := New(Options{Rows: 3, Cols: 3, PDBDir: pdb44Dir(t)})
+	plain, err := r.Resolve("pdb44")
+	require.NoError(t, err)
+	for spec, want := range map[string]ida.Variant{
+		"pdb44+fsm":      {Heuristic: plain, FSM: ida.DefaultFSM(), Label: "pdb44+fsm"},
+		"pdb44+bpmx":     {Heuristic: plain, BPMX: true, Label: "pdb44+bpmx"},
+		"pdb44+bpmx+fsm": {Heuristic: plain, FSM: ida.DefaultFSM(), BPMX: true, Label: "pdb44+bpmx+fsm"},
+	} {
+		h, err := r.Resolve(spec)
+		require.NoError(t, err, spec)
+		assert.Equal(t, want, h, spec)
+		assert.Equal(t, spec, h.Name())
+	}
+	for _, spec := range []string{"md", "pdb44"} {
+		plain, err := r.Resolve(spec)
+		require.NoError(t, err)
+		h, err := r.Resolve(spec + "+fsm")
+		require.NoError(t, err)
+		var without, with int64
+		rng := rand.New(rand.NewPCG(3, 9))
+		for i := 0; i < 30; i++ {
+			b := encode.Random(rng, 3, 3)
+			p, err := ida.Solve(b, plain, ida.Options{})
+			require.NoError(t, err)
+			f, err := ida.Solve(b, h, ida.Options{})
+			require.NoError(t, err)
+			assert.Equal(t, p.Length, f.Length)
+			assert.Equal(t, spec+"+fsm", f.Heuristic)
+			without += p.Expanded
+			with += f.Expanded
+		}
+		t.Logf("%s: %d nodes, %d with +fsm", spec, without, with)
+		assert.Less(t, with, without, spec)
+		if spec == "md" {
+			assert.Less(t, with, without*9/10, "md+fsm prunes more than a tenth")
+		}
+	}
+	_, err = r.Resolve("max(pdb44+fsm,md)")
+	assert.ErrorContains(t, err, "whole spec")
 }
 
 func TestResolveUses(t *testing.T) {

@@ -2,16 +2,27 @@ package heuristic
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
 // Spec is a parsed heuristic spec: a registered name with its arguments,
-// or (Name "max") the largest of Parts.
+// or (Name "max") the largest of Parts, and the search options the whole
+// spec ends with.
 type Spec struct {
 	Name  string
 	Args  string // after ':' ("8/4" in gap2:8/4); empty when none
 	Parts []Spec // the parts of max(...)
+	// Search are the search options the spec ends with, in order: "fsm"
+	// for "+fsm", "bpmx" for "+bpmx" (SearchOptions); nil when none.
+	Search []string
 }
+
+// SearchOptions are the suffixes a whole spec may end with: not bounds but
+// ways to search with one, "+fsm" (duplicate-move pruning) and "+bpmx"
+// (bidirectional pathmax). "pdb78-dual+bpmx+fsm" is pdb78-dual searched
+// with both, reported under that name.
+var SearchOptions = []string{"fsm", "bpmx"}
 
 // maxDepth bounds the nesting of max(...) so a hostile spec cannot exhaust
 // the stack.
@@ -22,17 +33,57 @@ const maxSpecLen = 1000
 
 // String is the canonical form of the spec; Parse(s.String()) gives s back.
 func (s Spec) String() string {
+	suffix := ""
+	for _, o := range s.Search {
+		suffix += "+" + o
+	}
 	if s.Parts != nil {
 		parts := make([]string, len(s.Parts))
 		for i, p := range s.Parts {
 			parts[i] = p.String()
 		}
-		return "max(" + strings.Join(parts, ",") + ")"
+		return "max(" + strings.Join(parts, ",") + ")" + suffix
 	}
 	if s.Args != "" {
-		return s.Name + ":" + s.Args
+		return s.Name + ":" + s.Args + suffix
 	}
-	return s.Name
+	return s.Name + suffix
+}
+
+// searchSuffixes splits the search options off the end of text, keeping
+// at least one byte before them.
+func searchSuffixes(text string) (string, []string) {
+	var opts []string
+	for {
+		found := false
+		for _, o := range SearchOptions {
+			if rest := strings.TrimSuffix(text, "+"+o); rest != text && rest != "" {
+				text, found = rest, true
+				opts = append([]string{o}, opts...)
+				break
+			}
+		}
+		if !found {
+			return text, opts
+		}
+	}
+}
+
+// withSearch checks and records the search options of a spec.
+func withSearch(sp Spec, opts []string, depth int) (Spec, error) {
+	if len(opts) == 0 {
+		return sp, nil
+	}
+	if depth > 0 {
+		return Spec{}, fmt.Errorf("+%s applies to the whole spec, not to a part of max(...)", opts[0])
+	}
+	for i, o := range opts {
+		if slices.Contains(opts[:i], o) {
+			return Spec{}, fmt.Errorf("+%s given twice", o)
+		}
+	}
+	sp.Search = opts
+	return sp, nil
 }
 
 // Parse reads a spec by the grammar of the package doc. It checks syntax
@@ -101,17 +152,29 @@ func (p *parser) spec(depth int) (Spec, error) {
 		if len(sp.Parts) < 2 {
 			return Spec{}, fmt.Errorf("max(...) needs at least two parts")
 		}
-		return sp, nil
+		var opts []string
+		if suffix := p.take(isNameByte); suffix != "" {
+			rest, o := searchSuffixes("x" + suffix)
+			if rest != "x" {
+				return Spec{}, fmt.Errorf("unexpected %s after max(...)", quote(suffix))
+			}
+			opts = o
+		}
+		return withSearch(sp, opts, depth)
 	}
 	sp := Spec{Name: name}
+	var opts []string
 	if p.i < len(p.s) && p.s[p.i] == ':' {
 		p.i++
 		sp.Args = p.take(isArgByte)
 		if sp.Args == "" {
 			return Spec{}, fmt.Errorf("%s: nothing after ':'", name)
 		}
+		sp.Args, opts = searchSuffixes(sp.Args)
+	} else {
+		sp.Name, opts = searchSuffixes(name)
 	}
-	return sp, nil
+	return withSearch(sp, opts, depth)
 }
 
 func (p *parser) take(ok func(byte) bool) string {

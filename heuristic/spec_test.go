@@ -19,12 +19,19 @@ func TestParse(t *testing.T) {
 		{"gap2:8/4", Spec{Name: "gap2", Args: "8/4"}},
 		{" max( md , gap0:8 ) ", Spec{Name: "max", Parts: []Spec{{Name: "md"}, {Name: "gap0", Args: "8"}}}},
 		{"max(md,max(wd,lc))", Spec{Name: "max", Parts: []Spec{{Name: "md"}, {Name: "max", Parts: []Spec{{Name: "wd"}, {Name: "lc"}}}}}},
+		{"pdb78+fsm", Spec{Name: "pdb78", Search: []string{"fsm"}}},
+		{"pdb78-dual+bpmx+fsm", Spec{Name: "pdb78-dual", Search: []string{"bpmx", "fsm"}}},
+		{"pdb78+663+fsm", Spec{Name: "pdb78+663", Search: []string{"fsm"}}},
+		{"gap2:8/4+fsm", Spec{Name: "gap2", Args: "8/4", Search: []string{"fsm"}}},
+		{"max(md,wd)+fsm+bpmx", Spec{Name: "max", Parts: []Spec{{Name: "md"}, {Name: "wd"}}, Search: []string{"fsm", "bpmx"}}},
+		{"+fsm", Spec{Name: "+fsm"}},
 	} {
 		got, err := Parse(c.in)
 		require.NoError(t, err, c.in)
 		assert.Equal(t, c.want, got, c.in)
 	}
 	assert.Equal(t, "max(md,gap0:8)", Spec{Name: "max", Parts: []Spec{{Name: "md"}, {Name: "gap0", Args: "8"}}}.String())
+	assert.Equal(t, "gap0:8+bpmx+fsm", Spec{Name: "gap0", Args: "8", Search: []string{"bpmx", "fsm"}}.String())
 }
 
 func TestParseErrors(t *testing.T) {
@@ -39,6 +46,9 @@ func TestParseErrors(t *testing.T) {
 		"max(md;wd)":               "unexpected",
 		strings.Repeat("max(", 20): "nested deeper",
 		strings.Repeat("x", 2000):  "at most",
+		"md+fsm+fsm":               "given twice",
+		"max(md+fsm,wd)":           "whole spec",
+		"max(md,wd)+lc":            "after max",
 	} {
 		_, err := Parse(in)
 		require.Error(t, err, "%q", in)

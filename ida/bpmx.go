@@ -11,7 +11,7 @@ package ida
 // distance to the goal, so the lengths stay optimal; with a consistent
 // heuristic nothing is raised, only the evaluation order changes. It
 // returns the node's raised bound and whether the search stops.
-func (s *searcher) searchBPMX(prev, h int) (int, bool) {
+func (s *searcher) searchBPMX(st int32, h int) (int, bool) {
 	s.expanded++
 	if s.expanded&(checkEvery-1) == 0 && s.poll() {
 		return h, true
@@ -20,16 +20,17 @@ func (s *searcher) searchBPMX(prev, h int) (int, bool) {
 	p := &s.pos
 	blank := p.Blank
 	g := p.Depth
-	var kc [4]int
-	var kh [4]int
+	var kc, kh [4]int
+	var ks [4]int32
 	m := 0
 	for i := 0; i < int(tab.nbrN[blank]); i++ {
-		c := int(tab.nbr[blank][i])
-		if c == prev && !s.keepUndo {
+		ns := s.fsm[4*st+int32(tab.nbrDir[blank][i])]
+		if ns < 0 {
 			continue
 		}
+		c := int(tab.nbr[blank][i])
 		hc := s.bpmxChild(c, blank, g, nil)
-		kc[m], kh[m] = c, hc
+		kc[m], kh[m], ks[m] = c, hc, ns
 		m++
 		h = max(h, hc-1)
 	}
@@ -50,7 +51,7 @@ func (s *searcher) searchBPMX(prev, h int) (int, bool) {
 				stop = s.goal(g + 1)
 				return 0
 			}
-			hb, st := s.searchBPMX(blank, hc)
+			hb, st := s.searchBPMX(ks[j], hc)
 			stop = st
 			h = max(h, hb-1)
 			return 0
@@ -73,7 +74,11 @@ func (s *searcher) bpmxChild(c, blank, g int, below func() int) int {
 	p.Blank = c
 	p.MD = md + int(s.tab.delta[t][c][blank])
 	p.Depth = g + 1
-	hc := s.eval.Push(p, t, c, blank, s.limit-g-1)
+	// need is 2 above the child's own: a child's bound cuts its parent (and
+	// through it its siblings) only when it exceeds limit - g + 1, so an
+	// evaluator that stops as soon as it cuts the child (the dual lookups)
+	// goes on until it would cut the parent too.
+	hc := s.eval.Push(p, t, c, blank, s.limit-g+1)
 	if p.MD == 0 {
 		hc = 0
 	}

@@ -51,6 +51,21 @@ type Evaluator interface {
 	Pop(p *Position, tile uint8, from, to int)
 }
 
+// Variant is a heuristic searched with search options of its own (the
+// duplicate-move automaton, BPMX) under a name of its own, so that a
+// benchmark reports it beside the plain heuristic. Solve takes the options
+// from it (in addition to its Options) and searches with the heuristic
+// inside.
+type Variant struct {
+	Heuristic
+	FSM   *FSM
+	BPMX  bool
+	Label string
+}
+
+// Name implements Heuristic.
+func (v Variant) Name() string { return v.Label }
+
 // CounterReporter is implemented by evaluators that count their work (for
 // example queries made and skipped). The solver adds the counts to Result.
 type CounterReporter interface {

@@ -66,6 +66,39 @@ func (s *searcher) searchMD(blank, prev, g, h int) bool {
 	return false
 }
 
+// searchMDFSM is the Manhattan-only loop with the duplicate-move automaton
+// (Options.FSM): searchMD's cut test, the children the automaton keeps.
+func (s *searcher) searchMDFSM(blank int, st int32, g, h int) bool {
+	s.expanded++
+	if s.expanded&(checkEvery-1) == 0 && s.poll() {
+		return true
+	}
+	tab := s.tab
+	tiles := &s.pos.Tiles
+	limit := s.limit - g - 1 // largest child heuristic value that is not cut
+	for i := 0; i < int(tab.nbrN[blank]); i++ {
+		ns := s.fsm[4*st+int32(tab.nbrDir[blank][i])]
+		if ns < 0 {
+			continue
+		}
+		s.generated++
+		c := int(tab.nbr[blank][i])
+		t := tiles[c]
+		nh := h + int(tab.delta[t][c][blank])
+		if nh > limit {
+			s.next = min(s.next, g+1+nh)
+			continue
+		}
+		s.moves[g] = t
+		tiles[blank], tiles[c] = t, 0
+		if nh == 0 && s.goal(g+1) || nh != 0 && s.searchMDFSM(c, ns, g+1, nh) {
+			return true
+		}
+		tiles[c], tiles[blank] = t, 0
+	}
+	return false
+}
+
 // searchGap1 is the loop for one gap level (h_G) with a dense table and
 // skipping on. With one level the question is asked exactly at the tight
 // children (need = M); the first two dense tables are read inline there,
@@ -213,8 +246,9 @@ func (l *GapLoop) contains(j int, key uint64) bool {
 }
 
 // searchEval is the general loop: the solver keeps Position (with its
-// Manhattan distance) and the evaluator supplies the bound.
-func (s *searcher) searchEval(prev int) bool {
+// Manhattan distance) and the evaluator supplies the bound. The move
+// automaton in state st (s.fsm) says which children are generated.
+func (s *searcher) searchEval(st int32) bool {
 	s.expanded++
 	if s.expanded&(checkEvery-1) == 0 && s.poll() {
 		return true
@@ -225,10 +259,11 @@ func (s *searcher) searchEval(prev int) bool {
 	g := p.Depth
 	n := int(tab.nbrN[blank])
 	for i := 0; i < n; i++ {
-		c := int(tab.nbr[blank][i])
-		if c == prev && !s.keepUndo {
+		ns := s.fsm[4*st+int32(tab.nbrDir[blank][i])]
+		if ns < 0 {
 			continue
 		}
+		c := int(tab.nbr[blank][i])
 		t := p.Tiles[c]
 		md := p.MD
 		p.Tiles[blank], p.Tiles[c] = t, 0
@@ -244,7 +279,7 @@ func (s *searcher) searchEval(prev int) bool {
 		} else {
 			s.moves[g] = t
 			if p.MD != 0 {
-				if s.searchEval(blank) {
+				if s.searchEval(ns) {
 					return true
 				}
 			} else if s.goal(g + 1) {

@@ -85,7 +85,7 @@ func (p *parallel) iterate() {
 		d.limit, d.next, d.found = s.limit, 1<<30, false
 		p.cells = p.cells[:0]
 		d.resetRoot(true)
-		d.expandTo(p.depth, -1, &p.cells)
+		d.expandTo(p.depth, 0, &p.cells)
 		if n := len(p.cells) / p.depth; n >= p.target || n == 0 || d.found {
 			break
 		}
@@ -94,7 +94,7 @@ func (p *parallel) iterate() {
 	// s is at the root: every earlier expandTo came back to it or ended the
 	// search.
 	p.cells = p.cells[:0]
-	if s.expandTo(p.depth, -1, &p.cells) || s.stopErr != nil {
+	if s.expandTo(p.depth, 0, &p.cells) || s.stopErr != nil {
 		return
 	}
 	if len(p.cells) == 0 {
@@ -133,12 +133,12 @@ func (p *parallel) work(w *searcher) {
 		}
 		path := p.cells[int(i)*d : int(i+1)*d]
 		w.resetRoot(w.loop == loopEval)
-		w.replay(path)
+		st := w.replay(path)
 		prev := p.s.root.Blank
 		if d >= 2 {
 			prev = int(path[d-2])
 		}
-		if w.descend(w.pos.Blank, prev, d, w.pos.MD) && w.stopErr != nil {
+		if w.descend(w.pos.Blank, prev, st, d, w.pos.MD) && w.stopErr != nil {
 			return
 		}
 	}
@@ -204,11 +204,14 @@ func (s *searcher) resetRoot(eval bool) {
 }
 
 // replay moves the blank along path (cells, from the root), following the
-// evaluator with the same bounds the iteration asked along that path.
-func (s *searcher) replay(path []uint8) {
+// evaluator with the same bounds the iteration asked along that path. It
+// returns the move automaton's state at the path's end.
+func (s *searcher) replay(path []uint8) int32 {
 	p := &s.pos
+	st := int32(0)
 	for g, c8 := range path {
 		c, blank := int(c8), p.Blank
+		st = s.fsm[4*st+int32(direction(s.tab.cols, blank, c))]
 		t := p.Tiles[c]
 		p.Tiles[blank], p.Tiles[c] = t, 0
 		p.Blank = c
@@ -222,13 +225,14 @@ func (s *searcher) replay(path []uint8) {
 	if s.loop != loopEval && s.loop != loopMD {
 		s.keys[len(path)] = p.Key()
 	}
+	return st
 }
 
 // expandTo expands the nodes above depth d below the current node (s.pos,
-// reached from prev) with the iteration's cut test, as the general loop
-// does, and appends to fr the path (blank cells) of every node at depth d
-// that is not cut. It returns true when the search stops.
-func (s *searcher) expandTo(d, prev int, fr *[]uint8) bool {
+// the move automaton in state st) with the iteration's cut test, as the
+// general loop does, and appends to fr the path (blank cells) of every
+// node at depth d that is not cut. It returns true when the search stops.
+func (s *searcher) expandTo(d int, st int32, fr *[]uint8) bool {
 	p := &s.pos
 	g := p.Depth
 	if g == d {
@@ -238,10 +242,11 @@ func (s *searcher) expandTo(d, prev int, fr *[]uint8) bool {
 	s.expanded++
 	blank := p.Blank
 	for i := 0; i < int(s.tab.nbrN[blank]); i++ {
-		c := int(s.tab.nbr[blank][i])
-		if c == prev && !s.keepUndo {
+		ns := s.fsm[4*st+int32(s.tab.nbrDir[blank][i])]
+		if ns < 0 {
 			continue
 		}
+		c := int(s.tab.nbr[blank][i])
 		t := p.Tiles[c]
 		md := p.MD
 		p.Tiles[blank], p.Tiles[c] = t, 0
@@ -261,7 +266,7 @@ func (s *searcher) expandTo(d, prev int, fr *[]uint8) bool {
 				if s.goal(g + 1) {
 					return true
 				}
-			} else if s.expandTo(d, blank, fr) {
+			} else if s.expandTo(d, ns, fr) {
 				return true
 			}
 		}

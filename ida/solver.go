@@ -38,6 +38,15 @@ type Options struct {
 	// pathmax) in the general loop, for inconsistent heuristics; it
 	// searches on one thread. Manhattan distance alone ignores it.
 	BPMX bool
+	// FSM prunes duplicate move strings with a duplicate-move automaton
+	// (DefaultFSM, or one made by NewFSM) instead of only the move that
+	// undoes the previous one; nil: off. Lengths stay optimal; the search
+	// expands at most the nodes it expands without (with BPMX, about as
+	// many), and AllSolutions counts only the solutions the automaton
+	// keeps. It runs the general loops (and a Manhattan loop of its own)
+	// instead of the gap loops and the generated 4x4 loops, and cannot be
+	// combined with KeepUndo.
+	FSM *FSM
 	// generic runs the loops for any board size on 4x4 boards too,
 	// instead of the generated ones (tests and benchmarks compare them).
 	generic bool
@@ -93,7 +102,11 @@ type searcher struct {
 	// md4 runs the generated 4x4 loops (md4_gen.go): Manhattan, one gap level.
 	md4 bool
 	// bpmx runs searchBPMX (Options.BPMX); rootH is the root's bound.
-	bpmx      bool
+	bpmx bool
+	// fsm is the move automaton of the general loops (Options.FSM, or the
+	// undo rule as an automaton); useFSM: Options.FSM was given.
+	fsm       []int32
+	useFSM    bool
 	rootH     int
 	solutions int64 // solution paths found
 	// stop is polled every checkEvery expansions.
@@ -129,6 +142,16 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 	if h == nil {
 		h = Manhattan{}
 	}
+	name := h.Name()
+	if v, ok := h.(Variant); ok {
+		h, opt.BPMX = v.Heuristic, opt.BPMX || v.BPMX
+		if opt.FSM == nil {
+			opt.FSM = v.FSM
+		}
+	}
+	if opt.FSM != nil && opt.KeepUndo {
+		return Result{}, errors.New("the duplicate-move automaton and KeepUndo exclude each other")
+	}
 	ev, err := h.NewEvaluator(b.Rows, b.Cols)
 	if err != nil {
 		return Result{}, err
@@ -137,7 +160,7 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 	s := newSearcher(b, newTables(b.Rows, b.Cols, opt.KeepUndo), ev, opt)
 	s.stop = stopFunc(opt, s)
 
-	res := Result{Heuristic: h.Name()}
+	res := Result{Heuristic: name}
 	root := s.pos.MD
 	if ev != nil {
 		root = ev.Root(&s.pos)
@@ -161,7 +184,7 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 		if par != nil {
 			par.iterate()
 		} else {
-			s.descend(s.pos.Blank, -1, 0, s.pos.MD)
+			s.descend(s.pos.Blank, -1, 0, 0, s.pos.MD)
 		}
 		it := Iteration{Limit: s.limit, Expanded: s.expanded - e0, Generated: s.generated - g0}
 		res.Iterations = append(res.Iterations, it)
@@ -208,7 +231,11 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 
 // newSearcher makes a searcher at the root board b.
 func newSearcher(b encode.Board, tab *tables, ev Evaluator, opt Options) *searcher {
-	s := &searcher{tab: tab, eval: ev, all: opt.AllSolutions, keepUndo: opt.KeepUndo, md4: !opt.generic && b.Rows == 4 && b.Cols == 4 && !opt.KeepUndo, bpmx: opt.BPMX}
+	s := &searcher{tab: tab, eval: ev, all: opt.AllSolutions, keepUndo: opt.KeepUndo, md4: !opt.generic && b.Rows == 4 && b.Cols == 4 && !opt.KeepUndo && opt.FSM == nil, bpmx: opt.BPMX}
+	s.fsm, s.useFSM = moveRuleFSM(opt.KeepUndo).Next, opt.FSM != nil
+	if s.useFSM {
+		s.fsm = opt.FSM.Next
+	}
 	s.pos.Rows, s.pos.Cols = b.Rows, b.Cols
 	copy(s.pos.Tiles[:], b.Tiles)
 	s.pos.Blank = b.Blank()
@@ -234,6 +261,7 @@ const (
 	loopGap
 	loopGap1
 	loopBPMX
+	loopMDFSM
 )
 
 // bindLoop picks the loop for the searcher's evaluator and gives it its
@@ -243,6 +271,9 @@ func (s *searcher) bindLoop() {
 	s.loop = loopEval
 	if s.eval == nil {
 		s.loop = loopMD
+		if s.useFSM {
+			s.loop = loopMDFSM
+		}
 		return
 	}
 	if s.bpmx {
@@ -250,6 +281,9 @@ func (s *searcher) bindLoop() {
 		return
 	}
 	gl, ok := s.eval.(GapLooper)
+	if s.useFSM {
+		ok = false // the gap loops keep only the previous move
+	}
 	if !ok {
 		return
 	}
@@ -263,20 +297,23 @@ func (s *searcher) bindLoop() {
 }
 
 // descend runs the searcher's loop on the node at depth g whose blank is at
-// blank (reached from prev, -1 at the root) with Manhattan distance h; s.pos
-// holds its board, s.moves[:g] the path to it and, for the gap loops,
-// s.keys[g] its key. The evaluator (general loop) must be at that node.
-func (s *searcher) descend(blank, prev, g, h int) bool {
+// blank (reached from prev, -1 at the root; st is the move automaton's state
+// there, 0 at the root) with Manhattan distance h; s.pos holds its board,
+// s.moves[:g] the path to it and, for the gap loops, s.keys[g] its key. The
+// evaluator (general loop) must be at that node.
+func (s *searcher) descend(blank, prev int, st int32, g, h int) bool {
 	switch s.loop {
 	case loopMD:
 		if s.md4 {
 			return s.searchMD4(blank, prev, g, h)
 		}
 		return s.searchMD(blank, prev, g, h)
+	case loopMDFSM:
+		return s.searchMDFSM(blank, st, g, h)
 	case loopEval:
-		return s.searchEval(prev)
+		return s.searchEval(st)
 	case loopBPMX:
-		_, stop := s.searchBPMX(prev, max(h, s.rootH))
+		_, stop := s.searchBPMX(st, max(h, s.rootH))
 		return stop
 	}
 	g0, q0 := s.generated, s.gl.Queries

@@ -9,7 +9,10 @@ type tables struct {
 	rows, cols int
 	nbrN       [encode.MaxCells]uint8
 	nbr        [encode.MaxCells][4]uint8
-	md         [encode.MaxCells][encode.MaxCells]int8 // md[tile][cell]
+	// nbrDir[c][i] is the direction (dirUp ... dirDown) of the blank's
+	// move from c to nbr[c][i], for the duplicate-move automaton.
+	nbrDir [encode.MaxCells][4]uint8
+	md     [encode.MaxCells][encode.MaxCells]int8 // md[tile][cell]
 	// kids[blank][prev+1]: the cells the blank can move to from blank,
 	// except prev (the cell it just left; prev = -1 at the root), unless
 	// the tables keep undo moves.
@@ -35,6 +38,9 @@ func newTables(rows, cols int, keepUndo bool) *tables {
 	}
 	t := &tables{rows: rows, cols: cols, nbrN: g.NbrN, nbr: g.Nbr, md: g.Dist, delta: g.Delta, mul: g.Flip}
 	for c := 0; c < g.N; c++ {
+		for i, x := range g.Nbr[c][:g.NbrN[c]] {
+			t.nbrDir[c][i] = direction(cols, c, int(x))
+		}
 		for prev := -1; prev < g.N; prev++ {
 			k := &t.kids[c][prev+1]
 			for _, x := range g.Nbr[c][:g.NbrN[c]] {
@@ -53,4 +59,18 @@ func newTables(rows, cols int, keepUndo bool) *tables {
 		}
 	}
 	return t
+}
+
+// direction is the direction of the blank's move from cell a to the
+// adjacent cell b on a board cols wide.
+func direction(cols, a, b int) uint8 {
+	switch b - a {
+	case -cols:
+		return dirUp
+	case -1:
+		return dirLeft
+	case 1:
+		return dirRight
+	}
+	return dirDown
 }

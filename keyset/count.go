@@ -1,5 +1,22 @@
 package keyset
 
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// ReadHeader reads the header of the file at path (checked as Open checks
+// it; the keys are not read).
+func ReadHeader(path string) (Header, error) {
+	r, err := Open(path)
+	if err != nil {
+		return Header{}, err
+	}
+	defer r.Close()
+	return r.Header(), nil
+}
+
 // Count reads the file at path to the end, checking the order of its keys
 // and its checksum, and returns its header and number of keys.
 func Count(path string) (Header, uint64, error) {
@@ -16,4 +33,16 @@ func Count(path string) (Header, uint64, error) {
 		n++
 	}
 	return r.Header(), n, r.Err()
+}
+
+// WriteCount describes the file at path, counted by Count, as `gapset
+// count` prints it: a line of text, or (format "json") a JSON object.
+func WriteCount(w io.Writer, format, path string, h Header, n uint64) error {
+	if format == "json" {
+		return json.NewEncoder(w).Encode(map[string]any{"file": path, "name": h.Name(), "rows": h.Rows, "cols": h.Cols,
+			"cells": h.Cells, "gap": h.Gap, "exact": h.Exact, "count": n, "checksum": "ok"})
+	}
+	_, err := fmt.Fprintf(w, "%s: %s %dx%d cells %d gap %d exact %t count %d checksum ok\n",
+		path, h.Name(), h.Rows, h.Cols, h.Cells, h.Gap, h.Exact, n)
+	return err
 }

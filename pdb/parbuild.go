@@ -59,9 +59,48 @@ func and[W word](p *W, m W) {
 	}
 }
 
-// flag is a chunk's "has work" mark. It is stored only after a load shows
-// it unset, so marking a marked chunk costs no locked instruction.
-type flag = atomic.Uint32
+// marks is a bitmap with one bit per 1<<markShift ranks of the table. A bit
+// is set only after a load shows it unset, so marking a marked range costs
+// no locked instruction.
+type marks []atomic.Uint64
+
+// markShift sets the ranks per mark: a power of two, so a child's mark
+// costs a shift, not a division; a table of 2^29 entries has a 1 MiB bitmap.
+const markShift = 6
+
+func newMarks(entries int) marks { return make(marks, (entries-1)>>markShift/64+1) }
+
+func (m marks) set(r int) {
+	i := r >> markShift
+	w, bit := &m[i/64], uint64(1)<<(i%64)
+	if w.Load()&bit == 0 {
+		w.Or(bit)
+	}
+}
+
+// any reports whether a rank in [lo, hi) is marked.
+func (m marks) any(lo, hi int) bool {
+	a, b := lo>>markShift, (hi-1)>>markShift
+	for i := a / 64; i <= b/64; i++ {
+		x := m[i].Load()
+		if i == a/64 {
+			x &= ^uint64(0) << (a % 64)
+		}
+		if i == b/64 {
+			x &= ^uint64(0) >> (63 - b%64)
+		}
+		if x != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (m marks) clear() {
+	for i := range m {
+		m[i].Store(0)
+	}
+}
 
 // parallel calls fn(w, i) for every i in [0, n), on workers goroutines (w is
 // the goroutine's index) each taking the next i from a shared counter, and

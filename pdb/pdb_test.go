@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
@@ -31,10 +32,6 @@ func TestRankRoundTrip(t *testing.T) {
 			require.Equal(t, u, used)
 			require.Equal(t, r, rank(pos, n))
 		}
-	}
-	free := uint32(0b1011_0110)
-	for m := uint32(0); m < 16; m++ {
-		require.Equal(t, m, compress(expand(m, free), free))
 	}
 }
 
@@ -126,6 +123,35 @@ func naiveGroupDistances(rows, cols int, group []uint8) map[string]int {
 	return placement
 }
 
+// naiveStep is the largest change of the naive values along one move of a
+// group tile to a free neighbouring cell.
+func naiveStep(rows, cols int, dist map[string]int) int {
+	step := 0
+	for key, d := range dist {
+		pos := []byte(key)
+		var used uint32
+		for _, c := range pos {
+			used |= 1 << c
+		}
+		for i, c := range pos {
+			for _, x := range encode.Neighbors(rows, cols, int(c)) {
+				if used&(1<<x) != 0 {
+					continue
+				}
+				pos[i] = byte(x)
+				e, ok := dist[string(pos)]
+				pos[i] = c
+				if ok {
+					step = max(step, e-d, d-e)
+				}
+			}
+		}
+	}
+	return step
+}
+
+// The generator's values and step equal the naive search's, on boards and
+// groups covering both word layouts, split blank regions and a 4x4 pattern.
 func TestBuildMatchesNaiveSearch(t *testing.T) {
 	for _, tc := range []struct {
 		rows, cols int
@@ -135,10 +161,13 @@ func TestBuildMatchesNaiveSearch(t *testing.T) {
 		{3, 3, []uint8{2, 5, 8}},
 		{2, 3, []uint8{1, 5}},
 		{2, 4, []uint8{3, 4, 7}},
+		{2, 4, []uint8{1, 2, 6, 7}},
+		{3, 4, []uint8{2, 6, 7}},
+		{4, 4, []uint8{11, 12, 15}},
+		{4, 4, []uint8{1, 6, 11}},
 	} {
 		n := tc.rows * tc.cols
-		table, step, err := Build(context.Background(), tc.rows, tc.cols, tc.group, 1, nil)
-		assert.GreaterOrEqual(t, step, 1)
+		table, step, err := Build(context.Background(), tc.rows, tc.cols, tc.group, 2, nil)
 		require.NoError(t, err)
 		ref := naiveGroupDistances(tc.rows, tc.cols, tc.group)
 		require.Len(t, ref, len(table))
@@ -146,6 +175,8 @@ func TestBuildMatchesNaiveSearch(t *testing.T) {
 			pos := []uint8(key)
 			require.Equal(t, d, int(table[rank(pos, n)]), "group %v placement %v", tc.group, pos)
 		}
+		assert.Equal(t, naiveStep(tc.rows, tc.cols, ref), step, "%dx%d group %v", tc.rows, tc.cols, tc.group)
+		assert.GreaterOrEqual(t, step, 1)
 	}
 }
 
@@ -476,11 +507,12 @@ func TestDualTrackingMatchesFromScratch(t *testing.T) {
 	}
 }
 
-// childRank, the build's incremental rank, equals rank of the moved
-// placement for every move of every tile on random placements.
-func TestChildRankMatchesRank(t *testing.T) {
+// The build's rank changes (a tile's weight along a row, column along a
+// column) equal rank of the moved placement for every move of every tile on
+// random placements.
+func TestRankDeltaMatchesRank(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for _, sz := range [][3]int{{3, 3, 4}, {4, 4, 7}, {4, 4, 8}, {3, 5, 7}, {2, 4, 3}} {
+	for _, sz := range [][3]int{{3, 3, 4}, {4, 4, 7}, {4, 4, 8}, {3, 5, 7}, {2, 4, 3}, {5, 3, 6}, {2, 8, 9}} {
 		rows, cols, k := sz[0], sz[1], sz[2]
 		n := rows * cols
 		g := newGrid(rows, cols)
@@ -493,17 +525,23 @@ func TestChildRankMatchesRank(t *testing.T) {
 		for trial := 0; trial < 2000; trial++ {
 			r := rng.IntN(Entries(n, k))
 			used := unrank(r, pos, n)
-			var before [encode.MaxCells + 1]uint32
-			var tileAt [16]int8
+			var w worker
 			for i, c := range pos {
-				before[i+1] = before[i] | 1<<c
-				tileAt[c] = int8(i)
+				w.wAt[c] = weight[i]
 			}
 			for i := range pos {
 				a := int(pos[i])
 				for to := g.nb[a] &^ used; to != 0; to &= to - 1 {
 					b := bits.TrailingZeros32(to)
-					got := childRank(r, weight[i], a, b, before[i], used&^before[i+1], &tileAt, weight)
+					var got int
+					switch b - a {
+					case 1, -1:
+						got = r + (b-a)*w.wAt[a]
+					case cols:
+						got = r + w.column(w.wAt[a], a, cols)
+					case -cols:
+						got = r - w.column(w.wAt[a], b, cols)
+					}
 					pos[i] = uint8(b)
 					require.Equal(t, rank(pos, n), got, "%dx%d %v tile %d %d->%d", rows, cols, pos, i, a, b)
 					pos[i] = uint8(a)
@@ -511,6 +549,36 @@ func TestChildRankMatchesRank(t *testing.T) {
 			}
 		}
 	}
+}
+
+// prefetchKids reads child.r at offset 0 of 16-byte children.
+func TestChildLayout(t *testing.T) {
+	var c child
+	assert.Equal(t, uintptr(16), unsafe.Sizeof(c))
+	assert.Equal(t, uintptr(0), unsafe.Offsetof(c.r))
+	st := make([]uint64, 100)
+	prefetchKids(unsafe.Pointer(&st[0]), 3, []child{{r: 0}, {r: 99}}) // must not fault
+}
+
+// marks.any sees exactly the marked ranges, across word boundaries.
+func TestMarks(t *testing.T) {
+	const unit = 1 << markShift
+	m := newMarks(300 * unit)
+	assert.False(t, m.any(0, 300*unit))
+	m.set(70*unit + 3)
+	m.set(128 * unit)
+	for _, tc := range []struct {
+		lo, hi int
+		want   bool
+	}{
+		{0, 70 * unit, false}, {0, 70*unit + 1, true}, {70*unit + unit - 1, 128 * unit, true},
+		{71 * unit, 128 * unit, false}, {71 * unit, 128*unit + 1, true}, {128*unit + unit, 300 * unit, false},
+		{60 * unit, 200 * unit, true},
+	} {
+		assert.Equal(t, tc.want, m.any(tc.lo, tc.hi), "[%d, %d)", tc.lo, tc.hi)
+	}
+	m.clear()
+	assert.False(t, m.any(0, 300*unit))
 }
 
 // The build's odometer visits the prefixes in rank order, as unrank gives

@@ -22,27 +22,6 @@ func rankDigit(r int, used uint32, c uint8, radix int) (int, uint32) {
 	return r*radix + int(c) - bits.OnesCount32(used&(1<<c-1)), used | 1<<c
 }
 
-// childRank is the rank of a placement of rank r after its tile i (digit
-// place value wi) moves from cell a to the free cell b, in O(1) for a move
-// along a row (only tile i's digit changes, by one) and in O(cells passed)
-// otherwise: tile i's digit changes by b-a less the earlier tiles' cells
-// passed over, and each later tile on a cell passed over gains or loses
-// one in its digit. before and later are the cells of the tiles before and
-// after i, tileAt the tile on each of those cells, weight each digit's
-// place value.
-func childRank(r, wi, a, b int, before, later uint32, tileAt *[16]int8, weight []int) int {
-	m := uint32(1)<<a | uint32(1)<<b
-	btw := m - 2*(m&-m) // the cells passed over
-	t := wi * bits.OnesCount32(before&btw)
-	for x := btw & later; x != 0; x &= x - 1 {
-		t -= weight[tileAt[bits.TrailingZeros32(x)]]
-	}
-	if b < a {
-		t = -t
-	}
-	return r + wi*(b-a) - t
-}
-
 // odometer walks the placements of a group's first m tiles in rank order
 // (the blocks of the build), recomputing only the cells whose digits
 // changed: usually the last one.
@@ -117,20 +96,6 @@ func compress(set, within uint32) uint32 {
 	for s := set; s != 0; s &= s - 1 {
 		b := s & -s
 		out |= 1 << bits.OnesCount32(within&(b-1))
-	}
-	return out
-}
-
-// expand is the inverse of compress (a software PDEP).
-func expand(m, within uint32) uint32 {
-	var out uint32
-	w := within
-	for i := 0; w != 0; i++ {
-		b := w & -w
-		if m&(1<<i) != 0 {
-			out |= b
-		}
-		w &= w - 1
 	}
 	return out
 }

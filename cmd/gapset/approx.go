@@ -9,29 +9,21 @@ import (
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/internal/progress"
-	"github.com/gapset/gapset/keyset"
 	"github.com/urfave/cli/v2"
 )
 
 func approxCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:  "approx",
-		Usage: "write approximated gap sets (supersets of the projections) for h_G:4 ... h_G:8",
-		Description: "Searches the space of patterns of the last --cells cells from the goal, counting the moves that lower\n" +
-			"the Manhattan distance (a 0-1 breadth-first search; tiles outside the cells are unknown), and writes the\n" +
-			"patterns of cost at most j as GapG_Ka.keys (G = 2j) for each level above the exact ones: supersets of\n" +
-			"the projected gap <= G sets, so h_G:2N stays admissible with them. --exact FILE (repeat, in order:\n" +
-			"Gap0_K, Gap2_K, ...) seeds the search with exact lower levels: far smaller sets above them.\n" +
-			"Example: gapset approx --cells 8 --max-gap 8 --exact Gap0_8.keys --exact Gap2_8.keys --out-dir DIR",
-		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "rows", Value: 4, Usage: "board rows"},
-			&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns"},
+		Name:        "approx",
+		Usage:       "write approximated gap sets (supersets of the projections) for h_G:4 ... h_G:8",
+		Description: help("approx"),
+		Flags: withSize(4, 4,
 			&cli.IntFlag{Name: "cells", Value: 8, Usage: fmt.Sprintf("the last `K` cells (at most %d; a bit table of 16^K bits per set)", gapset.MaxApproxCells)},
 			&cli.IntFlag{Name: "max-gap", Value: 8, Usage: "largest gap `G` (even)"},
 			&cli.StringSliceFlag{Name: "exact", Usage: "exact key-set `FILE` of the lowest levels, in order (Gap0_K, then Gap2_K, ...)"},
 			&cli.StringFlag{Name: "out-dir", Required: true, Usage: "write the key-set files into `DIR` (required: a 4x4 run writes gigabytes, 8 bytes per pattern)"},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
-		},
+			quietFlag(),
+		),
 		Action: func(c *cli.Context) error {
 			if err := cmdline.NoArgs(c); err != nil {
 				return err
@@ -50,24 +42,18 @@ func approxCommand(e *env) *cli.Command {
 			if maxGap < 0 || maxGap%2 != 0 {
 				return cmdline.BadInputf("--max-gap %d must be even and not negative", maxGap)
 			}
-			var exact []*gapset.Bits
-			for i, path := range c.StringSlice("exact") {
-				b, h, err := gapset.LoadBits(path)
-				if err != nil {
-					return cmdline.BadInput(err)
-				}
-				if h.Rows != rows || h.Cols != cols || h.Cells != k || h.Gap != 2*i || h.Exact && h.Gap > 0 || h.Approx {
-					return cmdline.BadInputf("%s: %s is not the exact gap <= %d set of a %dx%d board on %d cells (the --exact files go in order Gap0, Gap2, ...)",
-						path, h.Name(), 2*i, rows, cols, k)
-				}
-				exact = append(exact, b)
+			exact, err := gapset.LoadExact(c.StringSlice("exact"), rows, cols, k)
+			if ne := (*gapset.NotExactError)(nil); errors.As(err, &ne) {
+				return cmdline.BadInputf("%v (the --exact files go in order Gap0, Gap2, ...)", err)
+			} else if err != nil {
+				return cmdline.BadInput(err)
 			}
 			space := gapset.Patterns(rows*cols, k)
 			prog := progress.New(e.stderr, c.Bool("quiet"))
 			fmt.Fprintf(e.stdout, "| set | patterns | of the %.0f patterns | seconds |\n|---|---:|---:|---:|\n", space)
-			err := gapset.Approximate(e.ctx(), rows, cols, k, maxGap/2, exact, func(l gapset.ApproxLevel) error {
+			err = gapset.Approximate(e.context, rows, cols, k, maxGap/2, exact, func(l gapset.ApproxLevel) error {
 				prog.Done()
-				h := keyset.Header{Rows: rows, Cols: cols, Cells: k, Gap: 2 * l.Level, Approx: l.Level >= len(exact)}
+				h := l.Header
 				fmt.Fprintf(e.stdout, "| %s | %d | %.4f | %.1f |\n", h.Name(), l.Set.Len(), float64(l.Set.Len())/space, l.Elapsed.Seconds())
 				if l.Level < len(exact) {
 					return nil // the exact file exists
@@ -78,10 +64,7 @@ func approxCommand(e *env) *cli.Command {
 				return l.Set.WriteFile(filepath.Join(dir, h.Name()+".keys"), h)
 			})
 			prog.Done()
-			if errors.Is(err, gapset.ErrArgs) {
-				return cmdline.BadInput(err)
-			}
-			return err
+			return cmdline.InputIf(err, gapset.ErrArgs)
 		},
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -19,17 +18,9 @@ import (
 
 func buildCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:  "build",
-		Usage: "build a gap-set BDD (enumerated, or from a key-set file) and save it",
-		Description: "Enumerates a gap set in memory (--gap, --cells; the 4x4 gap-2 sets need --keys) or reads its\n" +
-			"sorted keys from a key-set file (--keys), builds the reduced BDD\n" +
-			"under the chosen variable order, counts the ZDD nodes of the same set, and writes a .bdd file.\n" +
-			"The natural order streams the keys (cells and ranks encodings). Other orders and encodings re-sort\n" +
-			"them: from a key file in passes, each\n" +
-			"holding at most --sort-mem GiB of keys (8 bytes per key; the file is read 1 + size/sort-mem\n" +
-			"times, no scratch files), building the ZDD in the same passes.\n" +
-			"Orders: " + strings.Join(bdd.OrderNames(), ", ") + ".\n" +
-			"Example: gapset build --keys /work/keys/gap0_8.keys --order reverse --out /work/keys/gap0_8.bdd",
+		Name:        "build",
+		Usage:       "build a gap-set BDD (enumerated, or from a key-set file) and save it",
+		Description: help("build", strings.Join(bdd.OrderNames(), ", ")),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "keys", Usage: "key-set `FILE` to build from"},
 			&cli.IntFlag{Name: "gap", Value: -1, Usage: "gap of the set (0 or 2); checked against the key file"},
@@ -42,7 +33,7 @@ func buildCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "zdd", Value: true, Usage: "also count the ZDD nodes (stored in the file)"},
 			&cli.Float64Flag{Name: "sort-mem", Value: 4, Usage: "`GiB` of keys held at once when re-sorting a key file for an order other than natural"},
 			&cli.BoolFlag{Name: "rudd", Usage: "build through rudd too and check it gives the same BDD (small sets)"},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+			quietFlag(),
 		},
 		Action: func(c *cli.Context) error { return runBuild(c, e) },
 	}
@@ -57,36 +48,22 @@ func runBuild(c *cli.Context, e *env) error {
 	}
 	e.cleanup.WillWrite(c.String("out"))
 	path := c.String("keys")
-	var h keyset.Header
+	h := keyset.Header{Rows: c.Int("rows"), Cols: c.Int("cols"), Gap: c.Int("gap"), Cells: c.Int("cells")}
 	if path != "" {
-		r, err := keyset.Open(path)
-		if err != nil {
+		var err error
+		if h, err = keyset.ReadHeader(path); err != nil {
 			return cmdline.BadInput(err)
 		}
-		h = r.Header()
-		r.Close()
 		if g := c.Int("gap"); g >= 0 && g != h.Gap {
 			return cmdline.BadInputf("--gap %d but %s holds gap %d", g, path, h.Gap)
 		}
 		if k := c.Int("cells"); k >= 0 && k != h.Cells {
 			return cmdline.BadInputf("--cells %d but %s holds %d cells", k, path, h.Cells)
 		}
-	} else {
-		h = keyset.Header{Rows: c.Int("rows"), Cols: c.Int("cols"), Gap: c.Int("gap"), Cells: c.Int("cells")}
-		if h.Gap < 0 || h.Cells < 0 {
-			return cmdline.BadInputf("give --gap and --cells (the set to enumerate), or --keys FILE")
-		}
-		if err := encode.CheckSize(h.Rows, h.Cols); err != nil {
-			return cmdline.BadInput(err)
-		}
-		if h.Gap%2 != 0 || h.Cells < 1 || h.Cells > h.Rows*h.Cols {
-			return cmdline.BadInputf("--gap must be even and --cells in 1..%d", h.Rows*h.Cols)
-		}
-		if h.Gap > 0 && h.Rows*h.Cols == 16 {
-			return cmdline.BadInputf("the 4x4 sets with gap %d are too big to enumerate in memory here: enumerate them to a key-set file and pass --keys", h.Gap)
-		}
+	} else if err := checkInMemory(h, c.Bool("rudd")); err != nil {
+		return err
 	}
-	o, err := orderFlag(c.String("order"), h.Rows, h.Cols, h.Cells)
+	o, err := bdd.ParseOrderArg(c.String("order"), h.Rows, h.Cols, h.Cells)
 	if err != nil {
 		return cmdline.BadInput(err)
 	}
@@ -98,27 +75,22 @@ func runBuild(c *cli.Context, e *env) error {
 		return cmdline.BadInputf("--rudd checks the cells encoding only")
 	}
 	pr := progress.New(e.stderr, c.Bool("quiet"))
-	prog := func(stage string, done, total uint64) {
+	kb := bdd.KeysBuild{Order: o, Encoding: enc, Count: h.Count, ZDD: c.Bool("zdd"), Rudd: c.Bool("rudd"), Progress: func(stage string, done, total uint64) {
 		pr.Update(int64(done), int64(total), false, "%s %s", h.Name(), stage)
-	}
-	kb := bdd.KeysBuild{Order: o, Encoding: enc, Count: h.Count, ZDD: c.Bool("zdd"), Rudd: c.Bool("rudd"), Progress: prog}
+	}}
 	var built bdd.Built
 	if path == "" {
 		start := time.Now()
 		var sets map[int][]uint64
-		sets, err = gapset.Sets(e.ctx(), h.Rows, h.Cols, h.Gap, []int{h.Cells}, func(p gapset.Progress) {
+		sets, err = gapset.Sets(e.context, h.Rows, h.Cols, h.Gap, []int{h.Cells}, func(p gapset.Progress) {
 			pr.Update(p.Members, 0, false, "enumerating %s: gap %d, Manhattan %d, %d members", h.Name(), p.Gap, p.Manhattan, p.Members)
 		})
-		if err == nil {
-			keys := sets[h.Cells]
+		if keys := sets[h.Cells]; err == nil {
 			if !c.Bool("quiet") {
 				fmt.Fprintf(e.stderr, "%s: %d keys enumerated in %.1fs\n", h.Name(), len(keys), time.Since(start).Seconds())
 			}
-			kb.Count, kb.Rudd = uint64(len(keys)), false
+			kb.Count = uint64(len(keys))
 			built, err = bdd.BuildKeys(keys, h.Rows*h.Cols, h.Cells, kb)
-		}
-		if err == nil && c.Bool("rudd") {
-			return cmdline.BadInputf("--rudd needs --keys")
 		}
 	} else {
 		if (o.Name != "natural" || enc != bdd.Cells) && !c.Bool("rudd") {
@@ -131,33 +103,43 @@ func runBuild(c *cli.Context, e *env) error {
 		built, err = bdd.BuildKeyFile(path, h.Rows*h.Cols, h.Cells, kb)
 	}
 	if err != nil {
-		if errors.Is(err, keyset.ErrFormat) || errors.Is(err, bdd.ErrBudget) {
-			return cmdline.BadInput(err)
-		}
-		return err
+		return cmdline.InputIf(err, keyset.ErrFormat, bdd.ErrBudget)
 	}
-	d, took := built.BDD, built.Took
-	pr.Update(0, 0, true, "%s: saving %d nodes", h.Name(), d.NodeCount())
-	in, err := bdd.Save(c.String("out"), d, bdd.Meta{Rows: h.Rows, Cols: h.Cols, Cells: h.Cells, Gap: h.Gap, Exact: h.Exact, Approx: h.Approx,
-		Encoding: enc, BuildTime: took, ZDDNodes: built.ZDDNodes})
+	pr.Update(0, 0, true, "%s: saving %d nodes", h.Name(), built.BDD.NodeCount())
+	in, err := built.Save(c.String("out"), h, enc)
 	pr.Done()
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "%s order=%s patterns=%d nodes=%d zdd_nodes=%d bytes=%d build=%.1fs table_bytes=%d -> %s\n",
-		in.Name(), o.Name, in.Count, in.Nodes, in.ZDDNodes, in.FileSize, took.Seconds(), d.TableBytes, c.String("out"))
+		in.Name(), o.Name, in.Count, in.Nodes, in.ZDDNodes, in.FileSize, built.Took.Seconds(), built.BDD.TableBytes, c.String("out"))
+	return nil
+}
+
+// checkInMemory refuses a set build cannot enumerate in memory (the flags
+// --gap, --cells, --rows, --cols without --keys).
+func checkInMemory(h keyset.Header, rudd bool) error {
+	switch {
+	case h.Gap < 0 || h.Cells < 0:
+		return cmdline.BadInputf("give --gap and --cells (the set to enumerate), or --keys FILE")
+	case encode.CheckSize(h.Rows, h.Cols) != nil:
+		return cmdline.BadInput(encode.CheckSize(h.Rows, h.Cols))
+	case h.Gap%2 != 0 || h.Cells < 1 || h.Cells > h.Rows*h.Cols:
+		return cmdline.BadInputf("--gap must be even and --cells in 1..%d", h.Rows*h.Cols)
+	case h.Gap > 0 && h.Rows*h.Cols == 16:
+		return cmdline.BadInputf("the 4x4 sets with gap %d are too big to enumerate in memory here: enumerate them to a key-set file and pass --keys", h.Gap)
+	case rudd:
+		return cmdline.BadInputf("--rudd needs --keys")
+	}
 	return nil
 }
 
 func reportCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "report",
-		Usage:     "describe BDD files beside the paper's Table 1",
-		ArgsUsage: "FILE...",
-		Description: "Per file: the set, cells, variable order, file size, node count, ZDD node count, patterns\n" +
-			"and build time, with the values of Table 1 of Hasegawa & Yamamoto for the same set.\n" +
-			"The checksum is always checked; --verify also decodes every node and checks the structure and\n" +
-			"the pattern count (gapset verify does more).",
+		Name:        "report",
+		Usage:       "describe BDD files beside the paper's Table 1",
+		ArgsUsage:   "FILE...",
+		Description: help("report"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "md", Usage: "md, csv or json"},
 			&cli.BoolFlag{Name: "verify", Usage: "decode each file fully (structure, count) besides the checksum"},
@@ -177,10 +159,7 @@ func reportCommand(e *env) *cli.Command {
 					_, in, err = bdd.Load(path)
 				}
 				if err != nil {
-					if errors.Is(err, bdd.ErrFormat) || errors.Is(err, os.ErrNotExist) {
-						return cmdline.BadInput(err)
-					}
-					return err
+					return cmdline.InputIf(err, bdd.ErrFormat, os.ErrNotExist)
 				}
 				rows = append(rows, report.NewRow(path, in))
 			}

@@ -1,10 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
-	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/gapset/gapset/bench"
@@ -16,17 +15,9 @@ import (
 
 func benchCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:  "bench",
-		Usage: "run heuristics over an instance file and report nodes and times (the paper's Table 2)",
-		Description: "Solves every instance with every heuristic, --jobs searches at a time, checks that all\n" +
-			"heuristics find the same lengths, and writes into --out: results.csv, results.jsonl,\n" +
-			"summary.md (averages, medians, ratios to md, set queries made and skipped, the paper's\n" +
-			"Table 2 beside them) and nodes.png (nodes per instance per heuristic). The summary is\n" +
-			"also printed. Gap heuristics take their sets from --keys/--bdd/--cells; gapG:K names\n" +
-			"h_G:G on the sets of K cells when several are loaded.\n" +
-			"Examples:\n" +
-			"  gapset bench -i data/random300.txt --limit 50 --heuristics md,gap0:8,gap0:16 --cells 8 --cells 16 --out results/r50\n" +
-			"  gapset bench -i data/random300.txt --heuristics md,gap2 --keys Gap0_8.keys --keys Gap2_8.keys --out results/g2\n" + specHelp,
+		Name:        "bench",
+		Usage:       "run heuristics over an instance file and report nodes and times (the paper's Table 2)",
+		Description: help("bench") + "\n" + help("spec"),
 		Flags: append(append(boardFlags(),
 			&cli.StringFlag{Name: "heuristics", Aliases: []string{"H"}, Value: "md", Usage: "comma-separated `LIST` of heuristics: " + heuristicNames()},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "searches run in parallel"},
@@ -39,7 +30,7 @@ func benchCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "title", Usage: "title of the summary and the chart (default: the heuristics, the instances and the date)"},
 			&cli.StringFlag{Name: "baseline", Value: "md", Usage: "heuristic `NAME` the ratios refer to (e.g. pdb78)"},
 			&cli.StringSliceFlag{Name: "include", Usage: "add the records of an earlier run's results.jsonl `FILE` for the same instances (repeatable); with --heuristics \"\" nothing is solved, the runs are only combined"},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+			quietFlag(),
 		), heuristicFlags()...),
 		Action: func(c *cli.Context) error { return runBench(c, e) },
 	}
@@ -55,9 +46,7 @@ func runBench(c *cli.Context, e *env) error {
 	if err := cmdline.CheckOutDir("--out", c.String("out")); err != nil {
 		return err
 	}
-	for _, f := range []string{bench.CSVFile, bench.JSONLFile, bench.ChartFile, bench.SummaryFile} {
-		e.cleanup.WillWrite(filepath.Join(c.String("out"), f))
-	}
+	e.cleanup.WillWrite(bench.Paths(c.String("out"))...)
 	if c.Int("limit") < 0 {
 		return cmdline.BadInputf("--limit must not be negative")
 	}
@@ -75,27 +64,16 @@ func runBench(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	seen := map[string]bool{}
-	for _, h := range hs {
-		if seen[h.Name()] {
-			return cmdline.BadInputf("heuristic %q given twice", h.Name())
-		}
-		seen[h.Name()] = true
-	}
-	var included []bench.Record
-	for _, path := range c.StringSlice("include") {
-		recs, err := bench.ReadJSONL(path)
-		if err != nil {
-			return cmdline.BadInput(err)
-		}
-		included = append(included, recs...)
+	included, err := bench.ReadRecords(c.StringSlice("include"))
+	if err != nil {
+		return cmdline.BadInput(err)
 	}
 	if len(hs) == 0 && len(included) == 0 {
 		return cmdline.BadInputf("--heuristics names no heuristic")
 	}
 	prog := progress.New(e.stderr, c.Bool("quiet"))
 	var nodes int64
-	recs, err := bench.Run(e.ctx(), insts, hs, bench.Options{
+	recs, err := bench.Run(e.context, insts, hs, bench.Options{
 		Jobs: c.Int("jobs"), MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo"), Repeat: c.Int("repeat"),
 		Progress: func(done, total int, r bench.Record) {
 			nodes += r.Nodes
@@ -111,24 +89,9 @@ func runBench(c *cli.Context, e *env) error {
 		return cmdline.BadInput(err)
 	}
 	s := bench.Summarize(recs, c.String("baseline"))
-	notes := []string{fmt.Sprintf("%d instances from %s, heuristics %s, %d parallel searches on %d cores.",
-		len(insts), c.String("input"), c.String("heuristics"), c.Int("jobs"), runtime.NumCPU())}
-	if r := c.Int("repeat"); r > 1 {
-		notes[0] += fmt.Sprintf(" Times are the fastest of %d solves.", r)
-	}
-	if len(hs) == 0 {
-		notes[0] = fmt.Sprintf("%d instances from %s; nothing solved in this run.", len(insts), c.String("input"))
-	}
-	if inc := c.StringSlice("include"); len(inc) > 0 {
-		notes = append(notes, "", "Records included from earlier runs: "+strings.Join(inc, ", ")+".")
-	}
-	if pn := res.SetNotes(); len(pn) > 0 {
-		notes = append(append(append(notes, "", "Gap sets (exact, in memory):", ""), pn...), "")
-	}
-	title := c.String("title")
-	if title == "" {
-		title = s.DefaultTitle(c.String("input"), time.Now())
-	}
+	notes := bench.RunInfo{Instances: len(insts), Input: c.String("input"), Heuristics: c.String("heuristics"), Solved: len(hs) > 0,
+		Jobs: c.Int("jobs"), Cores: runtime.NumCPU(), Repeat: c.Int("repeat"), Included: c.StringSlice("include"), SetNotes: res.SetNotes()}.Notes()
+	title := cmp.Or(c.String("title"), s.DefaultTitle(c.String("input"), time.Now()))
 	if err := bench.WriteAll(c.String("out"), recs, s, title, notes); err != nil {
 		return err
 	}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,14 +17,10 @@ import (
 
 func enumerateCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:  "enumerate",
-		Usage: "enumerate a gap set and write its projections as key-set files",
-		Description: "Enumerates the configurations whose optimal length exceeds the Manhattan distance by at most --gap\n" +
-			"(--exact: by exactly --gap), layer by layer from the goal, spilling sorted runs to disk, and writes one\n" +
-			"key-set file per --cells value (the last K cells; K = rows*cols is the whole board), named like the\n" +
-			"paper's sets (Gap0.keys, Gap2_10.keys, ...). Progress on stderr, a summary on stdout.\n" +
-			"Example: gapset enumerate --gap 2 --cells 8,10,12,16 --out-dir /work/keys",
-		Flags: []cli.Flag{
+		Name:        "enumerate",
+		Usage:       "enumerate a gap set and write its projections as key-set files",
+		Description: help("enumerate"),
+		Flags: withSize(4, 4,
 			&cli.IntFlag{Name: "gap", Value: 0, Usage: "largest gap (even): 0 for G0, 2 for G0 and G2, ..."},
 			&cli.BoolFlag{Name: "exact", Usage: "keep only the members whose gap equals --gap"},
 			&cli.StringFlag{Name: "cells", Usage: "comma-separated projections `K[,K...]` (last K cells; default rows*cols = whole boards)"},
@@ -34,14 +28,12 @@ func enumerateCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "out-dir", Value: ".", Usage: "write the key-set files into `DIR`"},
 			&cli.StringFlag{Name: "tmp", Usage: "scratch `DIR` for sorted runs (default: inside the output directory)"},
 			&cli.IntFlag{Name: "memory", Value: 4096, Usage: "MiB for the work buffers (sort buffer + scratch); bigger layers spill to disk"},
-			&cli.IntFlag{Name: "rows", Value: 4, Usage: "board rows"},
-			&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "summary format: text or json"},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+			quietFlag(),
 			&cli.BoolFlag{Name: "estimate", Usage: "print the estimated members, disk and CPU time and stop"},
 			&cli.BoolFlag{Name: "raw-runs", Usage: "keep scratch runs as 8 bytes per key (default: delta-coded, a fraction of the disk)"},
 			&cli.IntFlag{Name: "max-step", Usage: "stop after `N` reverse moves and write no key-set file (calibration: the layers found are counted)"},
-		},
+		),
 		Action: func(c *cli.Context) error {
 			if err := cmdline.NoArgs(c); err != nil {
 				return err
@@ -63,11 +55,8 @@ func enumerateCommand(e *env) *cli.Command {
 			}
 			cfg := gapset.Config{Rows: c.Int("rows"), Cols: c.Int("cols"), MaxGap: c.Int("gap"), Exact: c.Bool("exact"),
 				Cells: cells, Dir: c.String("out-dir"), TempDir: c.String("tmp"), Memory: int64(c.Int("memory")) << 20}
-			// The buffers grow by doubling and hold no pointers: a soft limit a
-			// little above the budget makes the collector free the old copies
-			// cheaply (a gap <= 4 run with --memory 8192 reached 17 GiB without it).
-			if os.Getenv("GOMEMLIMIT") == "" {
-				debug.SetMemoryLimit(cfg.Memory + cfg.Memory/4 + 1<<30)
+			if os.Getenv("GOMEMLIMIT") == "" { // the user's limit wins
+				debug.SetMemoryLimit(cfg.SoftMemoryLimit())
 			}
 			if out := c.String("out"); out != "" {
 				if len(cells) != 1 {
@@ -91,15 +80,7 @@ func enumerateCommand(e *env) *cli.Command {
 				}
 			}
 			prog := progress.New(e.stderr, c.Bool("quiet"))
-			cfg.Progress = func(p gapset.Progress) {
-				rate := float64(p.Members) / max(p.Elapsed.Seconds(), 1e-9)
-				if p.Phase == "layer" {
-					prog.Update(0, 0, false, "%6.1fs gap %d M %2d: %11d; members %13d (%.3g/s); rss %d MiB, peak %d MiB",
-						p.Elapsed.Seconds(), p.Gap, p.Manhattan, p.Layer, p.Members, rate, p.RSS>>20, p.PeakRSS>>20)
-				} else {
-					prog.Update(0, 0, true, "%6.1fs %s: %d keys; rss %d MiB, peak %d MiB", p.Elapsed.Seconds(), p.Phase, p.Layer, p.RSS>>20, p.PeakRSS>>20)
-				}
-			}
+			cfg.Progress = func(p gapset.Progress) { prog.Update(0, 0, p.Phase != "layer", "%s", p) }
 			scratch := cfg.ScratchDir()
 			cfg.RawRuns, cfg.MaxStep = c.Bool("raw-runs"), c.Int("max-step")
 			est := gapset.EstimateRun(cfg)
@@ -122,13 +103,10 @@ func enumerateCommand(e *env) *cli.Command {
 			for _, p := range cfg.Paths {
 				e.cleanup.WillWrite(p)
 			}
-			res, err := gapset.Enumerate(e.ctx(), cfg)
+			res, err := gapset.Enumerate(e.context, cfg)
 			prog.Done()
 			if err != nil {
-				if errors.Is(err, gapset.ErrArgs) {
-					return cmdline.BadInput(err)
-				}
-				return err
+				return cmdline.InputIf(err, gapset.ErrArgs)
 			}
 			return res.Write(e.stdout, format)
 		},
@@ -175,13 +153,8 @@ func countCommand(e *env) *cli.Command {
 				if err != nil {
 					return cmdline.BadInput(err)
 				}
-				if format == "json" {
-					b, _ := json.Marshal(map[string]any{"file": path, "name": h.Name(), "rows": h.Rows, "cols": h.Cols,
-						"cells": h.Cells, "gap": h.Gap, "exact": h.Exact, "count": n, "checksum": "ok"})
-					fmt.Fprintf(e.stdout, "%s\n", b)
-				} else {
-					fmt.Fprintf(e.stdout, "%s: %s %dx%d cells %d gap %d exact %t count %d checksum ok\n",
-						path, h.Name(), h.Rows, h.Cols, h.Cells, h.Gap, h.Exact, n)
+				if err := keyset.WriteCount(e.stdout, format, path, h, n); err != nil {
+					return err
 				}
 			}
 			return nil

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"math/rand/v2"
-	"strconv"
-
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/urfave/cli/v2"
@@ -11,17 +8,13 @@ import (
 
 func genCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:  "gen",
-		Usage: "generate random solvable instances",
-		Description: "Boards are drawn uniformly from the solvable configurations; the same seed gives the same list.\n" +
-			"Output: one line per board, an id then the tiles, as solve -i reads it.\n" +
-			"Example: gapset gen --count 300 --seed 2012 > data/random300.txt",
-		Flags: []cli.Flag{
+		Name:        "gen",
+		Usage:       "generate random solvable instances",
+		Description: help("gen"),
+		Flags: withSize(4, 4,
 			&cli.IntFlag{Name: "count", Aliases: []string{"n"}, Value: 10, Usage: "number of boards"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed"},
-			&cli.IntFlag{Name: "rows", Value: 4, Usage: "board rows"},
-			&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns"},
-		},
+		),
 		Action: func(c *cli.Context) error {
 			if err := cmdline.NoArgs(c); err != nil {
 				return err
@@ -33,13 +26,7 @@ func genCommand(e *env) *cli.Command {
 			if n < 0 {
 				return cmdline.BadInputf("--count must be at least 0, got %d", n)
 			}
-			seed := c.Uint64("seed")
-			rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-			insts := make([]encode.Instance, n)
-			for i := range insts {
-				insts[i] = encode.Instance{ID: strconv.Itoa(i + 1), Board: encode.Random(rng, rows, cols)}
-			}
-			return encode.WriteInstances(e.stdout, insts)
+			return encode.WriteInstances(e.stdout, encode.RandomInstances(c.Uint64("seed"), n, rows, cols))
 		},
 	}
 }

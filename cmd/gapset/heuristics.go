@@ -11,14 +11,6 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// specHelp is the heuristic grammar for solve's and bench's help.
-const specHelp = "Heuristics (package heuristic documents the grammar):\n" +
-	"  spec = NAME | NAME:ARGS | max(spec,spec,...)\n" +
-	"  gapG:K uses the sets of K cells, gapG:K/F asks the sets of F cells first as a filter;\n" +
-	"  a '+' inside a name (pdb78+663) is part of the name, not a sum;\n" +
-	"  pdb78+gapG is max(pdb78, h_G:G), pdb78+gapGr also asks the gap sets about the mirrored board,\n" +
-	"  -gapfirst asks them before the database (same nodes), e.g. pdb78+gap2r --keys Gap0_8.keys --keys Gap2_8.keys."
-
 // heuristicFlags are the flags that supply files to heuristics: gap sets
 // and pattern databases. Their names are the heuristic package's options.
 func heuristicFlags() []cli.Flag {
@@ -47,19 +39,15 @@ func resolveHeuristics(c *cli.Context, e *env, specs []string) ([]ida.Heuristic,
 		Cells: c.IntSlice(heuristic.OptCells), MaxGap: c.Int(heuristic.OptMaxGap),
 		Dense: c.IntSlice(heuristic.OptDense), NameDense: c.IsSet(heuristic.OptDense),
 		NoSkip: c.Bool(heuristic.OptNoSkip), PDBDir: c.String(heuristic.OptPDB),
-		Context: e.ctx(),
+		Context: e.context,
 		Progress: func(g int, pr gapset.Progress) {
 			prog.Update(0, 0, false, "enumerating Gap%d of %dx%d: gap %d, Manhattan %d, %d members so far", g, rows, cols, pr.Gap, pr.Manhattan, pr.Members)
 		},
 	})
-	var hs []ida.Heuristic
-	for _, s := range specs {
-		h, err := r.Resolve(s)
-		prog.Done()
-		if err != nil {
-			return nil, nil, cmdline.BadInput(err)
-		}
-		hs = append(hs, h)
+	hs, err := r.ResolveAll(specs)
+	prog.Done()
+	if err != nil {
+		return nil, nil, cmdline.BadInput(err)
 	}
 	for _, f := range heuristicFlags() {
 		name := f.Names()[0]

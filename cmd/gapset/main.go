@@ -12,7 +12,6 @@ import (
 	"context"
 	"io"
 	"os"
-	"runtime/pprof"
 
 	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/ida"
@@ -32,51 +31,22 @@ func main() {
 
 // run executes the CLI and returns the exit status; tests call it directly.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runEnv(&env{stdin: stdin, stdout: stdout, stderr: stderr}, args)
+	return runEnv(&env{stdin: stdin, stdout: stdout, stderr: stderr, context: context.Background()}, args)
 }
 
 func runEnv(e *env, args []string) int {
-	return cmdline.Run(e.ctx(), newApp(e), args, e.stderr, limitErrors...)
+	return cmdline.Run(e.context, newApp(e), args, e.stderr, limitErrors...)
 }
 
 func newApp(env *env) *cli.App {
-	var profile *os.File
 	app := &cli.App{
-		Name:  "gapset",
-		Usage: "optimal sliding-tile puzzle search and gap sets stored as BDDs",
-		Description: "Boards are written row-major as numbers separated by spaces or commas, blank 0;\n" +
-			"the goal is 1 2 ... N-1 with the blank in the last cell. Flags may come before or after\n" +
-			"the arguments; \"--\" ends the flags.\n" + cmdline.ExitHelp,
+		Name:            "gapset",
+		Usage:           "optimal sliding-tile puzzle search and gap sets stored as BDDs",
+		Description:     help("gapset") + "\n" + cmdline.ExitHelp,
 		Reader:          env.stdin,
 		Writer:          env.stdout,
 		ErrWriter:       env.stderr,
 		HideHelpCommand: true,
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the whole command to `FILE` (read it with go tool pprof)"},
-		},
-		Before: func(c *cli.Context) error {
-			path := c.String("cpuprofile")
-			if path == "" {
-				return nil
-			}
-			f, err := os.Create(path)
-			if err != nil {
-				return cmdline.BadInputf("--cpuprofile: %w", err)
-			}
-			if err := pprof.StartCPUProfile(f); err != nil {
-				f.Close()
-				return err
-			}
-			profile = f
-			return nil
-		},
-		After: func(*cli.Context) error {
-			if profile == nil {
-				return nil
-			}
-			pprof.StopCPUProfile()
-			return profile.Close()
-		},
 		Commands: []*cli.Command{
 			solveCommand(env),
 			genCommand(env),
@@ -96,6 +66,7 @@ func newApp(env *env) *cli.App {
 			verifyCommand(env),
 		},
 	}
+	cmdline.AddCPUProfile(app)
 	cmdline.Prepare(app)
 	return app
 }
@@ -104,16 +75,9 @@ func newApp(env *env) *cli.App {
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	// context is cancelled on SIGINT/SIGTERM (nil: never).
+	// context is cancelled on SIGINT/SIGTERM.
 	context context.Context
 	// cleanup holds the outputs whose temporaries an interrupt removes
 	// (nil: none).
 	cleanup *cmdline.Cleanup
-}
-
-func (e *env) ctx() context.Context {
-	if e.context == nil {
-		return context.Background()
-	}
-	return e.context
 }

@@ -1,26 +1,17 @@
 package main
 
 import (
-	"strconv"
-
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/puzzle/oshidori"
-	"github.com/gapset/gapset/puzzle/report"
-	"github.com/gapset/gapset/search"
 	"github.com/urfave/cli/v2"
 )
 
 func oshidoriCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "oshidori",
-		Usage:     "the oshidori stone-pair puzzle (M. Hiroi's breadth-first search page) by breadth-first search",
-		ArgsUsage: "[START]",
-		Description: "A row of black (B) and white (W) stones and two adjacent empty cells (_). A move slides two\n" +
-			"adjacent stones, order kept, into the empty cells. START defaults to \"B W B W B W _ _\".\n" +
-			"Examples:\n" +
-			"  gapset oshidori\n" +
-			"  gapset oshidori --goal \"W W W B B B _ _\"\n" +
-			"  gapset oshidori --free-gap          # the empty pair may end anywhere",
+		Name:        "oshidori",
+		Usage:       "the oshidori stone-pair puzzle (M. Hiroi's breadth-first search page) by breadth-first search",
+		ArgsUsage:   "[START]",
+		Description: help("oshidori"),
 		Flags: append(bfsFlags(false),
 			&cli.StringFlag{Name: "goal", Value: "B B B W W W _ _", Usage: "the goal row"},
 			&cli.BoolFlag{Name: "free-gap", Usage: "the empty pair may end anywhere: only the order of the stones must match the goal"},
@@ -46,42 +37,18 @@ func oshidoriCommand(e *env) *cli.Command {
 			if err != nil {
 				return cmdline.BadInputf("--goal: %v", err)
 			}
-			free := c.Bool("free-gap")
-			isGoal, err := oshidori.Goal(start, target, free)
-			if err != nil {
+			free, bidir := c.Bool("free-gap"), c.Bool("bidir")
+			if _, err := oshidori.Goal(start, target, free); err != nil {
 				return cmdline.BadInput(err)
 			}
-			var r search.Result[oshidori.Row]
-			method := "bfs"
-			if c.Bool("bidir") {
-				if free {
-					return cmdline.BadInputf("--bidir needs one goal row; it cannot be combined with --free-gap")
-				}
-				method = "bidir"
-				r, err = search.Bidirectional[oshidori.Row](oshidori.Puzzle{}, start, target, opt)
-			} else {
-				r, err = search.BFS[oshidori.Row](oshidori.Puzzle{}, start, isGoal, opt)
+			if bidir && free {
+				return cmdline.BadInputf("--bidir needs one goal row; it cannot be combined with --free-gap")
 			}
+			rec, err := oshidori.Solve(start, target, free, bidir, opt)
 			if err != nil {
 				return searchError(err)
 			}
-			all, err := search.Farthest[oshidori.Row](oshidori.Puzzle{}, start, search.Options{})
-			if err != nil {
-				return err
-			}
-			goalText := target.String()
-			if free {
-				goalText = target.Stones() + " (empty pair anywhere)"
-			}
-			rec := report.Path{Method: method, Goal: goalText, Dedup: opt.Dedup.String(), NoUndo: opt.NoUndo,
-				Extra: map[string]any{"reachable": all.Reached}}
-			if err := writePath(e.stdout, c.String("format"), oshidori.Spec(isGoal), rec, r); err != nil {
-				return err
-			}
-			if c.String("format") == "text" {
-				_, err = e.stdout.Write([]byte("arrangements reachable from the start: " + strconv.Itoa(all.Reached) + "\n"))
-			}
-			return err
+			return rec.Write(e.stdout, c.String("format"))
 		},
 	}
 }

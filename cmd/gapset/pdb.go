@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"time"
 
@@ -19,21 +18,15 @@ func pdbCommand(e *env) *cli.Command {
 		Name:  "pdb",
 		Usage: "additive pattern databases",
 		Subcommands: []*cli.Command{{
-			Name:  "build",
-			Usage: "build the databases of a partition into a directory",
-			Description: "One file per group, written atomically, with a CRC-32C checksum.\n" +
-				"Partitions: " + fmt.Sprint(pdb.Names()) + " (4-4 and 3-5 are for --rows 3 --cols 3), or groups like 1,2,3/4,5,6,7,8.\n" +
-				"Examples:\n" +
-				"  gapset pdb build --partition 7-8 --out pdb-data\n" +
-				"  gapset solve --heuristic pdb78 --pdb pdb-data -i data/korf100.txt",
-			Flags: []cli.Flag{
+			Name:        "build",
+			Usage:       "build the databases of a partition into a directory",
+			Description: help("pdb-build", pdb.Names()),
+			Flags: withSize(4, 4,
 				&cli.StringFlag{Name: "partition", Aliases: []string{"p"}, Value: "7-8", Usage: "tile groups"},
 				&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: heuristic.DefaultPDBDir, Usage: "output `DIR` (created if needed)"},
-				&cli.IntFlag{Name: "rows", Value: 4, Usage: "board rows"},
-				&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns"},
 				&cli.IntFlag{Name: "workers", Value: runtime.NumCPU(), Usage: "goroutines for the large groups (at most 8 free cells)"},
-				&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
-			},
+				quietFlag(),
+			),
 			Action: func(c *cli.Context) error { return runPDBBuild(c, e) },
 		}},
 	}
@@ -54,12 +47,8 @@ func runPDBBuild(c *cli.Context, e *env) error {
 	if err := cmdline.CheckOutDir("--out", dir); err != nil {
 		return err
 	}
-	var need int64
-	for _, g := range part.Groups {
-		need += int64(pdb.Entries(part.Rows*part.Cols, len(g)+1))
-		e.cleanup.WillWrite(filepath.Join(dir, pdb.FileName(part.Rows, part.Cols, g)))
-	}
-	if err := cmdline.CheckFreeDisk("--out", dir, need); err != nil {
+	e.cleanup.WillWrite(part.Paths(dir)...)
+	if err := cmdline.CheckFreeDisk("--out", dir, part.FileBytes()); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -67,30 +56,20 @@ func runPDBBuild(c *cli.Context, e *env) error {
 	}
 	prog := progress.New(e.stderr, c.Bool("quiet"))
 	start := time.Now()
-	for gi, g := range part.Groups {
+	err = pdb.BuildFiles(e.context, part, dir, c.Int("workers"), func(gi int) pdb.Progress {
 		t0 := time.Now()
-		table, step, err := pdb.Build(e.ctx(), part.Rows, part.Cols, g, c.Int("workers"), func(layer int, reached, total int64) {
+		return func(layer int, reached, total int64) {
 			prog.Update(reached, total, false, "group %d/%d %v: cost %d, %d placements reached, %s",
-				gi+1, len(part.Groups), g, layer, reached, time.Since(t0).Round(time.Second))
-		})
+				gi+1, len(part.Groups), part.Groups[gi], layer, reached, time.Since(t0).Round(time.Second))
+		}
+	}, func(w pdb.Written) {
 		prog.Done()
-		if err != nil {
-			return err
-		}
-		path := filepath.Join(dir, pdb.FileName(part.Rows, part.Cols, g))
-		if err := pdb.Write(path, part.Rows, part.Cols, g, table, step); err != nil {
-			return err
-		}
-		maxv := 0
-		for _, v := range table {
-			maxv = max(maxv, int(v))
-		}
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
 		fmt.Fprintf(e.stdout, "%s: %d entries, max %d moves, step %d, %s (memory from the OS so far %d MiB)\n",
-			path, len(table), maxv, step, time.Since(t0).Round(100*time.Millisecond), ms.Sys>>20)
-		table = nil
-		runtime.GC()
+			w.Path, w.Entries, w.Max, w.Step, w.Took.Round(100*time.Millisecond), w.Sys>>20)
+	})
+	prog.Done()
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(e.stdout, "built %s in %s\n", part.Name, time.Since(start).Round(100*time.Millisecond))
 	return nil

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/gapset/gapset/internal/cmdline"
-	"github.com/gapset/gapset/puzzle/report"
+	"github.com/gapset/gapset/puzzle"
 	"github.com/gapset/gapset/search"
 	"github.com/urfave/cli/v2"
 )
@@ -70,15 +70,6 @@ func searchError(err error) error {
 	return err
 }
 
-// writePath verifies the solution and prints its record.
-func writePath[S comparable](w io.Writer, format string, spec report.Spec[S], rec report.Path, r search.Result[S]) error {
-	rec, err := spec.Path(rec, r)
-	if err != nil {
-		return err
-	}
-	return rec.Write(w, format)
-}
-
 // joinArgs makes one board string of the arguments: either one quoted
 // argument or several bare pieces.
 func joinArgs(c *cli.Context, what string) (string, error) {
@@ -93,114 +84,89 @@ func joinArgs(c *cli.Context, what string) (string, error) {
 	return strings.Join(c.Args().Slice(), " "), nil
 }
 
-// boardPuzzle is a puzzle with one goal state, as its flags set it up.
+// boardPuzzle is a puzzle with one goal state, as its flags set it up,
+// and the parser of its board (what names the board in "no board given").
 type boardPuzzle[S comparable] struct {
-	problem search.Problem[S]
-	spec    report.Spec[S]
-	goal    S
-	bound   func() search.Bound[S]          // the admissible lower bound of --lower-bound
-	start   func(c *cli.Context) (S, error) // reads the board arguments
+	puzzle.OneGoal[S]
+	what  string
+	parse func(string) (S, error)
 }
+
+// start reads the board arguments.
+func (p boardPuzzle[S]) start(c *cli.Context) (S, error) {
+	s, err := joinArgs(c, p.what)
+	if err != nil {
+		return *new(S), err
+	}
+	b, err := p.parse(s)
+	if err != nil {
+		return *new(S), cmdline.BadInputf("board %s: %v", cmdline.Quote(s), err)
+	}
+	return b, nil
+}
+
+// record is a search's checked result as the command prints it.
+type record interface {
+	Write(w io.Writer, format string) error
+}
+
+// searchFunc runs one search on the puzzle from the board read (none for
+// farthest).
+type searchFunc[S comparable] func(p boardPuzzle[S], start S) (record, error)
 
 // boardCommands are the solve, bidir, farthest and ida subcommands of a
 // one-goal puzzle; usage holds their four usage lines.
 func boardCommands[S comparable](e *env, setup func(*cli.Context) (boardPuzzle[S], error), usage [4]string) []*cli.Command {
-	withStart := func(c *cli.Context) (boardPuzzle[S], S, error) {
-		var start S
-		p, err := setup(c)
-		if err == nil {
-			start, err = p.start(c)
-		}
-		return p, start, err
-	}
-	bfsLike := func(method string, run func(boardPuzzle[S], S, search.Options) (search.Result[S], error)) cli.ActionFunc {
+	// action checks the flags (opts reads the search's own), sets up the
+	// puzzle, reads the board, runs the search and writes its record.
+	action := func(board bool, opts func(*cli.Context) (searchFunc[S], error)) cli.ActionFunc {
 		return func(c *cli.Context) error {
 			if err := cmdline.CheckFormat(c.String("format"), "text", "json"); err != nil {
 				return err
 			}
-			opt, err := searchOptions(c)
+			if !board && c.NArg() > 0 {
+				return cmdline.BadInputf("farthest takes no board (it starts from the goal)")
+			}
+			run, err := opts(c)
 			if err != nil {
 				return err
 			}
-			p, start, err := withStart(c)
+			p, err := setup(c)
+			var start S
+			if err == nil && board {
+				start, err = p.start(c)
+			}
 			if err != nil {
 				return err
 			}
-			r, err := run(p, start, opt)
+			rec, err := run(p, start)
 			if err != nil {
 				return searchError(err)
 			}
-			rec := report.Path{Method: method, Goal: p.spec.Format(p.goal), Dedup: opt.Dedup.String(), NoUndo: opt.NoUndo}
-			return writePath(e.stdout, c.String("format"), p.spec, rec, r)
+			return rec.Write(e.stdout, c.String("format"))
+		}
+	}
+	bfs := func(bidir bool) func(*cli.Context) (searchFunc[S], error) {
+		return func(c *cli.Context) (searchFunc[S], error) {
+			opt, err := searchOptions(c)
+			return func(p boardPuzzle[S], start S) (record, error) {
+				if bidir {
+					return p.Bidirectional(start, opt)
+				}
+				return p.BFS(start, opt)
+			}, err
 		}
 	}
 	return []*cli.Command{
-		{
-			Name: "solve", Usage: usage[0], ArgsUsage: "BOARD",
-			Flags: bfsFlags(false),
-			Action: bfsLike("bfs", func(p boardPuzzle[S], s S, opt search.Options) (search.Result[S], error) {
-				return search.BFS(p.problem, s, p.spec.Goal, opt)
-			}),
-		},
-		{
-			Name: "bidir", Usage: usage[1], ArgsUsage: "BOARD",
-			Flags: bfsFlags(false),
-			Action: bfsLike("bidir", func(p boardPuzzle[S], s S, opt search.Options) (search.Result[S], error) {
-				return search.Bidirectional(p.problem, s, p.goal, opt)
-			}),
-		},
-		{
-			Name: "farthest", Usage: usage[2],
-			Flags: bfsFlags(true),
-			Action: func(c *cli.Context) error {
-				if err := cmdline.CheckFormat(c.String("format"), "text", "json"); err != nil {
-					return err
-				}
-				if c.NArg() > 0 {
-					return cmdline.BadInputf("farthest takes no board (it starts from the goal)")
-				}
-				opt, err := searchOptions(c)
-				if err != nil {
-					return err
-				}
-				p, err := setup(c)
-				if err != nil {
-					return err
-				}
-				l, err := search.Farthest(p.problem, p.goal, opt)
-				if err != nil {
-					return searchError(err)
-				}
-				return p.spec.Farthest(p.goal, l, opt).Write(e.stdout, c.String("format"))
-			},
-		},
-		{
-			Name: "ida", Usage: usage[3], ArgsUsage: "BOARD",
-			Flags: deepenFlags(),
-			Action: func(c *cli.Context) error {
-				if err := cmdline.CheckFormat(c.String("format"), "text", "json"); err != nil {
-					return err
-				}
-				p, start, err := withStart(c)
-				if err != nil {
-					return err
-				}
-				var lb search.Bound[S]
-				useLB := c.Bool("lower-bound")
-				if useLB {
-					lb = p.bound()
-				}
-				opt, err := deepenOptions(c)
-				if err != nil {
-					return err
-				}
-				r, err := search.IterativeDeepening(p.problem, start, p.spec.Goal, lb, opt)
-				if err != nil {
-					return searchError(err)
-				}
-				rec := report.Path{Method: "iterative-deepening", Goal: p.spec.Format(p.goal), NoUndo: opt.NoUndo, LowerBound: &useLB}
-				return writePath(e.stdout, c.String("format"), p.spec, rec, r)
-			},
-		},
+		{Name: "solve", Usage: usage[0], ArgsUsage: "BOARD", Flags: bfsFlags(false), Action: action(true, bfs(false))},
+		{Name: "bidir", Usage: usage[1], ArgsUsage: "BOARD", Flags: bfsFlags(false), Action: action(true, bfs(true))},
+		{Name: "farthest", Usage: usage[2], Flags: bfsFlags(true), Action: action(false, func(c *cli.Context) (searchFunc[S], error) {
+			opt, err := searchOptions(c)
+			return func(p boardPuzzle[S], _ S) (record, error) { return p.Farthest(opt) }, err
+		})},
+		{Name: "ida", Usage: usage[3], ArgsUsage: "BOARD", Flags: deepenFlags(), Action: action(true, func(c *cli.Context) (searchFunc[S], error) {
+			opt, err := deepenOptions(c)
+			return func(p boardPuzzle[S], start S) (record, error) { return p.Deepen(start, c.Bool("lower-bound"), opt) }, err
+		})},
 	}
 }

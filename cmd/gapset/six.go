@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/gapset/gapset/internal/cmdline"
+	"github.com/gapset/gapset/puzzle"
 	"github.com/gapset/gapset/puzzle/six"
 	"github.com/gapset/gapset/search"
 	"github.com/urfave/cli/v2"
@@ -10,31 +10,15 @@ import (
 func sixCommand(e *env) *cli.Command {
 	setup := func(*cli.Context) (boardPuzzle[six.Board], error) {
 		return boardPuzzle[six.Board]{
-			problem: six.Puzzle{}, spec: six.Spec(), goal: six.Goal(),
-			bound: func() search.Bound[six.Board] { return six.NewBound() },
-			start: func(c *cli.Context) (six.Board, error) {
-				s, err := joinArgs(c, "board (7 numbers, e.g. \"1 5 2 6 3 4 0\")")
-				if err != nil {
-					return 0, err
-				}
-				b, err := six.Parse(s)
-				if err != nil {
-					return 0, cmdline.BadInputf("board %s: %v", cmdline.Quote(s), err)
-				}
-				return b, nil
-			},
+			OneGoal: puzzle.OneGoal[six.Board]{Problem: six.Puzzle{}, Spec: six.Spec(), Goal: six.Goal(),
+				Bound: func() search.Bound[six.Board] { return six.NewBound() }},
+			what: "board (7 numbers, e.g. \"1 5 2 6 3 4 0\")", parse: six.Parse,
 		}, nil
 	}
 	return &cli.Command{
-		Name:  "six",
-		Usage: "the 6-puzzle on its hexagonal graph (M. Hiroi's breadth-first search pages)",
-		Description: "Seven positions, 3 the centre; 0 is the blank; the goal is (1 2 3 4 5 6 0).\n" +
-			"Adjacency: 0:{1,2,3} 1:{0,3,4} 2:{0,3,5} 3:{0,1,2,4,5,6} 4:{1,3,6} 5:{2,3,6} 6:{3,4,5}.\n" +
-			"Examples:\n" +
-			"  gapset six solve 1 5 2 6 3 4 0\n" +
-			"  gapset six bidir --format json \"(1 5 2 6 3 4 0)\"\n" +
-			"  gapset six farthest\n" +
-			"  gapset six ida --lower-bound 4 6 5 1 3 2 0",
+		Name:        "six",
+		Usage:       "the 6-puzzle on its hexagonal graph (M. Hiroi's breadth-first search pages)",
+		Description: help("six"),
 		Subcommands: boardCommands(e, setup, [4]string{
 			"breadth-first search with parent links",
 			"bidirectional breadth-first search (one queue, a side per entry)",

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/cmdline"
+	"github.com/gapset/gapset/puzzle"
 	"github.com/gapset/gapset/puzzle/slide"
 	"github.com/gapset/gapset/search"
 	"github.com/urfave/cli/v2"
@@ -17,34 +18,23 @@ func slideCommand(e *env) *cli.Command {
 			return boardPuzzle[slide.State]{}, cmdline.BadInput(err)
 		}
 		return boardPuzzle[slide.State]{
-			problem: p, spec: p.Spec(), goal: p.Goal(),
-			bound: func() search.Bound[slide.State] { return p.Manhattan() },
-			start: func(c *cli.Context) (slide.State, error) {
-				s, err := joinArgs(c, fmt.Sprintf("board (%d numbers, blank 0)", p.Rows()*p.Cols()))
-				if err != nil {
-					return slide.State{}, err
-				}
+			OneGoal: puzzle.OneGoal[slide.State]{Problem: p, Spec: p.Spec(), Goal: p.Goal(),
+				Bound: func() search.Bound[slide.State] { return p.Manhattan() }},
+			what: fmt.Sprintf("board (%d numbers, blank 0)", p.Rows()*p.Cols()),
+			parse: func(s string) (slide.State, error) {
 				b, err := encode.Parse(s, p.Rows(), p.Cols())
 				if err != nil {
-					return slide.State{}, cmdline.BadInputf("board %s: %v", cmdline.Quote(s), err)
+					return slide.State{}, err
 				}
 				return p.State(b), nil
 			},
 		}, nil
 	}
 	return &cli.Command{
-		Name:  "slide",
-		Usage: "R x C sliding boards (2x3, 3x3, ...) with the generic search core",
-		Description: "Boards as in solve: row-major numbers, blank 0, goal 1 2 ... N-1 then the blank.\n" +
-			"Examples:\n" +
-			"  gapset slide --rows 2 --cols 3 farthest\n" +
-			"  gapset slide farthest --format json          # 3x3\n" +
-			"  gapset slide solve 8 6 7 2 5 4 3 0 1\n" +
-			"  gapset slide ida --lower-bound 8 6 7 2 5 4 3 0 1",
-		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "rows", Value: 3, Usage: "board rows"},
-			&cli.IntFlag{Name: "cols", Value: 3, Usage: "board columns"},
-		},
+		Name:        "slide",
+		Usage:       "R x C sliding boards (2x3, 3x3, ...) with the generic search core",
+		Description: help("slide"),
+		Flags:       withSize(3, 3),
 		Subcommands: boardCommands(e, setup, [4]string{
 			"breadth-first search with parent links",
 			"bidirectional breadth-first search",

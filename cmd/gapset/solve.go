@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
@@ -16,23 +14,20 @@ import (
 
 func solveCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "solve",
-		Usage:     "solve boards optimally with IDA*",
-		ArgsUsage: "[BOARD...]",
-		Description: "Each board is solved optimally; the solution is replayed and checked before it is printed.\n" +
-			"Examples:\n" +
-			"  gapset solve 1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n" +
-			"  gapset solve -i data/korf100.txt --format json\n" +
-			"  echo '8 6 7 2 5 4 3 0 1' | gapset solve --rows 3 --cols 3 -i -\n" + specHelp,
+		Name:        "solve",
+		Usage:       "solve boards optimally with IDA*",
+		ArgsUsage:   "[BOARD...]",
+		Description: help("solve") + "\n" + help("spec"),
 		Flags: append(append(boardFlags(),
 			&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Value: "md", Usage: "lower bound `SPEC`: " + heuristicNames() + ", max(a,b,...)"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text, json (one object per line) or csv"},
 			&cli.Int64Flag{Name: "max-nodes", Usage: "give up on a board after `N` nodes expanded (0: no limit)"},
 			&cli.IntFlag{Name: "threads", Value: runtime.NumCPU(), Usage: "search each board with `N` threads (same lengths; the last iteration's nodes depend on which thread reaches the goal first)"},
 			&cli.BoolFlag{Name: "bpmx", Usage: "bidirectional pathmax: propagate bounds between a node and its children (fewer nodes with inconsistent heuristics such as dual lookups; one thread)"},
+			&cli.BoolFlag{Name: "fsm", Usage: "prune duplicate move strings with a finite-state machine (fewer nodes, same lengths; not with --keep-undo)"},
 			allSolutionsFlag(),
 			keepUndoFlag(),
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+			quietFlag(),
 		), heuristicFlags()...),
 		Action: func(c *cli.Context) error { return runSolve(c, e) },
 	}
@@ -57,6 +52,9 @@ func runSolve(c *cli.Context, e *env) error {
 	if err := cmdline.InRange("--threads", c.Int("threads"), 1, maxWorkers); err != nil {
 		return err
 	}
+	if c.Bool("fsm") && c.Bool("keep-undo") {
+		return cmdline.BadInputf("--fsm and --keep-undo exclude each other")
+	}
 	insts, err := readBoards(c, e)
 	if err != nil {
 		return err
@@ -67,55 +65,34 @@ func runSolve(c *cli.Context, e *env) error {
 	}
 	h := hs[0]
 	prog := progress.New(e.stderr, c.Bool("quiet"))
-	var cw *csv.Writer
-	if format == "csv" {
-		cw = csv.NewWriter(e.stdout)
-		_ = cw.Write(bench.SolutionCSVHeader)
-	}
-	enc := json.NewEncoder(e.stdout)
-	var totalNodes int64
-	var totalSec float64
-	unsolved := 0
+	out := bench.NewSolutionWriter(e.stdout, format, c.Int64("max-nodes"), c.Bool("all-solutions"))
 	for i, in := range insts {
 		prog.Update(int64(i), int64(len(insts)), true, "solving %s (%s)", in.ID, h.Name())
-		opt := ida.Options{Context: e.ctx(), MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo"), Threads: c.Int("threads"), BPMX: c.Bool("bpmx")}
+		opt := ida.Options{Context: e.context, MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo"), Threads: c.Int("threads"), BPMX: c.Bool("bpmx")}
+		if c.Bool("fsm") {
+			opt.FSM = ida.DefaultFSM()
+		}
 		opt.OnIteration = func(it ida.Iteration) {
 			prog.Update(int64(i), int64(len(insts)), false, "solving %s: limit %d, %d nodes", in.ID, it.Limit, it.Expanded)
 		}
 		res, err := ida.Solve(in.Board, h, opt)
 		if errors.Is(err, ida.ErrNodeLimit) {
-			// a limit gives up on this board only
-			unsolved++
-			res.Heuristic, res.Length, res.Moves = h.Name(), 0, nil
+			res.Heuristic = h.Name() // a limit gives up on this board only
 		} else if err != nil {
 			prog.Done()
 			return fmt.Errorf("board %s (line %d): %w", in.ID, in.Line, err)
 		}
-		totalNodes += res.Expanded
-		totalSec += res.Elapsed.Seconds()
-		rec := bench.NewSolution(in, res, err != nil)
 		prog.Clear()
-		switch format {
-		case "json":
-			if err := enc.Encode(rec); err != nil {
-				return err
-			}
-		case "csv":
-			_ = cw.Write(rec.CSV())
-			cw.Flush()
-			if err := cw.Error(); err != nil {
-				return err
-			}
-		default:
-			fmt.Fprint(e.stdout, rec.Text(c.Int64("max-nodes"), c.Bool("all-solutions")))
+		if err := out.Write(bench.NewSolution(in, res, err != nil)); err != nil {
+			return err
 		}
 	}
 	prog.Done()
-	if format == "text" && len(insts) > 1 {
-		fmt.Fprintf(e.stdout, "solved %d boards: %d nodes, %.3fs\n", len(insts)-unsolved, totalNodes, totalSec)
+	if err := out.Close(); err != nil {
+		return err
 	}
-	if unsolved > 0 {
-		return cmdline.LimitError{Err: fmt.Errorf("%d of %d boards unsolved: --max-nodes %d reached", unsolved, len(insts), c.Int64("max-nodes"))}
+	if out.Unsolved > 0 {
+		return cmdline.LimitError{Err: fmt.Errorf("%d of %d boards unsolved: --max-nodes %d reached", out.Unsolved, len(insts), c.Int64("max-nodes"))}
 	}
 	return nil
 }

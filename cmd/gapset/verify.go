@@ -13,13 +13,10 @@ import (
 
 func verifyCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "verify",
-		Usage:     "check key-set, BDD and pattern database files in full (slow)",
-		ArgsUsage: "FILE...",
-		Description: "The full checks, beyond those every load runs: key sets and BDDs are compared with the set\n" +
-			"enumerated again where it fits in memory (boards of at most 12 cells, or gap 0); a BDD's\n" +
-			"structure, count, order name and ZDD count are checked; a pattern database is built again and\n" +
-			"compared entry by entry. One line per file; exit 2 at the first file that fails.",
+		Name:        "verify",
+		Usage:       "check key-set, BDD and pattern database files in full (slow)",
+		ArgsUsage:   "FILE...",
+		Description: help("verify"),
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "workers", Value: runtime.NumCPU(), Usage: "goroutines for rebuilding large pattern databases"},
 		},
@@ -31,7 +28,7 @@ func verifyCommand(e *env) *cli.Command {
 				return err
 			}
 			for _, path := range c.Args().Slice() {
-				msg, err := heuristic.VerifyFile(e.ctx(), path, c.Int("workers"))
+				msg, err := heuristic.VerifyFile(e.context, path, c.Int("workers"))
 				if errors.Is(err, heuristic.ErrVerify) || errors.Is(err, os.ErrNotExist) {
 					return cmdline.BadInput(err)
 				}

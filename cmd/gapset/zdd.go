@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 
@@ -13,15 +12,13 @@ import (
 
 func zddCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "zdd",
-		Usage:     "count the ZDD nodes of the sets in .bdd files and store the counts in them",
-		ArgsUsage: "FILE...",
-		Description: "Converts each file's BDD into the ZDD of the same set and order (no key file needed) and\n" +
-			"rewrites the file with the ZDD node count in its header (temporary file, then rename; nodes unchanged).\n" +
-			"For files built with --zdd=false, or too big to build BDD and ZDD side by side.",
+		Name:        "zdd",
+		Usage:       "count the ZDD nodes of the sets in .bdd files and store the counts in them",
+		ArgsUsage:   "FILE...",
+		Description: help("zdd"),
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print the counts, leave the files alone"},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
+			quietFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
@@ -34,34 +31,15 @@ func zddCommand(e *env) *cli.Command {
 				pr.Update(0, 0, true, "%s: loading", path)
 				d, in, err := bdd.Load(path)
 				if err != nil {
-					if errors.Is(err, bdd.ErrFormat) || errors.Is(err, os.ErrNotExist) {
-						return cmdline.BadInput(err)
-					}
-					return err
+					return cmdline.InputIf(err, bdd.ErrFormat, os.ErrNotExist)
 				}
 				if in.ZDD {
 					return cmdline.BadInputf("%s holds a ZDD already", path)
 				}
 				pr.Update(0, 0, true, "%s: converting %d BDD nodes", path, in.Nodes)
-				nz, n, err := d.ZDDSize()
-				if err != nil || n != in.Count {
-					return fmt.Errorf("%s: the ZDD holds %d members, the BDD %d (%v)", path, n, in.Count, err)
-				}
-				zn := uint64(nz)
-				if !c.Bool("dry-run") && zn != in.ZDDNodes {
-					if in.ZDDNodes != 0 {
-						return fmt.Errorf("%s: header says %d ZDD nodes, the conversion gives %d", path, in.ZDDNodes, zn)
-					}
-					pr.Update(0, 0, true, "%s: saving", path)
-					meta := in.Meta()
-					meta.ZDDNodes = zn
-					out, err := bdd.Save(path, d, meta)
-					if err != nil {
-						return err
-					}
-					if out.Nodes != in.Nodes || out.FileSize != in.FileSize {
-						return fmt.Errorf("%s: rewritten with %d nodes, %d bytes (was %d, %d)", path, out.Nodes, out.FileSize, in.Nodes, in.FileSize)
-					}
+				zn, err := bdd.StoreZDDCount(path, d, in, !c.Bool("dry-run"), func() { pr.Update(0, 0, true, "%s: saving", path) })
+				if err != nil {
+					return err
 				}
 				fmt.Fprintf(e.stdout, "%s order=%s patterns=%d nodes=%d zdd_nodes=%d %s\n", in.Name(), in.Order.Name, in.Count, in.Nodes, zn, path)
 			}

@@ -2,9 +2,9 @@
 // kept apart from the commands themselves: the exit statuses and the one-line
 // errors behind them (bad input, a limit reached, a flag the parser refused),
 // flags accepted after the arguments, output paths checked before any work
-// starts, and the temporaries an interrupt removes. README.md and every
-// command's --help state the contract; this package is the one place that
-// keeps it.
+// starts, and the temporaries an interrupt removes (and the one global flag,
+// --cpuprofile). README.md and every command's --help state the contract;
+// this package is the one place that keeps it.
 package cmdline
 
 import (
@@ -45,6 +45,17 @@ func BadInput(err error) error {
 
 // BadInputf is BadInput of a formatted error.
 func BadInputf(format string, a ...any) error { return InputError{fmt.Errorf(format, a...)} }
+
+// InputIf marks err as bad input when it is one of the sentinels (a missing
+// file, a file format's error); other errors pass unchanged.
+func InputIf(err error, sentinels ...error) error {
+	for _, s := range sentinels {
+		if errors.Is(err, s) {
+			return InputError{err}
+		}
+	}
+	return err
+}
 
 // LimitError marks a limit the user set (or the machine's budget) being
 // reached; exit status 3.

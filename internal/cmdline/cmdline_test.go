@@ -114,6 +114,11 @@ func TestExitCode(t *testing.T) {
 	assert.Equal(t, ExitLimit, ExitCode(LimitError{Err: errors.New("x")}))
 	assert.Equal(t, ExitLimit, ExitCode(BadInput(fmt.Errorf("a %w", errLimit)), errLimit), "a limit wins over bad input")
 	assert.NoError(t, BadInput(nil))
+	assert.NoError(t, InputIf(nil, os.ErrNotExist))
+	missing := fmt.Errorf("open x: %w", os.ErrNotExist)
+	assert.Equal(t, ExitInput, ExitCode(InputIf(missing, errLimit, os.ErrNotExist)))
+	assert.Equal(t, ExitFailure, ExitCode(InputIf(missing, errLimit)))
+	assert.Equal(t, missing.Error(), InputIf(missing, os.ErrNotExist).Error())
 }
 
 func TestQuoteAndChecks(t *testing.T) {
@@ -164,4 +169,23 @@ func TestCleanupRemovesTemporaries(t *testing.T) {
 	assert.ElementsMatch(t, keep, left)
 	var none *Cleanup
 	none.WillWrite(filepath.Join(dir, "x.bdd")) // a run without a handler registers nothing
+}
+
+// --cpuprofile writes a profile around the command; a file that cannot be
+// created is bad input.
+func TestCPUProfile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cpu.prof")
+	var out bytes.Buffer
+	app := testApp(&out, new([]string))
+	AddCPUProfile(app)
+	require.Equal(t, 0, Run(context.Background(), app, []string{"tool", "--cpuprofile", path, "solve", "B"}, &out), out.String())
+	st, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.Positive(t, st.Size())
+	app = testApp(&out, new([]string))
+	AddCPUProfile(app)
+	var errb bytes.Buffer
+	assert.Equal(t, ExitInput, Run(context.Background(), app, []string{"tool", "--cpuprofile", filepath.Join(dir, "no", "p"), "solve"}, &errb))
+	assert.True(t, strings.HasPrefix(errb.String(), "tool: --cpuprofile: "), errb.String())
 }

@@ -9,6 +9,7 @@ package oshidori
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -213,4 +214,52 @@ func Spec(isGoal func(Row) bool) report.Spec[Row] {
 		Goal:     isGoal,
 		MoveName: func(m int) string { return strconv.Itoa(m) + "," + strconv.Itoa(m+1) },
 	}
+}
+
+// Record is the record of Solve: the path, with Extra "reachable" counting
+// the arrangements reachable from the start (a line of its own in text).
+type Record struct{ report.Path }
+
+// Write renders the record as text or (format "json") as one JSON line.
+func (r Record) Write(w io.Writer, format string) error {
+	if err := r.Path.Write(w, format); err != nil || format == "json" {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "arrangements reachable from the start: %v\n", r.Extra["reachable"])
+	return err
+}
+
+// Solve searches from start for target (with freeGap for any row holding
+// target's stones in order) by breadth-first or, with bidir, bidirectional
+// search, and returns the record checked by replaying it. Bidirectional
+// search needs one goal row: it refuses freeGap.
+func Solve(start, target Row, freeGap, bidir bool, opt search.Options) (Record, error) {
+	isGoal, err := Goal(start, target, freeGap)
+	if err != nil {
+		return Record{}, err
+	}
+	var r search.Result[Row]
+	rec := report.Path{Method: "bfs", Goal: target.String(), Dedup: opt.Dedup.String(), NoUndo: opt.NoUndo}
+	switch {
+	case bidir && freeGap:
+		return Record{}, errors.New("bidirectional search needs one goal row, not a free empty pair")
+	case bidir:
+		rec.Method = "bidir"
+		r, err = search.Bidirectional[Row](Puzzle{}, start, target, opt)
+	default:
+		r, err = search.BFS[Row](Puzzle{}, start, isGoal, opt)
+	}
+	if err != nil {
+		return Record{}, err
+	}
+	all, err := search.Farthest[Row](Puzzle{}, start, search.Options{})
+	if err != nil {
+		return Record{}, err
+	}
+	if freeGap {
+		rec.Goal = target.Stones() + " (empty pair anywhere)"
+	}
+	rec.Extra = map[string]any{"reachable": all.Reached}
+	rec, err = Spec(isGoal).Path(rec, r)
+	return Record{rec}, err
 }

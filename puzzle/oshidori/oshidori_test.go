@@ -1,6 +1,7 @@
 package oshidori
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gapset/gapset/search"
@@ -137,4 +138,37 @@ func FuzzParse(f *testing.F) {
 		b, w := r.Count()
 		require.Equal(t, r.Len()-2, b+w)
 	})
+}
+
+// Solve gives the page's lengths with its record filled; bidirectional
+// search needs one goal row.
+func TestSolve(t *testing.T) {
+	target := MustParse("B B B W W W _ _")
+	rec, err := Solve(start, target, false, false, search.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, 4, rec.Length)
+	assert.Equal(t, "bfs", rec.Method)
+	assert.Equal(t, "B B B W W W _ _", rec.Goal)
+	assert.Equal(t, 7*20, rec.Extra["reachable"])
+	var text, js strings.Builder
+	require.NoError(t, rec.Write(&text, "text"))
+	assert.True(t, strings.HasSuffix(text.String(), "\narrangements reachable from the start: 140\n"), text.String())
+	require.NoError(t, rec.Write(&js, "json"))
+	assert.Contains(t, js.String(), `"extra":{"reachable":140}`)
+	assert.NotContains(t, js.String(), "arrangements")
+	rec, err = Solve(start, target, false, true, search.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, 4, rec.Length)
+	assert.Equal(t, "bidir", rec.Method)
+	rec, err = Solve(start, target, true, false, search.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, 3, rec.Length)
+	assert.Equal(t, "BBBWWW (empty pair anywhere)", rec.Goal)
+	_, err = Solve(start, target, true, true, search.Options{})
+	assert.ErrorContains(t, err, "needs one goal row")
+	_, err = Solve(start, MustParse("BBWWWW__"), false, false, search.Options{})
+	assert.ErrorIs(t, err, ErrUnreachable)
+	short := MustParse("B W _ _")
+	_, err = Solve(short, MustParse("W B _ _"), false, false, search.Options{})
+	assert.ErrorIs(t, err, search.ErrNotFound)
 }

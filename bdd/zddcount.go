@@ -1,0 +1,36 @@
+package bdd
+
+import "fmt"
+
+// StoreZDDCount counts the ZDD nodes of the set of d, loaded from path with
+// header in, and checks the ZDD holds the same members. With write it
+// rewrites the file with the count in its header (a temporary file, then
+// rename) unless the header holds it already; it refuses a header holding
+// another count and checks that the rewritten file has the same nodes and
+// size. saving, if set, is called before the file is rewritten.
+func StoreZDDCount(path string, d *Diagram, in Info, write bool, saving func()) (uint64, error) {
+	nz, n, err := d.ZDDSize()
+	if err != nil || n != in.Count {
+		return 0, fmt.Errorf("%s: the ZDD holds %d members, the BDD %d (%v)", path, n, in.Count, err)
+	}
+	zn := uint64(nz)
+	if !write || zn == in.ZDDNodes {
+		return zn, nil
+	}
+	if in.ZDDNodes != 0 {
+		return 0, fmt.Errorf("%s: header says %d ZDD nodes, the conversion gives %d", path, in.ZDDNodes, zn)
+	}
+	if saving != nil {
+		saving()
+	}
+	meta := in.Meta()
+	meta.ZDDNodes = zn
+	out, err := Save(path, d, meta)
+	if err != nil {
+		return 0, err
+	}
+	if out.Nodes != in.Nodes || out.FileSize != in.FileSize {
+		return 0, fmt.Errorf("%s: rewritten with %d nodes, %d bytes (was %d, %d)", path, out.Nodes, out.FileSize, in.Nodes, in.FileSize)
+	}
+	return zn, nil
+}

@@ -1,0 +1,63 @@
+package bench
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// RunInfo describes a benchmark run for the notes under its summary's title.
+type RunInfo struct {
+	Instances  int
+	Input      string // the instance file
+	Heuristics string // as given
+	Solved     bool   // false: the run only combined included records
+	Jobs       int    // parallel searches
+	Cores      int
+	Repeat     int      // solves per instance and heuristic (the fastest kept)
+	Included   []string // results.jsonl files of earlier runs
+	SetNotes   []string // the gap sets in memory, a line each
+}
+
+// Notes are the lines under the summary's title: what ran on what, which
+// earlier records were included, and the gap sets used.
+func (r RunInfo) Notes() []string {
+	first := fmt.Sprintf("%d instances from %s, heuristics %s, %d parallel searches on %d cores.",
+		r.Instances, r.Input, r.Heuristics, r.Jobs, r.Cores)
+	if r.Repeat > 1 {
+		first += fmt.Sprintf(" Times are the fastest of %d solves.", r.Repeat)
+	}
+	if !r.Solved {
+		first = fmt.Sprintf("%d instances from %s; nothing solved in this run.", r.Instances, r.Input)
+	}
+	notes := []string{first}
+	if len(r.Included) > 0 {
+		notes = append(notes, "", "Records included from earlier runs: "+strings.Join(r.Included, ", ")+".")
+	}
+	if len(r.SetNotes) > 0 {
+		notes = append(append(append(notes, "", "Gap sets (exact, in memory):", ""), r.SetNotes...), "")
+	}
+	return notes
+}
+
+// ReadRecords reads the records of several results.jsonl files, in order.
+func ReadRecords(paths []string) ([]Record, error) {
+	var out []Record
+	for _, path := range paths {
+		recs, err := ReadJSONL(path)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, recs...)
+	}
+	return out, nil
+}
+
+// Paths are the files WriteAll writes into dir.
+func Paths(dir string) []string {
+	var out []string
+	for _, f := range []string{CSVFile, JSONLFile, ChartFile, SummaryFile} {
+		out = append(out, filepath.Join(dir, f))
+	}
+	return out
+}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/gapset/gapset/internal/cmdline"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/urfave/cli/v2"
+)
+
+// indent is the description as --help prints it: each line indented.
+func indent(s string) string { return "   " + strings.ReplaceAll(s, "\n", "\n   ") }
+
+// Every command's --help prints its description whole (the file under
+// help/ with its lists filled in) and, for the commands that run, the exit
+// contract; every file under help/ is some command's.
+func TestHelpPrintsTheFiles(t *testing.T) {
+	app := newApp(&env{})
+	var shown []string
+	var walk func(path []string, cmds []*cli.Command)
+	walk = func(path []string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			p := append(append([]string(nil), path...), c.Name)
+			code, out, errs := runCmd(t, "", append(p, "--help")...)
+			require.Equal(t, 0, code, "%v: %s", p, errs)
+			if len(c.Subcommands) == 0 {
+				assert.Contains(t, out, indent(cmdline.ExitHelp), "%v", p)
+			}
+			if c.Description != "" {
+				assert.Contains(t, out, "DESCRIPTION:\n"+indent(c.Description)+"\n", "%v", p)
+				for _, verb := range []string{"%!", "%s", "%v"} {
+					assert.NotContains(t, c.Description, verb, "%v: the file's verbs and arguments match", p)
+				}
+				shown = append(shown, c.Description)
+			}
+			walk(p, c.Subcommands)
+		}
+	}
+	walk(nil, app.Commands)
+	_, out, _ := runCmd(t, "", "--help")
+	assert.Contains(t, out, indent(help("gapset")+"\n"+cmdline.ExitHelp))
+	shown = append(shown, app.Description)
+
+	files, err := fs.Glob(helpFiles, "help/*.txt")
+	require.NoError(t, err)
+	assert.Len(t, files, 17)
+	for _, f := range files {
+		first, _, _ := strings.Cut(help(strings.TrimSuffix(strings.TrimPrefix(f, "help/"), ".txt")), "%")
+		found := false
+		for _, d := range shown {
+			found = found || strings.Contains(d, first)
+		}
+		assert.True(t, found, "%s is no command's description", f)
+	}
+	assert.Contains(t, help("build", "natural, lsb"), "Orders: natural, lsb.\n")
+}

@@ -1,0 +1,39 @@
+package cmdline
+
+import (
+	"os"
+	"runtime/pprof"
+
+	"github.com/urfave/cli/v2"
+)
+
+// AddCPUProfile gives app the global flag --cpuprofile FILE: a CPU profile
+// of the whole command, for go tool pprof. A file that cannot be created is
+// bad input. It sets app.Before and app.After.
+func AddCPUProfile(app *cli.App) {
+	var profile *os.File
+	app.Flags = append(app.Flags, &cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the whole command to `FILE` (read it with go tool pprof)"})
+	app.Before = func(c *cli.Context) error {
+		path := c.String("cpuprofile")
+		if path == "" {
+			return nil
+		}
+		f, err := os.Create(path)
+		if err != nil {
+			return BadInputf("--cpuprofile: %w", err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return err
+		}
+		profile = f
+		return nil
+	}
+	app.After = func(*cli.Context) error {
+		if profile == nil {
+			return nil
+		}
+		pprof.StopCPUProfile()
+		return profile.Close()
+	}
+}

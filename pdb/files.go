@@ -1,0 +1,72 @@
+package pdb
+
+import (
+	"context"
+	"path/filepath"
+	"runtime"
+	"time"
+)
+
+// Paths are the files of the partition's databases in dir.
+func (p Partition) Paths(dir string) []string {
+	var out []string
+	for _, g := range p.Groups {
+		out = append(out, filepath.Join(dir, FileName(p.Rows, p.Cols, g)))
+	}
+	return out
+}
+
+// FileBytes bounds the disk the partition's databases take: a byte per
+// placement of each group's tiles and the blank (a table holds at most
+// that).
+func (p Partition) FileBytes() int64 {
+	var n int64
+	for _, g := range p.Groups {
+		n += int64(Entries(p.Rows*p.Cols, len(g)+1))
+	}
+	return n
+}
+
+// Written describes one database BuildFiles wrote.
+type Written struct {
+	Path    string
+	Entries int
+	Max     int // the largest entry: moves of the group's hardest placement
+	Step    int
+	Took    time.Duration
+	Sys     uint64 // bytes obtained from the OS so far (runtime.MemStats.Sys)
+}
+
+// BuildFiles builds the database of each group of part in turn and writes
+// it into dir (atomically, FileName), holding one table at a time. prog,
+// when set, is asked for the progress report of each group as its build
+// starts; written hears of each file.
+func BuildFiles(ctx context.Context, part Partition, dir string, workers int, prog func(group int) Progress, written func(Written)) error {
+	paths := part.Paths(dir)
+	for gi, g := range part.Groups {
+		t0 := time.Now()
+		var pr Progress
+		if prog != nil {
+			pr = prog(gi)
+		}
+		table, step, err := Build(ctx, part.Rows, part.Cols, g, workers, pr)
+		if err != nil {
+			return err
+		}
+		if err := Write(paths[gi], part.Rows, part.Cols, g, table, step); err != nil {
+			return err
+		}
+		w := Written{Path: paths[gi], Entries: len(table), Step: step, Took: time.Since(t0)}
+		for _, v := range table {
+			w.Max = max(w.Max, int(v))
+		}
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		w.Sys = ms.Sys
+		if written != nil {
+			written(w)
+		}
+		runtime.GC()
+	}
+	return nil
+}

@@ -1,0 +1,9 @@
+//go:build !amd64
+
+package pdb
+
+import "unsafe"
+
+// prefetchKids does nothing here: the entries are read when they are
+// visited.
+func prefetchKids(base unsafe.Pointer, logSize uint, kids []child) {}
