@@ -23,8 +23,9 @@ type Progress func(layer int, reached, total int64)
 // added together with its whole region and the layers are exact costs. The
 // visited states of a placement are a bit mask over its free cells (the same
 // order as the blank's digit in the placement-plus-blank rank), so memory is
-// 4 bytes per placement with up to 8 free cells, else 8, plus one byte for
-// the result.
+// 4 bytes per placement with up to 8 free cells, else 8; the result's byte
+// per placement is filled as the table is given back (on Linux, for tables
+// of 64 MiB or more), so it adds little to the peak.
 //
 // It also returns the table's step: the largest change of value along one
 // move of a group tile. Values are minimised over the blank, so a move can
@@ -144,7 +145,7 @@ const maxLayer = 254
 func build[W word](ctx context.Context, g *grid, group []uint8, workers int, prog Progress) ([]uint8, int, error) {
 	n, k := g.n, len(group)
 	total := Entries(n, k)
-	st, free := alloc[W](total)
+	st, free, release := alloc[W](total)
 	defer free()
 	s := &search[W]{g: g, fc: newFreeCells(g, n-k), n: n, k: k, last: n - k + 1, st: st, lay: newLayout[W]()}
 	s.blocks = total / s.last
@@ -157,7 +158,7 @@ func build[W word](ctx context.Context, g *grid, group []uint8, workers int, pro
 	s.todo = [2]marks{newMarks(total), newMarks(total)}
 	ws := make([]*worker, workers)
 	for i := range ws {
-		ws[i] = &worker{pos: make([]uint8, k), kids: make([]child, s.last*4*min(k, n-k)), prev: make([]child, 0, s.last*4*min(k, n-k))}
+		ws[i] = &worker{pos: make([]uint8, k)}
 	}
 
 	// Start: tiles at home, blank region around the blank's home (cell n-1).
@@ -215,12 +216,17 @@ func build[W word](ctx context.Context, g *grid, group []uint8, workers int, pro
 	for _, w := range ws {
 		step = max(step, w.step)
 	}
+	// The values, read in spans of 2 MiB of the table, each given back to
+	// the OS once read: the result and the table are not in memory whole at
+	// the same time, so the result costs no memory beyond the table's.
 	dist := make([]uint8, total)
-	parallel(workers, chunks, func(_, c int) {
-		lo, hi := c*chunkBlocks*s.last, min((c+1)*chunkBlocks, s.blocks)*s.last
+	span := 2 << 20 / int(unsafe.Sizeof(W(0)))
+	parallel(workers, (total+span-1)/span, func(_, c int) {
+		lo, hi := c*span, min((c+1)*span, total)
 		for i := lo; i < hi; i++ {
 			dist[i] = s.lay.valueOf(st[i])
 		}
+		release(lo, hi)
 	})
 	return dist, step, nil
 }
@@ -235,14 +241,18 @@ type child struct {
 	dp    uint8
 }
 
+// maxKids bounds the children of a block: each of its at most 16
+// placements has at most 4 moves for each of min(k, n-k) <= 8 tiles or free
+// cells.
+const maxKids = 16 * 4 * 8
+
 // worker is one goroutine's scratch space and tallies.
 type worker struct {
 	pos      []uint8
 	odo      odometer                    // the block's first k-1 tiles
 	before   [encode.MaxCells + 1]uint32 // before[i]: cells of tiles 0..i-1
 	wAt      [encode.MaxCells]int        // weight of the tile on a cell, 0 on a free cell
-	kids     []child                     // the children of the block being expanded
-	prev     []child                     // those of the block before, not visited yet
+	kids     [2][maxKids]child           // the children of a block, and of the block before
 	reached  int64
 	step     int
 	expanded bool
@@ -254,12 +264,13 @@ type worker struct {
 func (s *search[W]) expandChunk(w *worker, c, layer int) {
 	g, k, lay, fc := s.g, s.k, s.lay, s.fc
 	f, cols := fc.f, g.cols
+	full := uint32(1)<<f - 1
 	cs := lay.shift(layer)
 	lo, hi := c*chunkBlocks, min((c+1)*chunkBlocks, s.blocks)
 	w.odo = odometer{n: s.n, m: k - 1}
 	w.odo.seek(lo)
 	w.wAt = [encode.MaxCells]int{}
-	kids := w.kids
+	cur, prevN := 0, 0
 	for b := lo; b < hi; b++ {
 		if b > lo {
 			w.odo.next()
@@ -283,7 +294,7 @@ func (s *search[W]) expandChunk(w *worker, c, layer int) {
 			w.wAt[w.pos[i]] = s.weight[i]
 		}
 		prefUsed := w.before[k-1]
-		nk := 0
+		nk, kids := 0, &w.kids[cur]
 		for d := range blk {
 			x := load(&blk[d])
 			m := uint32(x >> cs & lay.mask)
@@ -297,9 +308,12 @@ func (s *search[W]) expandChunk(w *worker, c, layer int) {
 			used := prefUsed | 1<<cell
 			free := g.all &^ used
 			cells := fc.cell[int(fc.id[free])*f:][:f]
-			var blanks uint32
-			for ; m != 0; m &= m - 1 {
-				blanks |= 1 << cells[bits.TrailingZeros32(m)]
+			blanks := free // the usual case: one region, or all of them
+			if m != full {
+				blanks = 0
+				for ; m != 0; m &= m - 1 {
+					blanks |= 1 << cells[bits.TrailingZeros32(m)]
+				}
 			}
 			r := b*s.last + d
 			// The tiles next to a blank cell move into it: right, left,
@@ -330,11 +344,10 @@ func (s *search[W]) expandChunk(w *worker, c, layer int) {
 		// next block is generated: the cache misses overlap, with each
 		// other and with that work.
 		prefetchKids(unsafe.Pointer(&s.st[0]), uint(bits.TrailingZeros(uint(unsafe.Sizeof(W(0))))), kids[:nk])
-		s.visit(w, w.prev, layer)
-		kids, w.prev = w.prev[:cap(w.prev)], kids[:nk]
+		s.visit(w, w.kids[cur^1][:prevN], layer)
+		cur, prevN = cur^1, nk
 	}
-	s.visit(w, w.prev, layer)
-	w.kids, w.prev = kids, w.prev[:0]
+	s.visit(w, w.kids[cur^1][:prevN], layer)
 }
 
 // newChild is the child reached when the tile on cell from moves to the
@@ -351,7 +364,8 @@ func newChild(free uint32, from, to, r int, dp uint8) child {
 // its weight is larger. No branch depends on the tiles.
 func (w *worker) column(wi, lo, cols int) int {
 	d := wi * cols
-	for _, wx := range w.wAt[lo+1 : lo+cols] {
+	for x := lo + 1; x < lo+cols; x++ {
+		wx := w.wAt[x]
 		earlier := (wi - wx) >> 63 // -1 when wx > wi
 		d += wx&^earlier - wi&earlier
 	}
