@@ -16,6 +16,7 @@ func pdbEntries() []Entry {
 		pdbEntry("pdb555", "5-5-5 additive databases, also reflected", "5-5-5", 4, 4, true),
 		pdbEntry("pdb78-direct", "7-8 additive databases, not reflected", "7-8", 4, 4, false),
 		pdbEntry("pdb78-noskip", "pdb78 evaluated at every node", "7-8", 4, 4, true),
+		pdbEntry("pdb78-noprefetch", "pdb78 without the prefetch of the children's entries (for comparisons)", "7-8", 4, 4, true),
 		pdbEntry("pdb78-dual", "pdb78, also the dual boards (the inverse permutations) where proven", "7-8", 4, 4, true),
 		pdbEntry("pdb663-dual", "pdb663, also the dual boards (the inverse permutations) where proven", "6-6-3", 4, 4, true),
 		pdbEntry("pdb44", "4-4 databases of the 3x3 board", "4-4", 3, 3, false),
@@ -78,5 +79,6 @@ func (r *Resolver) pdbHeuristic(partition string, rows, cols int, reflect bool, 
 		r.pdbs[part.Name] = set
 	}
 	return &pdb.Heuristic{Set: set, Reflect: reflect, Label: label,
-		NoSkip: strings.HasSuffix(label, "-noskip"), Dual: strings.HasSuffix(label, "-dual")}, nil
+		NoSkip: strings.HasSuffix(label, "-noskip"), Dual: strings.HasSuffix(label, "-dual"),
+		NoPrefetch: strings.HasSuffix(label, "-noprefetch")}, nil
 }

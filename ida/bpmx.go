@@ -21,6 +21,9 @@ func (s *searcher) searchBPMX(st int32, h int) (int, bool) {
 	p := &s.pos
 	blank := p.Blank
 	g := p.Depth
+	if s.pf != nil {
+		s.prefetch(st, s.limit-g+1) // the need bpmxChild pushes with
+	}
 	var kids [4]bpmxKid
 	m := 0
 	for i := 0; i < int(tab.nbrN[blank]); i++ {

@@ -66,6 +66,14 @@ type Variant struct {
 // Name implements Heuristic.
 func (v Variant) Name() string { return v.Label }
 
+// Prefetcher is implemented by evaluators whose bounds read large tables.
+// The general loops call Prefetch when they expand a node, before its first
+// child is pushed, with the cells the blank moves to in the children they
+// will generate and the need those children will be pushed with.
+type Prefetcher interface {
+	Prefetch(p *Position, cells []uint8, need int)
+}
+
 // CounterReporter is implemented by evaluators that count their work (for
 // example queries made and skipped). The solver adds the counts to Result.
 type CounterReporter interface {

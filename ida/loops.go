@@ -258,6 +258,9 @@ func (s *searcher) searchEval(st int32) bool {
 	blank := p.Blank
 	g := p.Depth
 	n := int(tab.nbrN[blank])
+	if s.pf != nil {
+		s.prefetch(st, s.limit-g-1)
+	}
 	for i := 0; i < n; i++ {
 		ns := s.fsm[4*st+int32(tab.nbrDir[blank][i])]
 		if ns < 0 {
@@ -293,4 +296,21 @@ func (s *searcher) searchEval(st int32) bool {
 		s.eval.Pop(p, t, c, blank)
 	}
 	return false
+}
+
+// prefetch tells the evaluator which children the node at s.pos will
+// generate in automaton state st (each child's blank cell) and the need they
+// will be pushed with, so that it can ask for their table entries at once.
+func (s *searcher) prefetch(st int32, need int) {
+	tab := s.tab
+	blank := s.pos.Blank
+	var cells [4]uint8
+	m := 0
+	for i := 0; i < int(tab.nbrN[blank]); i++ {
+		if s.fsm[4*st+int32(tab.nbrDir[blank][i])] >= 0 {
+			cells[m] = tab.nbr[blank][i]
+			m++
+		}
+	}
+	s.pf.Prefetch(&s.pos, cells[:m], need)
 }

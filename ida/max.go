@@ -105,6 +105,15 @@ func (t *maxTracker) Undo(p *Position, tile uint8, from, to int) {
 	}
 }
 
+// Prefetch implements TrackerPrefetcher for the parts that do.
+func (t *maxTracker) Prefetch(p *Position, cells []uint8) {
+	for _, x := range t.parts {
+		if pf, ok := x.(TrackerPrefetcher); ok {
+			pf.Prefetch(p, cells)
+		}
+	}
+}
+
 func (t *maxTracker) Bound(p *Position, need int) int {
 	h := 0
 	for _, x := range t.parts {

@@ -17,6 +17,16 @@ type Tracker interface {
 	Bound(p *Position, need int) int
 }
 
+// TrackerPrefetcher is implemented by trackers whose bounds read large
+// tables: Prefetch is told, before a node's children are pushed, the cells
+// the blank moves to in each (the tile there moves into the blank's cell),
+// so that it can compute their table entries and ask for them ahead of use.
+// Several cache misses are then in flight at once, and the first child's
+// subtree runs while the later children's entries arrive.
+type TrackerPrefetcher interface {
+	Prefetch(p *Position, cells []uint8)
+}
+
 // TrackerMaker is implemented by heuristics that offer a Tracker; Max uses it
 // to skip checks for a whole combination at once.
 type TrackerMaker interface {
@@ -37,6 +47,7 @@ type TrackerMaker interface {
 // computing the bound everywhere.
 type SkipEvaluator struct {
 	tr      Tracker
+	pf      TrackerPrefetcher // tr, when it prefetches
 	skip    bool
 	step    int
 	geMD    bool
@@ -50,7 +61,18 @@ type SkipEvaluator struct {
 // says the bound is never below Manhattan distance, so Manhattan distance can
 // be used as a free lower bound while skipping.
 func NewSkipEvaluator(tr Tracker, skip bool, step int, geMD bool) *SkipEvaluator {
-	return &SkipEvaluator{tr: tr, skip: skip, step: max(step, 1), geMD: geMD}
+	pf, _ := tr.(TrackerPrefetcher)
+	return &SkipEvaluator{tr: tr, pf: pf, skip: skip, step: max(step, 1), geMD: geMD}
+}
+
+// Prefetch implements Prefetcher: the tracker is asked to prefetch only when
+// the children's bounds will be computed (skipping decides for all the
+// children of a node at once: their need is the same).
+func (s *SkipEvaluator) Prefetch(p *Position, cells []uint8, need int) {
+	if s.pf == nil || s.skip && s.hi[p.Depth]+s.step <= need {
+		return
+	}
+	s.pf.Prefetch(p, cells)
 }
 
 // Root implements Evaluator.

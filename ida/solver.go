@@ -89,6 +89,7 @@ type searcher struct {
 	tab       *tables
 	pos       Position
 	eval      Evaluator
+	pf        Prefetcher // eval, when it prefetches
 	limit     int
 	next      int
 	expanded  int64
@@ -232,6 +233,7 @@ func Solve(b encode.Board, h Heuristic, opt Options) (Result, error) {
 // newSearcher makes a searcher at the root board b.
 func newSearcher(b encode.Board, tab *tables, ev Evaluator, opt Options) *searcher {
 	s := &searcher{tab: tab, eval: ev, all: opt.AllSolutions, keepUndo: opt.KeepUndo, md4: !opt.generic && b.Rows == 4 && b.Cols == 4 && !opt.KeepUndo && opt.FSM == nil, bpmx: opt.BPMX}
+	s.pf, _ = ev.(Prefetcher)
 	s.fsm, s.useFSM = moveRuleFSM(opt.KeepUndo).Next, opt.FSM != nil
 	if s.useFSM {
 		s.fsm = opt.FSM.Next

@@ -13,7 +13,8 @@ import (
 )
 
 // BenchmarkPDB solves the first 10 Korf instances with additive databases
-// and reflection. 5-5-5 is built on the fly; GAPSET_PDB_DIR=DIR with
+// and reflection, on one thread, with and without the prefetch of the
+// children's entries (sub-benchmarks prefetch, noprefetch). 5-5-5 is built on the fly; GAPSET_PDB_DIR=DIR with
 // GAPSET_PDB_PARTITION=7-8 (or 6-6-3) loads built files instead:
 //
 //	go test -run '^$' -bench PDB -count 3 ./pdb/
@@ -39,20 +40,26 @@ func BenchmarkPDB(b *testing.B) {
 	for _, in := range korf(b)[:10] {
 		boards = append(boards, in.Board)
 	}
-	h := &Heuristic{Set: set, Reflect: true}
-	var nodes int64
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		for _, bd := range boards {
-			res, err := ida.Solve(bd, h, ida.Options{})
-			if err != nil {
-				b.Fatal(err)
+	for _, v := range []struct {
+		name string
+		noPF bool
+	}{{"prefetch", false}, {"noprefetch", true}} {
+		b.Run(v.name, func(b *testing.B) {
+			h := &Heuristic{Set: set, Reflect: true, NoPrefetch: v.noPF}
+			var nodes int64
+			for i := 0; i < b.N; i++ {
+				for _, bd := range boards {
+					res, err := ida.Solve(bd, h, ida.Options{Threads: 1})
+					if err != nil {
+						b.Fatal(err)
+					}
+					nodes += res.Expanded
+				}
 			}
-			nodes += res.Expanded
-		}
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+		})
 	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
 }
 
 // BenchmarkBuild builds one group's table on one worker. The default is a

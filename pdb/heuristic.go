@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"math/bits"
 	"path/filepath"
+	"unsafe"
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
@@ -80,6 +81,9 @@ type Heuristic struct {
 	// NoSkip computes the bound at every node (no lower-bound-check
 	// skipping); for comparisons.
 	NoSkip bool
+	// NoPrefetch turns off the prefetch of the children's entries (see
+	// tracker.Prefetch); for comparisons: nodes and bounds are the same.
+	NoPrefetch bool
 	// Label overrides the name reported.
 	Label string
 }
@@ -152,6 +156,9 @@ func (h *Heuristic) NewTracker(rows, cols int) (ida.Tracker, error) {
 		}
 	}
 	t.good = dualGroups(rows, cols, p.Groups)
+	if h.NoPrefetch {
+		return noPrefetch{t}, nil
+	}
 	return t, nil
 }
 
@@ -197,6 +204,68 @@ type tracker struct {
 	dpos, rdpos           [encode.MaxCells]uint8  // the same on the dual board
 	good                  [encode.MaxCells]uint16 // dualGroups
 	frames                []frame
+	pre                   []prefetched // pre[d]: the children of the node at depth d
+}
+
+// prefetched holds the entries Prefetch computed for a node's children:
+// child k moves tile[k], and its changed group's entry is at index d[k] of
+// the direct board's table (r[k] of the reflected board's). hit, on the
+// child's own level, is k+1 for the child being searched (0: none).
+type prefetched struct {
+	n    int
+	tile [4]uint8
+	d, r [4]int32
+	hit  int
+}
+
+// noPrefetch is the tracker without its Prefetch (Heuristic.NoPrefetch),
+// so that the loops do not even list the children for it.
+type noPrefetch struct{ t *tracker }
+
+func (n noPrefetch) Reset(p *ida.Position)                          { n.t.Reset(p) }
+func (n noPrefetch) Move(p *ida.Position, tile uint8, from, to int) { n.t.Move(p, tile, from, to) }
+func (n noPrefetch) Undo(p *ida.Position, tile uint8, from, to int) { n.t.Undo(p, tile, from, to) }
+func (n noPrefetch) Bound(p *ida.Position, need int) int            { return n.t.Bound(p, need) }
+
+// level returns pre[d], growing pre as needed.
+func (t *tracker) level(d int) *prefetched {
+	for len(t.pre) <= d {
+		t.pre = append(t.pre, prefetched{})
+	}
+	return &t.pre[d]
+}
+
+// Prefetch implements ida.TrackerPrefetcher: for each child (the tile on
+// cell c moves into the blank's cell) it computes the index of the moved
+// tile's group on the direct board, and on the reflected one with Reflect,
+// and asks for the entries' cache lines; Move finds the indices again, and
+// Bound reads the entries without ranking. The dual boards are not
+// prefetched (their lookups are rarer and change two groups a move).
+func (t *tracker) Prefetch(p *ida.Position, cells []uint8) {
+	pr := t.level(p.Depth)
+	pr.n = 0
+	blank := uint8(p.Blank)
+	for _, c := range cells {
+		tile := p.Tiles[c]
+		k := pr.n
+		pr.tile[k] = tile
+		g := int(t.grpOf[tile])
+		t.pos[tile] = blank
+		i := t.index(g, &t.pos)
+		t.pos[tile] = c
+		pr.d[k] = int32(i)
+		prefetch(unsafe.Pointer(&t.tables[g][i]))
+		if t.reflect {
+			rt := t.tmap[tile]
+			rg := int(t.grpOf[rt])
+			t.rpos[rt] = t.cmap[blank]
+			ri := t.index(rg, &t.rpos)
+			t.rpos[rt] = t.cmap[c]
+			pr.r[k] = int32(ri)
+			prefetch(unsafe.Pointer(&t.tables[rg][ri]))
+		}
+		pr.n++
+	}
 }
 
 func (t *tracker) Reset(p *ida.Position) {
@@ -211,6 +280,9 @@ func (t *tracker) Reset(p *ida.Position) {
 	}
 	all := uint16(1)<<len(t.groups) - 1
 	t.frames = append(t.frames[:0], frame{dirtyD: all, dirtyR: all, dirtyU: all, dirtyV: all})
+	for d := range t.pre {
+		t.pre[d] = prefetched{}
+	}
 }
 
 // setDual puts on the dual board the tile whose home is cell home where
@@ -241,6 +313,18 @@ func (t *tracker) Move(p *ida.Position, tile uint8, from, to int) {
 	}
 	f := &t.frames[d]
 	*f = t.frames[d-1]
+	// A new node at depth d: its children are not prefetched yet, and it
+	// may be one its parent prefetched.
+	own := t.level(d)
+	own.n, own.hit = 0, 0
+	if pr := &t.pre[d-1]; pr.n > 0 {
+		for k := 0; k < pr.n; k++ {
+			if pr.tile[k] == tile {
+				own.hit = k + 1
+				break
+			}
+		}
+	}
 	t.pos[tile] = uint8(to)
 	f.dirtyD |= 1 << t.grpOf[tile]
 	if t.reflect {
@@ -290,6 +374,23 @@ func (t *tracker) Bound(p *ida.Position, need int) int {
 func (t *tracker) bound(p *ida.Position, need int) int {
 	f := &t.frames[p.Depth]
 	all := uint16(1)<<len(t.groups) - 1
+	if p.Depth < len(t.pre) && t.pre[p.Depth].hit != 0 {
+		// The parent prefetched this node's entries: read them without
+		// ranking (only the moved tile's groups can be stale here, and
+		// values for the current board are right whatever was stale).
+		own := &t.pre[p.Depth]
+		pr, k := &t.pre[p.Depth-1], own.hit-1
+		own.hit = 0
+		tile := pr.tile[k]
+		g := t.grpOf[tile]
+		f.vd[g] = t.tables[g][pr.d[k]]
+		f.dirtyD &^= 1 << g
+		if t.reflect {
+			rg := t.grpOf[t.tmap[tile]]
+			f.vr[rg] = t.tables[rg][pr.r[k]]
+			f.dirtyR &^= 1 << rg
+		}
+	}
 	if t.reflect && f.dirtyD&(f.dirtyD-1) == 0 && f.dirtyR&(f.dirtyR-1) == 0 && f.dirtyD != 0 && f.dirtyR != 0 {
 		// After a move one group is stale on each board: read both entries
 		// before using either, so that their cache misses overlap. The

@@ -10,3 +10,8 @@ import "unsafe"
 //
 //go:noescape
 func prefetchKids(base unsafe.Pointer, logSize uint, kids []child)
+
+// prefetch asks for the cache line at p without waiting for it.
+//
+//go:noescape
+func prefetch(p unsafe.Pointer)
