@@ -304,7 +304,7 @@ func (s *searcher) searchEval(st int32) bool {
 func (s *searcher) prefetch(st int32, need int) {
 	tab := s.tab
 	blank := s.pos.Blank
-	var cells [4]uint8
+	cells := &s.pfCells // in the searcher: a local array would escape through the interface
 	m := 0
 	for i := 0; i < int(tab.nbrN[blank]); i++ {
 		if s.fsm[4*st+int32(tab.nbrDir[blank][i])] >= 0 {

@@ -90,6 +90,7 @@ type searcher struct {
 	pos       Position
 	eval      Evaluator
 	pf        Prefetcher // eval, when it prefetches
+	pfCells   [4]uint8   // the children's cells handed to pf
 	limit     int
 	next      int
 	expanded  int64
