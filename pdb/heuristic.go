@@ -138,11 +138,14 @@ func (h *Heuristic) NewTracker(rows, cols int) (ida.Tracker, error) {
 	if len(p.Groups) > maxGroups {
 		return nil, fmt.Errorf("at most %d groups", maxGroups)
 	}
-	t := &tracker{n: rows * cols, reflect: h.Reflect, dual: h.Dual, parity: h.Dual, tables: h.Set.Tables}
+	t := &tracker{n: rows * cols, cols: cols, reflect: h.Reflect, dual: h.Dual, parity: h.Dual, tables: h.Set.Tables}
 	for gi, g := range p.Groups {
 		t.groups = append(t.groups, g)
-		for _, tile := range g {
-			t.grpOf[tile] = uint8(gi)
+		w := int32(1)
+		for i := len(g) - 1; i >= 0; i-- {
+			t.grpOf[g[i]], t.idxIn[g[i]] = uint8(gi), uint8(i)
+			t.wt[gi][i] = w // the product of the later digits' radices
+			w *= int32(t.n - i)
 		}
 	}
 	for c := 0; c < t.n; c++ {
@@ -189,33 +192,26 @@ const maxGroups = 16
 type frame struct {
 	vd, vr, vu, vv                 [maxGroups]uint8 // group values: direct, reflected, dual, reflected dual
 	dirtyD, dirtyR, dirtyU, dirtyV uint16           // groups whose value is stale
+	dk, dr                         int32            // the move's change of the moved group's rank, direct and mirrored
 }
 
 // tracker follows the tile positions (and their mirror images) cheaply and
 // looks up only the groups that moved since the last bound.
 type tracker struct {
-	n                     int
+	n, cols               int
 	reflect, dual, parity bool
 	tables                [][]uint8
 	groups                [][]uint8
 	grpOf                 [encode.MaxCells]uint8
+	idxIn                 [encode.MaxCells]uint8 // a tile's place in its group
+	wt                    [maxGroups][encode.MaxCells]int32
 	cmap, tmap            [encode.MaxCells]uint8
 	pos, rpos             [encode.MaxCells]uint8  // cell of each tile; of each mirrored tile
+	rtiles                [encode.MaxCells]uint8  // the mirrored board: tile on each cell
+	rk, rr                [maxGroups]int          // each group's rank (table index), direct and mirrored
 	dpos, rdpos           [encode.MaxCells]uint8  // the same on the dual board
 	good                  [encode.MaxCells]uint16 // dualGroups
 	frames                []frame
-	pre                   []prefetched // pre[d]: the children of the node at depth d
-}
-
-// prefetched holds the entries Prefetch computed for a node's children:
-// child k moves tile[k], and its changed group's entry is at index d[k] of
-// the direct board's table (r[k] of the reflected board's). hit, on the
-// child's own level, is k+1 for the child being searched (0: none).
-type prefetched struct {
-	n    int
-	tile [4]uint8
-	d, r [4]int32
-	hit  int
 }
 
 // noPrefetch is the tracker without its Prefetch (Heuristic.NoPrefetch),
@@ -227,62 +223,73 @@ func (n noPrefetch) Move(p *ida.Position, tile uint8, from, to int) { n.t.Move(p
 func (n noPrefetch) Undo(p *ida.Position, tile uint8, from, to int) { n.t.Undo(p, tile, from, to) }
 func (n noPrefetch) Bound(p *ida.Position, need int) int            { return n.t.Bound(p, need) }
 
-// level returns pre[d], growing pre as needed.
-func (t *tracker) level(d int) *prefetched {
-	for len(t.pre) <= d {
-		t.pre = append(t.pre, prefetched{})
+// rankDelta is the change of group g's rank (see rank) when the group's
+// tile number i moves from cell a into the blank's cell b of a board whose
+// tiles stand as in at. Along a row only that tile's digit changes, by one.
+// Along a column its digit changes by cols less the group's earlier tiles
+// on the cells in between, and each later tile in between gains (down) or
+// loses (up) one: nothing else is passed over.
+func (t *tracker) rankDelta(g, i, a, b int, at *[encode.MaxCells]uint8) int {
+	w := &t.wt[g]
+	switch b - a {
+	case 1:
+		return int(w[i])
+	case -1:
+		return -int(w[i])
 	}
-	return &t.pre[d]
+	d := t.cols * int(w[i])
+	for x := min(a, b) + 1; x < max(a, b); x++ {
+		if u := at[x]; u != 0 && int(t.grpOf[u]) == g {
+			if j := int(t.idxIn[u]); j < i {
+				d -= int(w[i])
+			} else {
+				d += int(w[j])
+			}
+		}
+	}
+	if b < a {
+		return -d
+	}
+	return d
 }
 
 // Prefetch implements ida.TrackerPrefetcher: for each child (the tile on
-// cell c moves into the blank's cell) it computes the index of the moved
-// tile's group on the direct board, and on the reflected one with Reflect,
-// and asks for the entries' cache lines; Move finds the indices again, and
-// Bound reads the entries without ranking. The dual boards are not
-// prefetched (their lookups are rarer and change two groups a move).
+// cell c moves into the blank's cell) it asks for the cache lines of the
+// moved tile's group's entry on the direct board, and on the mirrored one
+// with Reflect (the ranks after the move, from rankDelta), so that several
+// misses are in flight at once. The dual boards are not prefetched (their
+// lookups are rarer and change two groups a move).
 func (t *tracker) Prefetch(p *ida.Position, cells []uint8) {
-	pr := t.level(p.Depth)
-	pr.n = 0
-	blank := uint8(p.Blank)
+	blank := p.Blank
 	for _, c := range cells {
 		tile := p.Tiles[c]
-		k := pr.n
-		pr.tile[k] = tile
 		g := int(t.grpOf[tile])
-		t.pos[tile] = blank
-		i := t.index(g, &t.pos)
-		t.pos[tile] = c
-		pr.d[k] = int32(i)
-		prefetch(unsafe.Pointer(&t.tables[g][i]))
+		prefetch(unsafe.Pointer(&t.tables[g][t.rk[g]+t.rankDelta(g, int(t.idxIn[tile]), int(c), blank, &p.Tiles)]))
 		if t.reflect {
 			rt := t.tmap[tile]
 			rg := int(t.grpOf[rt])
-			t.rpos[rt] = t.cmap[blank]
-			ri := t.index(rg, &t.rpos)
-			t.rpos[rt] = t.cmap[c]
-			pr.r[k] = int32(ri)
-			prefetch(unsafe.Pointer(&t.tables[rg][ri]))
+			prefetch(unsafe.Pointer(&t.tables[rg][t.rr[rg]+t.rankDelta(rg, int(t.idxIn[rt]), int(t.cmap[c]), int(t.cmap[blank]), &t.rtiles)]))
 		}
-		pr.n++
 	}
 }
 
 func (t *tracker) Reset(p *ida.Position) {
+	t.rtiles = [encode.MaxCells]uint8{}
 	for c := 0; c < t.n; c++ {
 		if tile := p.Tiles[c]; tile != 0 {
 			t.pos[tile] = uint8(c)
 			t.rpos[t.tmap[tile]] = t.cmap[c]
+			t.rtiles[t.cmap[c]] = t.tmap[tile]
 		}
+	}
+	for g := range t.groups {
+		t.rk[g], t.rr[g] = t.index(g, &t.pos), t.index(g, &t.rpos)
 	}
 	for c := 0; c < t.n; c++ {
 		t.setDual(nil, c, p.Tiles[c])
 	}
 	all := uint16(1)<<len(t.groups) - 1
 	t.frames = append(t.frames[:0], frame{dirtyD: all, dirtyR: all, dirtyU: all, dirtyV: all})
-	for d := range t.pre {
-		t.pre[d] = prefetched{}
-	}
 }
 
 // setDual puts on the dual board the tile whose home is cell home where
@@ -313,24 +320,20 @@ func (t *tracker) Move(p *ida.Position, tile uint8, from, to int) {
 	}
 	f := &t.frames[d]
 	*f = t.frames[d-1]
-	// A new node at depth d: its children are not prefetched yet, and it
-	// may be one its parent prefetched.
-	own := t.level(d)
-	own.n, own.hit = 0, 0
-	if pr := &t.pre[d-1]; pr.n > 0 {
-		for k := 0; k < pr.n; k++ {
-			if pr.tile[k] == tile {
-				own.hit = k + 1
-				break
-			}
-		}
-	}
+	g := t.grpOf[tile]
+	f.dk = int32(t.rankDelta(int(g), int(t.idxIn[tile]), from, to, &p.Tiles))
+	t.rk[g] += int(f.dk)
 	t.pos[tile] = uint8(to)
-	f.dirtyD |= 1 << t.grpOf[tile]
+	f.dirtyD |= 1 << g
 	if t.reflect {
 		rt := t.tmap[tile]
-		t.rpos[rt] = t.cmap[to]
-		f.dirtyR |= 1 << t.grpOf[rt]
+		rg := t.grpOf[rt]
+		a, b := t.cmap[from], t.cmap[to]
+		f.dr = int32(t.rankDelta(int(rg), int(t.idxIn[rt]), int(a), int(b), &t.rtiles))
+		t.rr[rg] += int(f.dr)
+		t.rpos[rt] = b
+		t.rtiles[a], t.rtiles[b] = 0, rt
+		f.dirtyR |= 1 << rg
 	}
 	if t.dual { // the tiles whose homes are from and to move on the dual board
 		t.setDual(f, from, 0)
@@ -338,10 +341,18 @@ func (t *tracker) Move(p *ida.Position, tile uint8, from, to int) {
 	}
 }
 
+// Undo reverts the ranks by the changes Move kept in the child's frame
+// (p.Depth is the parent's again).
 func (t *tracker) Undo(p *ida.Position, tile uint8, from, to int) {
+	f := &t.frames[p.Depth+1]
+	t.rk[t.grpOf[tile]] -= int(f.dk)
 	t.pos[tile] = uint8(from)
 	if t.reflect {
-		t.rpos[t.tmap[tile]] = t.cmap[from]
+		rt := t.tmap[tile]
+		a, b := t.cmap[from], t.cmap[to]
+		t.rr[t.grpOf[rt]] -= int(f.dr)
+		t.rpos[rt] = a
+		t.rtiles[a], t.rtiles[b] = rt, 0
 	}
 	if t.dual {
 		t.setDual(nil, from, tile)
@@ -349,10 +360,8 @@ func (t *tracker) Undo(p *ida.Position, tile uint8, from, to int) {
 	}
 }
 
-func (t *tracker) lookup(g int, pos *[encode.MaxCells]uint8) uint8 {
-	return t.tables[g][t.index(g, pos)]
-}
-
+// index ranks group g's placement from the tiles' cells (rank, read
+// through the tiles): at Reset, and for the dual boards.
 func (t *tracker) index(g int, pos *[encode.MaxCells]uint8) int {
 	var used uint32
 	r := 0
@@ -374,55 +383,43 @@ func (t *tracker) Bound(p *ida.Position, need int) int {
 func (t *tracker) bound(p *ida.Position, need int) int {
 	f := &t.frames[p.Depth]
 	all := uint16(1)<<len(t.groups) - 1
-	if p.Depth < len(t.pre) && t.pre[p.Depth].hit != 0 {
-		// The parent prefetched this node's entries: read them without
-		// ranking (only the moved tile's groups can be stale here, and
-		// values for the current board are right whatever was stale).
-		own := &t.pre[p.Depth]
-		pr, k := &t.pre[p.Depth-1], own.hit-1
-		own.hit = 0
-		tile := pr.tile[k]
-		g := t.grpOf[tile]
-		f.vd[g] = t.tables[g][pr.d[k]]
-		f.dirtyD &^= 1 << g
-		if t.reflect {
-			rg := t.grpOf[t.tmap[tile]]
-			f.vr[rg] = t.tables[rg][pr.r[k]]
-			f.dirtyR &^= 1 << rg
-		}
-	}
 	if t.reflect && f.dirtyD&(f.dirtyD-1) == 0 && f.dirtyR&(f.dirtyR-1) == 0 && f.dirtyD != 0 && f.dirtyR != 0 {
 		// After a move one group is stale on each board: read both entries
 		// before using either, so that their cache misses overlap. The
 		// reflected value is then kept even when the direct sum cuts.
 		gd, gr := bits.TrailingZeros16(f.dirtyD), bits.TrailingZeros16(f.dirtyR)
-		vd, vr := t.tables[gd][t.index(gd, &t.pos)], t.tables[gr][t.index(gr, &t.rpos)]
+		vd, vr := t.tables[gd][t.rk[gd]], t.tables[gr][t.rr[gr]]
 		f.vd[gd], f.vr[gr] = vd, vr
 		f.dirtyD, f.dirtyR = 0, 0
 	}
-	h := t.sum(&f.vd, &f.dirtyD, all, &t.pos)
+	h := t.sum(&f.vd, &f.dirtyD, all, &t.rk, nil)
 	if h > need || !(t.reflect || t.dual) {
 		return h // the other boards' groups stay dirty until needed
 	}
 	if t.reflect {
-		if h = max(h, t.sum(&f.vr, &f.dirtyR, all, &t.rpos)); h > need {
+		if h = max(h, t.sum(&f.vr, &f.dirtyR, all, &t.rr, nil)); h > need {
 			return h
 		}
 	}
 	if !t.dual {
 		return h
 	}
-	if h = max(h, t.sum(&f.vu, &f.dirtyU, t.good[p.Blank], &t.dpos)); h > need || !t.reflect {
+	if h = max(h, t.sum(&f.vu, &f.dirtyU, t.good[p.Blank], nil, &t.dpos)); h > need || !t.reflect {
 		return h
 	}
-	return max(h, t.sum(&f.vv, &f.dirtyV, t.good[t.cmap[p.Blank]], &t.rdpos))
+	return max(h, t.sum(&f.vv, &f.dirtyV, t.good[t.cmap[p.Blank]], nil, &t.rdpos))
 }
 
-// sum adds the values of the groups in use, looking up those that are dirty.
-func (t *tracker) sum(v *[maxGroups]uint8, dirty *uint16, use uint16, pos *[encode.MaxCells]uint8) int {
+// sum adds the values of the groups in use, looking up those that are
+// dirty: at the ranks kept in rk, or (rk nil) ranked from the cells in pos.
+func (t *tracker) sum(v *[maxGroups]uint8, dirty *uint16, use uint16, rk *[maxGroups]int, pos *[encode.MaxCells]uint8) int {
 	for m := *dirty & use; m != 0; m &= m - 1 {
 		g := bits.TrailingZeros16(m)
-		v[g] = t.lookup(g, pos)
+		if rk != nil {
+			v[g] = t.tables[g][rk[g]]
+		} else {
+			v[g] = t.tables[g][t.index(g, pos)]
+		}
 	}
 	*dirty &^= use
 	s := 0
