@@ -465,47 +465,65 @@ func randomWalkBoard(rng *rand.Rand, n int) encode.Board {
 	return b
 }
 
-// The tracker's incremental dual board agrees with one computed from scratch
-// along random walks (moves and undos).
-func TestDualTrackingMatchesFromScratch(t *testing.T) {
-	set := buildSet(t, "4-4", 3, 3)
-	h := &Heuristic{Set: set, Reflect: true, Dual: true}
-	tr, err := h.NewTracker(3, 3)
-	require.NoError(t, err)
-	rng := rand.New(rand.NewPCG(3, 4))
-	for walk := 0; walk < 200; walk++ {
-		b := encode.Random(rng, 3, 3)
-		p := ida.Position{Rows: 3, Cols: 3, Blank: b.Blank(), MD: b.Manhattan()}
-		copy(p.Tiles[:], b.Tiles)
-		tr.Reset(&p)
-		type mv struct {
-			tile     uint8
-			from, to int
-		}
-		var path []mv
-		for step := 0; step < 30; step++ {
-			if len(path) > 0 && rng.IntN(3) == 0 { // undo the last move
-				m := path[len(path)-1]
-				path = path[:len(path)-1]
-				p.Tiles[m.from], p.Tiles[m.to] = m.tile, 0
-				p.Blank = m.to
-				p.Depth--
-				tr.Undo(&p, m.tile, m.from, m.to)
-			} else {
-				nb := encode.Neighbors(3, 3, p.Blank)
-				c := nb[rng.IntN(len(nb))]
-				m := mv{p.Tiles[c], c, p.Blank}
-				p.Tiles[m.to], p.Tiles[c] = m.tile, 0
-				p.Blank = c
-				p.Depth++
-				tr.Move(&p, m.tile, m.from, m.to)
-				path = append(path, m)
+// The tracker follows moves and undos: along random walks that go down and
+// back up, its bound equals a fresh tracker's on the same board (direct,
+// mirrored and dual boards), the ranks it keeps equal the ranks computed
+// from the cells, and rankDelta (what Prefetch reads for a child) predicts
+// the rank after the move.
+func TestTrackingMatchesFromScratch(t *testing.T) {
+	for _, c := range []struct {
+		part       string
+		rows, cols int
+		refl, dual bool
+	}{{"4-4", 3, 3, true, true}, {"1,5/2,3,6/4,7,8", 3, 3, true, true}, {"3-5", 3, 3, false, false}, {"5-5-5", 4, 4, true, false}} {
+		set := buildSet(t, c.part, c.rows, c.cols)
+		h := &Heuristic{Set: set, Reflect: c.refl, Dual: c.dual}
+		tr, err := h.NewTracker(c.rows, c.cols)
+		require.NoError(t, err)
+		pt := tr.(*tracker)
+		n := c.rows * c.cols
+		rng := rand.New(rand.NewPCG(3, 4))
+		for walk := 0; walk < 100; walk++ {
+			b := encode.Random(rng, c.rows, c.cols)
+			p := ida.Position{Rows: c.rows, Cols: c.cols, Blank: b.Blank(), MD: b.Manhattan()}
+			copy(p.Tiles[:], b.Tiles)
+			tr.Reset(&p)
+			type mv struct {
+				tile     uint8
+				from, to int
 			}
-			cur := encode.Board{Rows: 3, Cols: 3, Tiles: append([]uint8(nil), p.Tiles[:9]...)}
-			p.MD = cur.Manhattan()
-			want, err := h.Value(cur)
-			require.NoError(t, err)
-			require.Equal(t, want, tr.Bound(&p, 1<<30), "walk %d step %d %v", walk, step, p.Tiles[:9])
+			var path []mv
+			for step := 0; step < 40; step++ {
+				if len(path) > 0 && rng.IntN(3) == 0 { // undo the last move
+					m := path[len(path)-1]
+					path = path[:len(path)-1]
+					p.Tiles[m.from], p.Tiles[m.to] = m.tile, 0
+					p.Blank = m.to
+					p.Depth--
+					tr.Undo(&p, m.tile, m.from, m.to)
+				} else {
+					nb := encode.Neighbors(c.rows, c.cols, p.Blank)
+					from := nb[rng.IntN(len(nb))]
+					m := mv{p.Tiles[from], from, p.Blank}
+					g := int(pt.grpOf[m.tile])
+					next := pt.rk[g] + pt.rankDelta(g, int(pt.idxIn[m.tile]), m.from, m.to, &p.Tiles)
+					p.Tiles[m.to], p.Tiles[from] = m.tile, 0
+					p.Blank = from
+					p.Depth++
+					tr.Move(&p, m.tile, m.from, m.to)
+					require.Equal(t, next, pt.rk[g], "%s: rankDelta", c.part)
+					path = append(path, m)
+				}
+				for g := range pt.groups {
+					require.Equal(t, pt.index(g, &pt.pos), pt.rk[g], "%s group %d", c.part, g)
+					require.Equal(t, pt.index(g, &pt.rpos), pt.rr[g], "%s mirrored group %d", c.part, g)
+				}
+				cur := encode.Board{Rows: c.rows, Cols: c.cols, Tiles: append([]uint8(nil), p.Tiles[:n]...)}
+				p.MD = cur.Manhattan()
+				want, err := h.Value(cur)
+				require.NoError(t, err)
+				require.Equal(t, want, tr.Bound(&p, 1<<30), "%s walk %d step %d %v", c.part, walk, step, p.Tiles[:n])
+			}
 		}
 	}
 }
