@@ -212,6 +212,15 @@ type tracker struct {
 	dpos, rdpos           [encode.MaxCells]uint8  // the same on the dual board
 	good                  [encode.MaxCells]uint16 // dualGroups
 	frames                []frame
+	// pre[d] holds the rank changes Prefetch computed for the children of
+	// the node at depth d, by the cell the tile moves from, so that Move
+	// does not compute them again; valid until a new node at depth d.
+	pre []prefetched
+}
+
+type prefetched struct {
+	valid  bool
+	dk, dr [encode.MaxCells]int32
 }
 
 // noPrefetch is the tracker without its Prefetch (Heuristic.NoPrefetch),
@@ -261,16 +270,30 @@ func (t *tracker) rankDelta(g, i, a, b int, at *[encode.MaxCells]uint8) int {
 // lookups are rarer and change two groups a move).
 func (t *tracker) Prefetch(p *ida.Position, cells []uint8) {
 	blank := p.Blank
+	pr := t.level(p.Depth)
+	pr.valid = true
 	for _, c := range cells {
 		tile := p.Tiles[c]
 		g := int(t.grpOf[tile])
-		prefetch(unsafe.Pointer(&t.tables[g][t.rk[g]+t.rankDelta(g, int(t.idxIn[tile]), int(c), blank, &p.Tiles)]))
+		dk := t.rankDelta(g, int(t.idxIn[tile]), int(c), blank, &p.Tiles)
+		pr.dk[c] = int32(dk)
+		prefetch(unsafe.Pointer(&t.tables[g][t.rk[g]+dk]))
 		if t.reflect {
 			rt := t.tmap[tile]
 			rg := int(t.grpOf[rt])
-			prefetch(unsafe.Pointer(&t.tables[rg][t.rr[rg]+t.rankDelta(rg, int(t.idxIn[rt]), int(t.cmap[c]), int(t.cmap[blank]), &t.rtiles)]))
+			dr := t.rankDelta(rg, int(t.idxIn[rt]), int(t.cmap[c]), int(t.cmap[blank]), &t.rtiles)
+			pr.dr[c] = int32(dr)
+			prefetch(unsafe.Pointer(&t.tables[rg][t.rr[rg]+dr]))
 		}
 	}
+}
+
+// level returns pre[d], growing pre as needed.
+func (t *tracker) level(d int) *prefetched {
+	for len(t.pre) <= d {
+		t.pre = append(t.pre, prefetched{})
+	}
+	return &t.pre[d]
 }
 
 func (t *tracker) Reset(p *ida.Position) {
@@ -290,6 +313,9 @@ func (t *tracker) Reset(p *ida.Position) {
 	}
 	all := uint16(1)<<len(t.groups) - 1
 	t.frames = append(t.frames[:0], frame{dirtyD: all, dirtyR: all, dirtyU: all, dirtyV: all})
+	for d := range t.pre {
+		t.pre[d].valid = false
+	}
 }
 
 // setDual puts on the dual board the tile whose home is cell home where
@@ -320,8 +346,16 @@ func (t *tracker) Move(p *ida.Position, tile uint8, from, to int) {
 	}
 	f := &t.frames[d]
 	*f = t.frames[d-1]
+	// a new node at depth d: its children are not prefetched yet; the
+	// parent's prefetch may hold this move's rank changes already
+	t.level(d).valid = false
+	pr := &t.pre[d-1]
 	g := t.grpOf[tile]
-	f.dk = int32(t.rankDelta(int(g), int(t.idxIn[tile]), from, to, &p.Tiles))
+	if pr.valid {
+		f.dk = pr.dk[from]
+	} else {
+		f.dk = int32(t.rankDelta(int(g), int(t.idxIn[tile]), from, to, &p.Tiles))
+	}
 	t.rk[g] += int(f.dk)
 	t.pos[tile] = uint8(to)
 	f.dirtyD |= 1 << g
@@ -329,7 +363,11 @@ func (t *tracker) Move(p *ida.Position, tile uint8, from, to int) {
 		rt := t.tmap[tile]
 		rg := t.grpOf[rt]
 		a, b := t.cmap[from], t.cmap[to]
-		f.dr = int32(t.rankDelta(int(rg), int(t.idxIn[rt]), int(a), int(b), &t.rtiles))
+		if pr.valid {
+			f.dr = pr.dr[from]
+		} else {
+			f.dr = int32(t.rankDelta(int(rg), int(t.idxIn[rt]), int(a), int(b), &t.rtiles))
+		}
 		t.rr[rg] += int(f.dr)
 		t.rpos[rt] = b
 		t.rtiles[a], t.rtiles[b] = 0, rt

@@ -468,8 +468,8 @@ func randomWalkBoard(rng *rand.Rand, n int) encode.Board {
 // The tracker follows moves and undos: along random walks that go down and
 // back up, its bound equals a fresh tracker's on the same board (direct,
 // mirrored and dual boards), the ranks it keeps equal the ranks computed
-// from the cells, and rankDelta (what Prefetch reads for a child) predicts
-// the rank after the move.
+// from the cells, and rankDelta (what Prefetch keeps for a child, and Move
+// reads when the parent was prefetched) predicts the rank after the move.
 func TestTrackingMatchesFromScratch(t *testing.T) {
 	for _, c := range []struct {
 		part       string
@@ -503,6 +503,13 @@ func TestTrackingMatchesFromScratch(t *testing.T) {
 					tr.Undo(&p, m.tile, m.from, m.to)
 				} else {
 					nb := encode.Neighbors(c.rows, c.cols, p.Blank)
+					if rng.IntN(2) == 0 { // Move then reads the rank changes Prefetch kept
+						var cells []uint8
+						for _, x := range nb {
+							cells = append(cells, uint8(x))
+						}
+						pt.Prefetch(&p, cells)
+					}
 					from := nb[rng.IntN(len(nb))]
 					m := mv{p.Tiles[from], from, p.Blank}
 					g := int(pt.grpOf[m.tile])
