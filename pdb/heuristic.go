@@ -266,8 +266,9 @@ func (t *tracker) rankDelta(g, i, a, b int, at *[encode.MaxCells]uint8) int {
 // cell c moves into the blank's cell) it asks for the cache lines of the
 // moved tile's group's entry on the direct board, and on the mirrored one
 // with Reflect (the ranks after the move, from rankDelta), so that several
-// misses are in flight at once. The dual boards are not prefetched (their
-// lookups are rarer and change two groups a move).
+// misses are in flight at once, and keeps the rank changes in pre for Move.
+// The dual boards are not prefetched (their lookups are rarer and change two
+// groups a move).
 func (t *tracker) Prefetch(p *ida.Position, cells []uint8) {
 	blank := p.Blank
 	pr := t.level(p.Depth)
