@@ -28,7 +28,7 @@ func (e Estimate) CheckDisk(dir, scratch string) error {
 	gib := func(x float64) float64 { return x / (1 << 30) }
 	if a.Fsid == b.Fsid {
 		if e.Disk() > free(&a) {
-			return fmt.Errorf("not enough disk: the run needs about %.1f GiB (outputs %.1f, scratch %.1f), %s has %.1f GiB free (fewer --cells, or --tmp on another disk)",
+			return fmt.Errorf("not enough disk: the run needs about %.1f GiB (outputs %.1f, scratch %.1f), %s has %.1f GiB free (fewer --cells, --packed, or --tmp on another disk)",
 				gib(e.Disk()), gib(e.OutputBytes), gib(e.ScratchBytes), dir, gib(free(&a)))
 		}
 		return nil

@@ -15,20 +15,24 @@ type Estimate struct {
 	// Projected[i] is the estimated size of the projection onto Cells[i].
 	Cells     []int
 	Projected []float64
-	// OutputBytes are the key-set files (8 bytes per key); ScratchBytes
-	// the runs alive at the peak (delta-coded unless raw).
-	OutputBytes, ScratchBytes float64
+	// OutputBytes are the key-set files (8 bytes per key, fewer packed);
+	// ScratchBytes the runs alive at the peak (delta-coded unless raw), of
+	// which ProjectionBytes are the projections' runs.
+	OutputBytes, ScratchBytes, ProjectionBytes float64
 	CPU                       time.Duration
 }
 
-// Disk is the peak disk the run needs: outputs and scratch at once.
-func (e Estimate) Disk() float64 { return e.OutputBytes + e.ScratchBytes }
+// Disk is the peak disk the run needs: the layers' scratch while they are
+// enumerated, the outputs and the projections' runs they are merged from
+// at the end (measured for gap <= 4 with projections 8 and 10: 10.3 GB of
+// scratch, the model says 11.5 GB).
+func (e Estimate) Disk() float64 { return max(e.ScratchBytes, e.OutputBytes+e.ProjectionBytes) }
 
-// Measured level sizes (exact gap 2j), from our enumerations: the 4x4 G0
-// and G2 (NOTES.md, "Gap-set enumeration") and every level up to gap 8 of
-// the 3x4 board (LevelSets).
+// Measured level sizes (exact gap 2j), from our enumerations: the 4x4 G0,
+// G2 (NOTES.md, "Gap-set enumeration") and G4 ("Exact gap <= 4") and every
+// level up to gap 8 of the 3x4 board (LevelSets).
 var measuredLevels = map[[2]int][]float64{
-	{4, 4}: {88728780, 1243092017},
+	{4, 4}: {88728780, 1243092017, 10080723128},
 	{3, 4}: {114831, 740821, 3443143, 11502195, 27779243},
 }
 
@@ -37,21 +41,39 @@ var measuredLevels = map[[2]int][]float64{
 // levels not measured are extrapolated with it.
 const levelGrowthDecay = 0.72
 
-// projShare[k] is the measured share of the whole set that survives the
-// projection onto k cells on the 4x4 board, for gap <= 0 and gap <= 2
-// (Table 1); higher gaps extrapolate the same step (the share falls as the
-// set grows).
-var projShare = map[int][2]float64{
+// projShare[k][j] is the measured share of the gap <= 2j set that
+// survives the projection onto k cells on the 4x4 board (Table 1 and the
+// gap <= 4 run); higher gaps repeat the last measured step (the share
+// falls as the set grows; the step itself shrank at 8 and 10 cells, so
+// this errs high).
+var projShare = map[int][]float64{
 	12: {61559068.0 / 88728780, 830504340.0 / 1331820797},
-	10: {23696364.0 / 88728780, 256541479.0 / 1331820797},
-	8:  {4233704.0 / 88728780, 32844091.0 / 1331820797},
+	10: {23696364.0 / 88728780, 256541479.0 / 1331820797, 1428073614.0 / 11412543925},
+	8:  {4233704.0 / 88728780, 32844091.0 / 1331820797, 122333832.0 / 11412543925},
 }
 
-// cpuPerMember is the CPU per member of the gap <= 2 run with projections
-// 8, 10, 12 (472 s for 1.33e9 members; NOTES.md, "Gap-set enumeration"),
-// raised by a third for the delta coding of the runs (measured on the 3x3
-// tests' runs: decoding costs less than the sort).
-const cpuPerMember = 472.0 / 1331820797 * 1.33
+// packedBytes is the size of a delta-coded key of a set of p keys among
+// the patterns of k cells of n: a uvarint of the mean gap in pattern
+// units, 7 bits per byte, plus the spread of the gaps. Measured on the 4x4
+// sets (bytes per key, then this model): Gap4_8 1.02 (1.15), Gap4_10 1.14
+// (1.15), Gap2_12 1.67 (1.72), Gap2 3.13 (3.13: whole-board keys spend a
+// nibble on the last cell, which the other cells determine).
+func packedBytes(n, k int, p float64) float64 {
+	if p < 1 {
+		return 0
+	}
+	spread := 2.0
+	if k == n {
+		spread = 8
+	}
+	return math.Max(1.15, (math.Log2(Patterns(n, k)/p)+spread)/7)
+}
+
+// cpuPerMember is the CPU per member of the gap <= 4 run with projections
+// 8 and 10 and delta-coded runs (3,030 s for 1.14e10 members, alone on the
+// machine; NOTES.md, "Exact gap <= 4"). The gap <= 2 run measured 1.3 times
+// as much per member on a loaded machine.
+const cpuPerMember = 3030.0 / 11412543925
 
 // EstimateRun estimates an enumeration of cfg's board, gap and projections.
 // Boards without measurements but small enough (12 cells or fewer) are
@@ -98,15 +120,20 @@ func EstimateRun(cfg Config) Estimate {
 			ok = ok && n == 16 // measured on the 4x4 board only
 			share := 1.0
 			if ok {
-				share = s[0]
-				for j := 1; j < levels; j++ {
-					share *= s[1] / s[0]
+				m := len(s)
+				share = s[min(levels, m)-1]
+				for j := m; j < levels; j++ {
+					share *= s[m-1] / s[m-2]
 				}
 			}
 			p = math.Min(e.Members*share, Patterns(n, k))
 		}
 		e.Projected = append(e.Projected, p)
-		e.OutputBytes += 8 * p
+		if cfg.Packed {
+			e.OutputBytes += p * packedBytes(n, k, p)
+		} else {
+			e.OutputBytes += 8 * p
+		}
 	}
 	// Scratch at the peak: about four of the largest layers (the input,
 	// the new layer, the smaller-gap layers it subtracts), the largest
@@ -123,12 +150,13 @@ func EstimateRun(cfg Config) Estimate {
 	e.ScratchBytes = 4 * largest * perKey
 	for i, k := range cfg.Cells {
 		if k < n {
-			e.ScratchBytes += e.Projected[i] * perProj
+			e.ProjectionBytes += e.Projected[i] * perProj
 		} else {
 			// the whole-board file merges every layer run at the end
-			e.ScratchBytes += all * perKey
+			e.ProjectionBytes += all * perKey
 		}
 	}
+	e.ScratchBytes += e.ProjectionBytes
 	e.CPU = time.Duration(cpuPerMember * all * float64(time.Second))
 	return e
 }
@@ -148,6 +176,7 @@ func (e Estimate) String() string {
 	if !e.Known {
 		return "no estimate: no measured growth for this board"
 	}
-	return fmt.Sprintf("estimate: %.3g members, peak disk %.1f GiB (outputs %.1f GiB, scratch %.1f GiB), CPU %s (wall about the same on 2 cores)",
-		e.Members, e.Disk()/(1<<30), e.OutputBytes/(1<<30), e.ScratchBytes/(1<<30), e.CPU.Round(time.Second))
+	gib := func(x float64) float64 { return x / (1 << 30) }
+	return fmt.Sprintf("estimate: %.3g members, peak disk %.1f GiB (scratch %.1f GiB while enumerating; at the end outputs %.1f GiB and projection runs %.1f GiB), CPU %s (wall about the same on 2 cores)",
+		e.Members, gib(e.Disk()), gib(e.ScratchBytes), gib(e.OutputBytes), gib(e.ProjectionBytes), e.CPU.Round(time.Second))
 }

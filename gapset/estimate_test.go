@@ -25,15 +25,29 @@ func TestEstimateRun(t *testing.T) {
 	// 3x4: every level up to gap 8 is measured
 	e34 := EstimateRun(Config{Rows: 3, Cols: 4, MaxGap: 8, Cells: []int{12}})
 	assert.InDelta(t, 43580233, e34.Members, 1)
-	// 4x4 gap <= 2 is measured; gap 4 extrapolated: G4 / G2 below G2 / G0
-	e := EstimateRun(Config{Rows: 4, Cols: 4, MaxGap: 4, Cells: []int{8, 10}})
-	require.Len(t, e.Levels, 3)
+	// 4x4 gap <= 4 is measured (its projections too); gap 6 extrapolated:
+	// G6 / G4 below G4 / G2
+	g4 := EstimateRun(Config{Rows: 4, Cols: 4, MaxGap: 4, Cells: []int{8, 10}})
+	assert.InDelta(t, 11412543925, g4.Members, 1)
+	assert.InDelta(t, 122333832, g4.Projected[0], 1)
+	assert.InDelta(t, 1428073614, g4.Projected[1], 1)
+	// the run measured 10.3 GB of peak disk (NOTES.md): within a factor 2
+	assert.InDelta(t, 10275397219, g4.Disk(), 10275397219)
+	e := EstimateRun(Config{Rows: 4, Cols: 4, MaxGap: 6, Cells: []int{8, 10, 12}})
+	require.Len(t, e.Levels, 4)
 	assert.InDelta(t, 1243092017, e.Levels[1], 1)
-	assert.Less(t, e.Levels[2]/e.Levels[1], e.Levels[1]/e.Levels[0])
-	assert.Greater(t, e.Levels[2], e.Levels[1])
+	assert.Less(t, e.Levels[3]/e.Levels[2], e.Levels[2]/e.Levels[1])
+	assert.Greater(t, e.Levels[3], e.Levels[2])
+	assert.Less(t, e.Projected[0], g4.Projected[0]*e.Members/g4.Members, "the 8-cell share falls")
 	assert.LessOrEqual(t, e.Projected[0], Patterns(16, 8))
-	raw := EstimateRun(Config{Rows: 4, Cols: 4, MaxGap: 4, Cells: []int{8, 10}, RawRuns: true})
+	raw := EstimateRun(Config{Rows: 4, Cols: 4, MaxGap: 6, Cells: []int{8, 10, 12}, RawRuns: true})
 	assert.Greater(t, raw.ScratchBytes, e.ScratchBytes)
+	// packed outputs: 1 to 8 bytes per key (Gap4_8 packed measured 1.02)
+	packed := EstimateRun(Config{Rows: 4, Cols: 4, MaxGap: 6, Cells: []int{8, 10, 12}, Packed: true})
+	assert.Less(t, packed.OutputBytes, e.OutputBytes)
+	assert.Greater(t, packed.OutputBytes, e.OutputBytes/8)
+	assert.InDelta(t, 1.67, packedBytes(16, 12, 830504340), 0.1)
+	assert.InDelta(t, 3.13, packedBytes(16, 16, 1331820797), 0.1)
 	assert.Contains(t, e.String(), "peak disk")
 	assert.False(t, EstimateRun(Config{Rows: 3, Cols: 5, MaxGap: 2, Cells: []int{15}}).Known)
 }

@@ -33,7 +33,10 @@ type Config struct {
 	MaxStep int
 	// RawRuns keeps scratch runs as 8 bytes per key instead of delta-coded
 	// (uvarint differences: a fraction of the disk for a little CPU).
-	RawRuns  bool
+	RawRuns bool
+	// Packed writes the key-set files delta-coded (keyset format version
+	// 2): 2-5 bytes per key instead of 8.
+	Packed   bool
 	Progress func(Progress)
 }
 
@@ -502,7 +505,8 @@ func (e *streamer) finish(res *Result) error {
 	sort.SliceStable(jobs, func(a, b int) bool { return size(jobs[a]) < size(jobs[b]) })
 	var written int64
 	for _, jb := range jobs {
-		h := keyset.Header{Rows: e.cfg.Rows, Cols: e.cfg.Cols, Cells: jb.k, Gap: e.cfg.MaxGap, Exact: e.cfg.Exact && e.cfg.MaxGap > 0}
+		h := keyset.Header{Rows: e.cfg.Rows, Cols: e.cfg.Cols, Cells: jb.k, Gap: e.cfg.MaxGap, Exact: e.cfg.Exact && e.cfg.MaxGap > 0,
+			Packed: e.cfg.Packed}
 		path := filepath.Join(e.cfg.Dir, h.Name()+".keys")
 		if p, ok := e.cfg.Paths[jb.k]; ok {
 			path = p

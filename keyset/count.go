@@ -40,9 +40,13 @@ func Count(path string) (Header, uint64, error) {
 func WriteCount(w io.Writer, format, path string, h Header, n uint64) error {
 	if format == "json" {
 		return json.NewEncoder(w).Encode(map[string]any{"file": path, "name": h.Name(), "rows": h.Rows, "cols": h.Cols,
-			"cells": h.Cells, "gap": h.Gap, "exact": h.Exact, "count": n, "checksum": "ok"})
+			"cells": h.Cells, "gap": h.Gap, "exact": h.Exact, "packed": h.Packed, "count": n, "checksum": "ok"})
 	}
-	_, err := fmt.Fprintf(w, "%s: %s %dx%d cells %d gap %d exact %t count %d checksum ok\n",
-		path, h.Name(), h.Rows, h.Cols, h.Cells, h.Gap, h.Exact, n)
+	packed := ""
+	if h.Packed {
+		packed = " packed"
+	}
+	_, err := fmt.Fprintf(w, "%s: %s %dx%d cells %d gap %d exact %t count %d checksum ok%s\n",
+		path, h.Name(), h.Rows, h.Cols, h.Cells, h.Gap, h.Exact, n, packed)
 	return err
 }

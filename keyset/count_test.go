@@ -43,5 +43,9 @@ func TestWriteCount(t *testing.T) {
 	require.NoError(t, WriteCount(&text, "text", "a/s.keys", h, 1000))
 	assert.Equal(t, "a/s.keys: Gap2_8 4x4 cells 8 gap 2 exact false count 1000 checksum ok\n", text.String())
 	require.NoError(t, WriteCount(&js, "json", "a/s.keys", h, 1000))
-	assert.Equal(t, `{"cells":8,"checksum":"ok","cols":4,"count":1000,"exact":false,"file":"a/s.keys","gap":2,"name":"Gap2_8","rows":4}`+"\n", js.String())
+	assert.Equal(t, `{"cells":8,"checksum":"ok","cols":4,"count":1000,"exact":false,"file":"a/s.keys","gap":2,"name":"Gap2_8","packed":false,"rows":4}`+"\n", js.String())
+	text.Reset()
+	h.Packed = true
+	require.NoError(t, WriteCount(&text, "text", "a/s.keys", h, 1000))
+	assert.Equal(t, "a/s.keys: Gap2_8 4x4 cells 8 gap 2 exact false count 1000 checksum ok packed\n", text.String())
 }

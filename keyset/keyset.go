@@ -13,6 +13,7 @@ import (
 	"hash"
 	"hash/crc32"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -37,12 +38,19 @@ import (
 //	32     8*count keys, strictly increasing uint64 (encode.Board.Key, projected)
 //	end    4    CRC-32C (Castagnoli) of every byte before it
 //
+// Version 2 (packed) is the same but for two fields: bytes 24-31 hold the
+// length L of the key section, and the keys are delta-coded: each key's
+// difference from the previous one (the first: from 0) as a uvarint. Dense
+// sorted sets take 2-5 bytes per key instead of 8 (a 12-cell projection of
+// the 4x4 gap <= 4 set would not fit on our disk as version 1).
+//
 // Writers produce the file under a temporary name in the same directory and
 // rename it when complete, so an interrupted run leaves no partial file.
 
 const (
 	keysetMagic   = "GAPKEYS\x00"
 	keysetVersion = 1
+	packedVersion = 2
 	// HeaderSize is the byte offset of the first key.
 	HeaderSize  = 32
 	trailerSize = 4
@@ -61,6 +69,9 @@ type Header struct {
 	Exact      bool   // gap equals Gap rather than at most Gap
 	Approx     bool   // a superset of the set (still admissible in h_G:2N)
 	Count      uint64 // number of keys
+	// Packed: the file's keys are delta-coded (format version 2). It says
+	// how the file is stored, not what the set is.
+	Packed bool
 }
 
 // Name is the paper's name of the set: Gap0, Gap0_8, Gap2_10, ... ("Gap2"
@@ -92,10 +103,16 @@ func (h Header) validate() error {
 	return nil
 }
 
-func (h Header) encode() []byte {
+// encode writes the header; dataLen is the key section's length (stored
+// only by packed files).
+func (h Header) encode(dataLen uint64) []byte {
 	b := make([]byte, HeaderSize)
 	copy(b, keysetMagic)
 	binary.LittleEndian.PutUint16(b[8:], keysetVersion)
+	if h.Packed {
+		binary.LittleEndian.PutUint16(b[8:], packedVersion)
+		binary.LittleEndian.PutUint64(b[24:], dataLen)
+	}
 	b[10], b[11], b[12], b[13] = byte(h.Rows), byte(h.Cols), byte(h.Cells), byte(h.Gap)
 	if h.Exact {
 		b[14] = 1
@@ -107,40 +124,53 @@ func (h Header) encode() []byte {
 	return b
 }
 
-func decodeHeader(b []byte) (Header, error) {
+// decodeHeader reads a header and the key section's length.
+func decodeHeader(b []byte) (Header, uint64, error) {
 	if string(b[:8]) != keysetMagic {
-		return Header{}, fmt.Errorf("%w: wrong magic (not a gapset key-set file)", ErrFormat)
+		return Header{}, 0, fmt.Errorf("%w: wrong magic (not a gapset key-set file)", ErrFormat)
 	}
-	if v := binary.LittleEndian.Uint16(b[8:]); v != keysetVersion {
-		return Header{}, fmt.Errorf("%w: version %d, this program reads version %d", ErrFormat, v, keysetVersion)
+	v := binary.LittleEndian.Uint16(b[8:])
+	if v != keysetVersion && v != packedVersion {
+		return Header{}, 0, fmt.Errorf("%w: version %d, this program reads versions %d and %d", ErrFormat, v, keysetVersion, packedVersion)
 	}
 	h := Header{Rows: int(b[10]), Cols: int(b[11]), Cells: int(b[12]), Gap: int(b[13]), Exact: b[14]&1 != 0, Approx: b[14]&2 != 0,
-		Count: binary.LittleEndian.Uint64(b[16:])}
-	if b[14]&^3 != 0 || b[15] != 0 || binary.LittleEndian.Uint64(b[24:]) != 0 {
-		return Header{}, fmt.Errorf("%w: reserved header bytes are not zero", ErrFormat)
+		Count: binary.LittleEndian.Uint64(b[16:]), Packed: v == packedVersion}
+	dataLen := binary.LittleEndian.Uint64(b[24:])
+	if b[14]&^3 != 0 || b[15] != 0 || (!h.Packed && dataLen != 0) {
+		return Header{}, 0, fmt.Errorf("%w: reserved header bytes are not zero", ErrFormat)
 	}
 	if err := h.validate(); err != nil {
-		return Header{}, fmt.Errorf("%w: %v", ErrFormat, err)
+		return Header{}, 0, fmt.Errorf("%w: %v", ErrFormat, err)
 	}
-	return h, nil
+	if !h.Packed {
+		if h.Count > (math.MaxInt64-HeaderSize-trailerSize)/8 {
+			return Header{}, 0, fmt.Errorf("%w: header claims %d keys", ErrFormat, h.Count)
+		}
+		dataLen = 8 * h.Count
+	}
+	if dataLen > math.MaxInt64-HeaderSize-trailerSize || h.Count > dataLen {
+		return Header{}, 0, fmt.Errorf("%w: header claims %d keys in %d bytes", ErrFormat, h.Count, dataLen)
+	}
+	return h, dataLen, nil
 }
 
 // Writer writes a key-set file. Keys must be added in strictly increasing
 // order. Close publishes the file; Abort (or a failed Close) removes it.
 type Writer struct {
-	h     Header
-	path  string
-	tmp   *os.File
-	bw    *bufio.Writer
-	crc   hash.Hash32
-	last  uint64
-	count uint64
-	err   error
-	buf   [8]byte
-	batch []byte // AddSorted's encoding buffer
+	h       Header
+	path    string
+	tmp     *os.File
+	bw      *bufio.Writer
+	last    uint64
+	count   uint64
+	dataLen uint64 // bytes of keys written
+	err     error
+	batch   []byte // the encoding buffer
+	one     [1]uint64
 }
 
-// Create starts a key-set file at path; h.Count is ignored (Close fills it in).
+// Create starts a key-set file at path (packed when h.Packed); h.Count is
+// ignored (Close fills it in).
 func Create(path string, h Header) (*Writer, error) {
 	if err := h.validate(); err != nil {
 		return nil, err
@@ -149,9 +179,9 @@ func Create(path string, h Header) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &Writer{h: h, path: path, tmp: tmp, crc: crc32.New(castagnoli)}
-	w.bw = bufio.NewWriterSize(io.MultiWriter(tmp, w.crc), 1<<20)
-	if _, err := w.bw.Write(h.encode()); err != nil { // count patched at Close
+	w := &Writer{h: h, path: path, tmp: tmp}
+	w.bw = bufio.NewWriterSize(tmp, 1<<20)
+	if _, err := w.bw.Write(h.encode(0)); err != nil { // count and length patched at Close
 		w.Abort()
 		return nil, err
 	}
@@ -160,25 +190,8 @@ func Create(path string, h Header) (*Writer, error) {
 
 // Add appends one key.
 func (w *Writer) Add(key uint64) error {
-	if w.err != nil {
-		return w.err
-	}
-	if w.count > 0 && key <= w.last {
-		w.err = fmt.Errorf("key-set writer: key %#x not above previous %#x", key, w.last)
-		return w.err
-	}
-	if mask := encode.ProjectMask(w.h.Cells); key&^mask != 0 && w.h.Cells < 16 {
-		w.err = fmt.Errorf("key-set writer: key %#x has bits outside the last %d cells", key, w.h.Cells)
-		return w.err
-	}
-	binary.LittleEndian.PutUint64(w.buf[:], key)
-	if _, err := w.bw.Write(w.buf[:]); err != nil {
-		w.err = err
-		return err
-	}
-	w.last = key
-	w.count++
-	return nil
+	w.one[0] = key
+	return w.AddSorted(w.one[:])
 }
 
 // AddSorted appends a batch of keys: strictly increasing, and above every
@@ -188,27 +201,32 @@ func (w *Writer) AddSorted(keys []uint64) error {
 		return w.err
 	}
 	mask := encode.ProjectMask(w.h.Cells)
-	if len(w.batch) < 8*len(keys) {
-		w.batch = make([]byte, 8*len(keys))
-	}
-	b := w.batch[:8*len(keys)]
+	b := w.batch[:0]
+	prev := w.last
 	for i, key := range keys {
-		if (w.count > 0 || i > 0) && key <= w.last {
-			w.err = fmt.Errorf("key-set writer: key %#x not above previous %#x", key, w.last)
+		if (w.count > 0 || i > 0) && key <= prev {
+			w.err = fmt.Errorf("key-set writer: key %#x not above previous %#x", key, prev)
 			return w.err
 		}
 		if key&^mask != 0 && w.h.Cells < 16 {
 			w.err = fmt.Errorf("key-set writer: key %#x has bits outside the last %d cells", key, w.h.Cells)
 			return w.err
 		}
-		binary.LittleEndian.PutUint64(b[8*i:], key)
-		w.last = key
+		if w.h.Packed {
+			b = binary.AppendUvarint(b, key-prev) // prev is 0 before the first key
+		} else {
+			b = binary.LittleEndian.AppendUint64(b, key)
+		}
+		prev = key
 	}
+	w.batch = b
 	if _, err := w.bw.Write(b); err != nil {
 		w.err = err
 		return err
 	}
+	w.last = prev
 	w.count += uint64(len(keys))
+	w.dataLen += uint64(len(b))
 	return nil
 }
 
@@ -225,21 +243,22 @@ func (w *Writer) Close() error {
 		w.Abort()
 		return err
 	}
-	// The header was hashed with count 0; recompute the CRC over the final
-	// header and the keys by re-reading (cheap next to writing).
+	// The header is final only now; the CRC is computed by re-reading
+	// (cheap next to writing).
 	w.h.Count = w.count
-	if _, err := w.tmp.WriteAt(w.h.encode(), 0); err != nil {
+	if _, err := w.tmp.WriteAt(w.h.encode(w.dataLen), 0); err != nil {
 		w.Abort()
 		return err
 	}
-	sum, err := fileCRC(w.tmp, HeaderSize+8*int64(w.count))
+	end := HeaderSize + int64(w.dataLen)
+	sum, err := fileCRC(w.tmp, end)
 	if err != nil {
 		w.Abort()
 		return err
 	}
 	var tail [trailerSize]byte
 	binary.LittleEndian.PutUint32(tail[:], sum)
-	if _, err := w.tmp.WriteAt(tail[:], HeaderSize+8*int64(w.count)); err != nil {
+	if _, err := w.tmp.WriteAt(tail[:], end); err != nil {
 		w.Abort()
 		return err
 	}
@@ -302,7 +321,12 @@ type Reader struct {
 	h    Header
 	f    *os.File
 	br   *bufio.Reader
+	src  io.Reader // the key section, hashed into crc as it is read
 	crc  hash.Hash32
+	buf  []byte // read from src: buf[pos:end] not yet decoded
+	pos  int
+	end  int
+	done bool // src is exhausted
 	left uint64
 	last uint64
 	read uint64
@@ -336,23 +360,42 @@ func newReader(f *os.File, name string) (*Reader, error) {
 	if _, err := io.ReadFull(f, hdr); err != nil {
 		return nil, fmt.Errorf("%s: %w: file too short for a header", name, ErrFormat)
 	}
-	h, err := decodeHeader(hdr)
+	h, dataLen, err := decodeHeader(hdr)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if h.Count > uint64(st.Size()) {
-		return nil, fmt.Errorf("%s: %w: header claims %d keys, file has %d bytes", name, ErrFormat, h.Count, st.Size())
+	if want := HeaderSize + int64(dataLen) + trailerSize; st.Size() != want {
+		return nil, fmt.Errorf("%s: %w: %d bytes, header says %d keys in %d bytes: truncated or padded", name, ErrFormat, st.Size(), h.Count, want)
 	}
-	if want := int64(HeaderSize + 8*h.Count + trailerSize); st.Size() != want {
-		return nil, fmt.Errorf("%s: %w: %d bytes, header says %d keys (%d bytes): truncated or padded", name, ErrFormat, st.Size(), h.Count, want)
-	}
-	r := &Reader{h: h, f: f, br: bufio.NewReaderSize(f, 1<<20), crc: crc32.New(castagnoli), left: h.Count, name: name}
+	r := &Reader{h: h, f: f, br: bufio.NewReaderSize(f, 1<<16), crc: crc32.New(castagnoli), left: h.Count, name: name,
+		buf: make([]byte, 1<<20)}
 	r.crc.Write(hdr)
+	r.src = io.TeeReader(io.LimitReader(r.br, int64(dataLen)), r.crc)
 	return r, nil
 }
 
 // Header returns the file's header.
 func (r *Reader) Header() Header { return r.h }
+
+// fill keeps at least binary.MaxVarintLen64 bytes undecoded unless the key
+// section is exhausted.
+func (r *Reader) fill() error {
+	if r.done || r.end-r.pos >= binary.MaxVarintLen64 {
+		return nil
+	}
+	r.end = copy(r.buf, r.buf[r.pos:r.end])
+	r.pos = 0
+	n, err := io.ReadFull(r.src, r.buf[r.end:])
+	r.end += n
+	switch err {
+	case nil:
+	case io.EOF, io.ErrUnexpectedEOF:
+		r.done = true
+	default:
+		return err
+	}
+	return nil
+}
 
 // Next returns the next key; ok is false at the end or on an error (see Err).
 func (r *Reader) Next() (key uint64, ok bool) {
@@ -363,16 +406,33 @@ func (r *Reader) Next() (key uint64, ok bool) {
 		r.finish()
 		return 0, false
 	}
-	var b [8]byte
-	if _, err := io.ReadFull(r.br, b[:]); err != nil {
-		r.err = fmt.Errorf("%s: %w: %v", r.name, ErrFormat, err)
+	if err := r.fill(); err != nil {
+		r.err = fmt.Errorf("%s: %w", r.name, err)
 		return 0, false
 	}
-	r.crc.Write(b[:])
-	key = binary.LittleEndian.Uint64(b[:])
-	if r.read > 0 && key <= r.last {
-		r.err = fmt.Errorf("%s: %w: keys out of order at key %d", r.name, ErrFormat, r.read)
-		return 0, false
+	if r.h.Packed {
+		d, n := binary.Uvarint(r.buf[r.pos:r.end])
+		if n <= 0 {
+			r.err = fmt.Errorf("%s: %w: key %d is not a valid delta (truncated or damaged)", r.name, ErrFormat, r.read)
+			return 0, false
+		}
+		r.pos += n
+		key = r.last + d
+		if r.read > 0 && (d == 0 || key < r.last) {
+			r.err = fmt.Errorf("%s: %w: keys out of order at key %d", r.name, ErrFormat, r.read)
+			return 0, false
+		}
+	} else {
+		if r.end-r.pos < 8 {
+			r.err = fmt.Errorf("%s: %w: truncated at key %d", r.name, ErrFormat, r.read)
+			return 0, false
+		}
+		key = binary.LittleEndian.Uint64(r.buf[r.pos:])
+		r.pos += 8
+		if r.read > 0 && key <= r.last {
+			r.err = fmt.Errorf("%s: %w: keys out of order at key %d", r.name, ErrFormat, r.read)
+			return 0, false
+		}
 	}
 	if !ValidKey(key, r.h.Rows*r.h.Cols, r.h.Cells) {
 		r.err = fmt.Errorf("%s: %w: key %d (%#x) is not a placement of tiles on the last %d cells of a %dx%d board",
@@ -385,9 +445,18 @@ func (r *Reader) Next() (key uint64, ok bool) {
 	return key, true
 }
 
-// finish checks the checksum once all keys were read.
+// finish checks that the key section ended with the last key and the
+// checksum once all keys were read.
 func (r *Reader) finish() {
 	if r.err != nil {
+		return
+	}
+	if err := r.fill(); err != nil {
+		r.err = fmt.Errorf("%s: %w", r.name, err)
+		return
+	}
+	if r.pos != r.end || !r.done {
+		r.err = fmt.Errorf("%s: %w: bytes after the last of %d keys", r.name, ErrFormat, r.h.Count)
 		return
 	}
 	var tail [trailerSize]byte

@@ -1,6 +1,8 @@
 package keyset
 
 import (
+	"encoding/binary"
+	"hash/crc32"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -116,6 +118,12 @@ func FuzzKeySetReader(f *testing.F) {
 	seed, _ := os.ReadFile(p)
 	f.Add(seed)
 	f.Add(seed[:20])
+	packed := filepath.Join(dir, "packed.keys")
+	if err := WriteFile(packed, Header{Rows: 3, Cols: 3, Cells: 9, Packed: true}, []uint64{0x123456708, 0x123456780}); err != nil {
+		f.Fatal(err)
+	}
+	seed, _ = os.ReadFile(packed)
+	f.Add(seed)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		q := filepath.Join(t.TempDir(), "f.keys")
 		if err := os.WriteFile(q, b, 0o644); err != nil {
@@ -185,4 +193,81 @@ func TestKeySetApproxFlag(t *testing.T) {
 	assert.True(t, got.Approx)
 	assert.False(t, got.Exact)
 	assert.Equal(t, "Gap6_8a", got.Name())
+}
+
+func TestPackedRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	for _, cells := range []int{8, 12, 16} {
+		p := filepath.Join(dir, "p.keys")
+		h := Header{Rows: 4, Cols: 4, Cells: cells, Gap: 4, Packed: true}
+		require.NoError(t, WriteFile(p, h, sampleKeys(cells)))
+		got, keys, err := ReadAll(p)
+		require.NoError(t, err, cells)
+		assert.Equal(t, sampleKeys(cells), keys, cells)
+		assert.True(t, got.Packed)
+		assert.Equal(t, uint64(1000), got.Count)
+		st, err := os.Stat(p)
+		require.NoError(t, err)
+		// 1000 random keys spread over 4*cells bits: each delta needs about
+		// 4*cells-10 bits, so at most ceil((4*cells-3)/7) bytes.
+		assert.Less(t, st.Size(), int64(32+4+1000*((4*cells-3)/7+1)), cells)
+		assert.Less(t, st.Size(), int64(32+4+8*1000), cells)
+	}
+	// The empty set and small sets (the first delta is the key itself).
+	for _, keys := range [][]uint64{{}, {0x10}, {0x10, 0x32}} {
+		p := filepath.Join(dir, "e.keys")
+		require.NoError(t, WriteFile(p, Header{Rows: 2, Cols: 2, Cells: 2, Packed: true}, keys))
+		_, got, err := ReadAll(p)
+		require.NoError(t, err)
+		assert.Equal(t, keys, append([]uint64{}, got...))
+	}
+}
+
+func TestPackedRejectsDamage(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.keys")
+	keys := sampleKeys(12)
+	require.NoError(t, WriteFile(p, Header{Rows: 4, Cols: 4, Cells: 12, Packed: true}, keys))
+	good, err := os.ReadFile(p)
+	require.NoError(t, err)
+	withCRC := func(b []byte) []byte { // damage the checksum cannot see
+		b = append([]byte(nil), b[:len(b)-4]...)
+		return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	}
+	damage := map[string][]byte{
+		"truncated":   good[:len(good)-7],
+		"flipped bit": func() []byte { b := append([]byte(nil), good...); b[100] ^= 0x10; return b }(),
+	}
+	// A zero delta (a key twice), valid checksum.
+	zero := append([]byte(nil), good[:len(good)-4]...)
+	zero = append(zero[:32+1], append([]byte{0}, zero[33:]...)...)
+	binary.LittleEndian.PutUint64(zero[24:], binary.LittleEndian.Uint64(zero[24:])+1)
+	damage["zero delta"] = withCRC(append(zero, 0, 0, 0, 0))
+	// One byte more in the key section than the keys use, valid checksum.
+	extra := append([]byte(nil), good[:len(good)-4]...)
+	extra = append(extra, 1)
+	binary.LittleEndian.PutUint64(extra[24:], binary.LittleEndian.Uint64(extra[24:])+1)
+	damage["trailing byte"] = withCRC(append(extra, 0, 0, 0, 0))
+	// A key beyond 12 cells, valid checksum: the last delta made huge.
+	big := append([]byte(nil), good[:len(good)-4]...)
+	big = binary.AppendUvarint(big, 1<<60)
+	binary.LittleEndian.PutUint64(big[16:], uint64(len(keys)+1))
+	binary.LittleEndian.PutUint64(big[24:], uint64(len(big)-32))
+	damage["key outside the cells"] = withCRC(append(big, 0, 0, 0, 0))
+	// A version-1 file may not claim a section length.
+	v1 := append([]byte(nil), good...)
+	binary.LittleEndian.PutUint16(v1[8:], 1)
+	damage["length in version 1"] = v1
+	for name, b := range damage {
+		q := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(q, b, 0o644))
+		_, _, err := ReadAll(q)
+		assert.ErrorIs(t, err, ErrFormat, name)
+	}
+	// The withCRC helper itself keeps an undamaged file valid.
+	q := filepath.Join(dir, "rewritten")
+	require.NoError(t, os.WriteFile(q, withCRC(good), 0o644))
+	_, got, err := ReadAll(q)
+	require.NoError(t, err)
+	assert.Equal(t, keys, got)
 }

@@ -31,6 +31,7 @@ func enumerateCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "summary format: text or json"},
 			quietFlag(),
 			&cli.BoolFlag{Name: "estimate", Usage: "print the estimated members, disk and CPU time and stop"},
+			&cli.BoolFlag{Name: "packed", Usage: "write the key-set files delta-coded (format version 2, 2-5 bytes per key instead of 8; every command reads both)"},
 			&cli.BoolFlag{Name: "raw-runs", Usage: "keep scratch runs as 8 bytes per key (default: delta-coded, a fraction of the disk)"},
 			&cli.IntFlag{Name: "max-step", Usage: "stop after `N` reverse moves and write no key-set file (calibration: the layers found are counted)"},
 		),
@@ -82,7 +83,7 @@ func enumerateCommand(e *env) *cli.Command {
 			prog := progress.New(e.stderr, c.Bool("quiet"))
 			cfg.Progress = func(p gapset.Progress) { prog.Update(0, 0, p.Phase != "layer", "%s", p) }
 			scratch := cfg.ScratchDir()
-			cfg.RawRuns, cfg.MaxStep = c.Bool("raw-runs"), c.Int("max-step")
+			cfg.RawRuns, cfg.MaxStep, cfg.Packed = c.Bool("raw-runs"), c.Int("max-step"), c.Bool("packed")
 			est := gapset.EstimateRun(cfg)
 			if c.Bool("estimate") {
 				fmt.Fprintln(e.stdout, est)
