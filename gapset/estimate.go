@@ -19,7 +19,7 @@ type Estimate struct {
 	// ScratchBytes the runs alive at the peak (delta-coded unless raw), of
 	// which ProjectionBytes are the projections' runs.
 	OutputBytes, ScratchBytes, ProjectionBytes float64
-	CPU                       time.Duration
+	CPU                                        time.Duration
 }
 
 // Disk is the peak disk the run needs: the layers' scratch while they are
