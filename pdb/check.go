@@ -24,6 +24,12 @@ const checkSamples = 4096
 // placements the value changes by at most step. Sampling is seeded by the
 // table's size, so a given file always gets the same answer.
 func Check(rows, cols int, group []uint8, table []uint8, step int) error {
+	return check(rows, cols, group, table, step, -1)
+}
+
+// check is Check with the count of 0 entries already known (zeros >= 0:
+// counted while the table was read).
+func check(rows, cols int, group []uint8, table []uint8, step, zeros int) error {
 	n, k := rows*cols, len(group)
 	if len(table) != Entries(n, k) {
 		return fmt.Errorf("%w: %d entries, want %d", ErrCorrupt, len(table), Entries(n, k))
@@ -39,8 +45,11 @@ func Check(rows, cols int, group []uint8, table []uint8, step int) error {
 	if k >= n-1 {
 		return nil // every tile in the group: half the placements are unreachable and hold 0
 	}
-	if z := bytes.Count(table, []byte{0}); z != 1 {
-		return fmt.Errorf("%w: %d entries are 0; only the goal placement's may be", ErrCorrupt, z)
+	if zeros < 0 {
+		zeros = bytes.Count(table, []byte{0})
+	}
+	if zeros != 1 {
+		return fmt.Errorf("%w: %d entries are 0; only the goal placement's may be", ErrCorrupt, zeros)
 	}
 	g := newGrid(rows, cols)
 	geo, err := encode.NewGeometry(rows, cols)

@@ -1,7 +1,10 @@
 package pdb
 
 import (
+	"bytes"
 	"context"
+	"hash/crc32"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -42,4 +45,26 @@ func TestCheck(t *testing.T) {
 		}
 	}))
 	assert.Error(t, Check(3, 3, group, table[:10], step))
+}
+
+// readSummed's chunked checksum and zero count equal the one-pass ones,
+// whatever the table's size against the chunk; a short source is an error.
+func TestReadSummed(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{0, 1, readChunk - 1, readChunk, 2*readChunk + 12345} {
+		src := make([]byte, n)
+		for i := range src {
+			src[i] = byte(rng.IntN(5)) // about a fifth are 0
+		}
+		table := make([]byte, n)
+		sum, zeros, err := readSummed(bytes.NewReader(src), table, 77)
+		require.NoError(t, err, n)
+		assert.Equal(t, src, table, n)
+		assert.Equal(t, crc32.Update(77, castagnoli, src), sum, n)
+		assert.Equal(t, bytes.Count(src, []byte{0}), zeros, n)
+		if n > 0 {
+			_, _, err = readSummed(bytes.NewReader(src[:n-1]), table, 0)
+			assert.Error(t, err, n)
+		}
+	}
 }

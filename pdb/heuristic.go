@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"math/bits"
 	"path/filepath"
+	"sync"
 	"unsafe"
 
 	"github.com/gapset/gapset/encode"
@@ -42,22 +43,32 @@ func (s *Set) Bytes() int64 {
 // ErrMissing is wrapped when a database file does not exist.
 var ErrMissing = errors.New("pattern database not built")
 
-// Load reads the databases of part from dir. A missing or corrupt file gives
-// an error that says how to build it.
+// Load reads the databases of part from dir, the groups' files at once. A
+// missing or corrupt file gives an error that says how to build it.
 func Load(dir string, part Partition) (*Set, error) {
-	s := &Set{Part: part}
-	for _, g := range part.Groups {
-		path := filepath.Join(dir, FileName(part.Rows, part.Cols, g))
-		t, step, err := Read(path, part.Rows, part.Cols, g)
-		hint := fmt.Sprintf("build it with: gapset pdb build --partition %s --rows %d --cols %d --out %s", part.Name, part.Rows, part.Cols, dir)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			return nil, fmt.Errorf("%w: %s is missing; %s", ErrMissing, path, hint)
-		case err != nil:
-			return nil, fmt.Errorf("%w; rebuild it with: gapset pdb build --partition %s --rows %d --cols %d --out %s", err, part.Name, part.Rows, part.Cols, dir)
+	s := &Set{Part: part, Tables: make([][]uint8, len(part.Groups)), Steps: make([]int, len(part.Groups))}
+	errs := make([]error, len(part.Groups))
+	var wg sync.WaitGroup
+	for i, g := range part.Groups {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			path := filepath.Join(dir, FileName(part.Rows, part.Cols, g))
+			s.Tables[i], s.Steps[i], errs[i] = Read(path, part.Rows, part.Cols, g)
+			hint := fmt.Sprintf("build it with: gapset pdb build --partition %s --rows %d --cols %d --out %s", part.Name, part.Rows, part.Cols, dir)
+			switch {
+			case errors.Is(errs[i], fs.ErrNotExist):
+				errs[i] = fmt.Errorf("%w: %s is missing; %s", ErrMissing, path, hint)
+			case errs[i] != nil:
+				errs[i] = fmt.Errorf("%w; re%s", errs[i], hint)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs { // the first group's error, as one at a time would give
+		if err != nil {
+			return nil, err
 		}
-		s.Tables = append(s.Tables, t)
-		s.Steps = append(s.Steps, step)
 	}
 	return s, nil
 }
