@@ -23,7 +23,7 @@
 // same forms):
 //
 //	md, lc, wd, wd-noskip, id, wdid, wdlc   no files
-//	pdb78, pdb663, pdb555, pdb78-direct, pdb78-noskip, pdb78-noprefetch, pdb78-dual, pdb663-dual, pdb78+663, pdb44
+//	pdb78, pdb663, pdb555, pdb78-direct, pdb78-noskip, pdb78-noprefetch, pdb78-compact, pdb78-dual, pdb663-dual, pdb78+663, pdb44
 //	                                         databases in Options.PDBDir
 //	gap0, gap2, gap4, gap6, gap8            h_G:G: sets of gap 0, 2, ..., G from
 //	                                         Options.Keys, BDDs or Cells

@@ -3,6 +3,7 @@ package heuristic
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 
 	"github.com/gapset/gapset/ida"
@@ -17,6 +18,7 @@ func pdbEntries() []Entry {
 		pdbEntry("pdb78-direct", "7-8 additive databases, not reflected", "7-8", 4, 4, false),
 		pdbEntry("pdb78-noskip", "pdb78 evaluated at every node", "7-8", 4, 4, true),
 		pdbEntry("pdb78-noprefetch", "pdb78 without the prefetch of the children's entries (for comparisons)", "7-8", 4, 4, true),
+		pdbEntry("pdb78-compact", "pdb78 with 4-bit entries (half the memory; converted at load, about a second)", "7-8", 4, 4, true),
 		pdbEntry("pdb78-dual", "pdb78, also the dual boards (the inverse permutations) where proven", "7-8", 4, 4, true),
 		pdbEntry("pdb663-dual", "pdb663, also the dual boards (the inverse permutations) where proven", "6-6-3", 4, 4, true),
 		pdbEntry("pdb44", "4-4 databases of the 3x3 board", "4-4", 3, 3, false),
@@ -70,13 +72,25 @@ func (r *Resolver) pdbHeuristic(partition string, rows, cols int, reflect bool, 
 	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
 		return nil, fmt.Errorf("--pdb %s is a file, not a directory of pattern databases", quote(dir))
 	}
-	set, ok := r.pdbs[part.Name]
+	compact := strings.HasSuffix(label, "-compact")
+	key := part.Name
+	if compact {
+		key += "/compact"
+	}
+	set, ok := r.pdbs[key]
 	if !ok {
-		set, err = pdb.Load(dir, part)
-		if err != nil {
-			return nil, err
+		set, ok = r.pdbs[part.Name]
+		if !ok {
+			if set, err = pdb.Load(dir, part); err != nil {
+				return nil, err
+			}
 		}
-		r.pdbs[part.Name] = set
+		if compact { // the byte tables are dropped unless another heuristic holds them
+			if set, err = set.Compact(runtime.NumCPU()); err != nil {
+				return nil, err
+			}
+		}
+		r.pdbs[key] = set
 	}
 	return &pdb.Heuristic{Set: set, Reflect: reflect, Label: label,
 		NoSkip: strings.HasSuffix(label, "-noskip"), Dual: strings.HasSuffix(label, "-dual"),

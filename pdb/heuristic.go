@@ -19,6 +19,9 @@ type Set struct {
 	Part   Partition
 	Tables [][]uint8 // Tables[g] for Part.Groups[g]
 	Steps  []int     // Steps[g]: largest change of Tables[g] along one move
+	// Nibbles, when set instead of Tables, are the tables in the compact
+	// coding (see Compact): half the bytes, so half the cache lines.
+	Nibbles [][]uint8
 }
 
 // Step is the largest change of the additive bound along one move: a move
@@ -35,6 +38,9 @@ func (s *Set) Step() int {
 func (s *Set) Bytes() int64 {
 	var b int64
 	for _, t := range s.Tables {
+		b += int64(len(t))
+	}
+	for _, t := range s.Nibbles {
 		b += int64(len(t))
 	}
 	return b
@@ -149,7 +155,15 @@ func (h *Heuristic) NewTracker(rows, cols int) (ida.Tracker, error) {
 	if len(p.Groups) > maxGroups {
 		return nil, fmt.Errorf("at most %d groups", maxGroups)
 	}
-	t := &tracker{n: rows * cols, cols: cols, reflect: h.Reflect, dual: h.Dual, parity: h.Dual, tables: h.Set.Tables}
+	t := &tracker{n: rows * cols, cols: cols, reflect: h.Reflect, dual: h.Dual, parity: h.Dual, tables: h.Set.Tables,
+		nibs: h.Set.Nibbles}
+	if t.nibs != nil {
+		geo, err := encode.NewGeometry(rows, cols)
+		if err != nil {
+			return nil, err
+		}
+		t.dist = &geo.Dist
+	}
 	for gi, g := range p.Groups {
 		t.groups = append(t.groups, g)
 		w := int32(1)
@@ -212,6 +226,8 @@ type tracker struct {
 	n, cols               int
 	reflect, dual, parity bool
 	tables                [][]uint8
+	nibs                  [][]uint8                               // compact tables (Set.Nibbles), when tables is nil
+	dist                  *[encode.MaxCells][encode.MaxCells]int8 // with nibs: tile distances, for the dual boards
 	groups                [][]uint8
 	grpOf                 [encode.MaxCells]uint8
 	idxIn                 [encode.MaxCells]uint8 // a tile's place in its group
@@ -289,13 +305,13 @@ func (t *tracker) Prefetch(p *ida.Position, cells []uint8) {
 		g := int(t.grpOf[tile])
 		dk := t.rankDelta(g, int(t.idxIn[tile]), int(c), blank, &p.Tiles)
 		pr.dk[c] = int32(dk)
-		prefetch(unsafe.Pointer(&t.tables[g][t.rk[g]+dk]))
+		prefetch(t.addr(g, t.rk[g]+dk))
 		if t.reflect {
 			rt := t.tmap[tile]
 			rg := int(t.grpOf[rt])
 			dr := t.rankDelta(rg, int(t.idxIn[rt]), int(t.cmap[c]), int(t.cmap[blank]), &t.rtiles)
 			pr.dr[c] = int32(dr)
-			prefetch(unsafe.Pointer(&t.tables[rg][t.rr[rg]+dr]))
+			prefetch(t.addr(rg, t.rr[rg]+dr))
 		}
 	}
 }
@@ -438,16 +454,16 @@ func (t *tracker) bound(p *ida.Position, need int) int {
 		// before using either, so that their cache misses overlap. The
 		// reflected value is then kept even when the direct sum cuts.
 		gd, gr := bits.TrailingZeros16(f.dirtyD), bits.TrailingZeros16(f.dirtyR)
-		vd, vr := t.tables[gd][t.rk[gd]], t.tables[gr][t.rr[gr]]
+		vd, vr := t.entry(gd, t.rk[gd]), t.entry(gr, t.rr[gr])
 		f.vd[gd], f.vr[gr] = vd, vr
 		f.dirtyD, f.dirtyR = 0, 0
 	}
-	h := t.sum(&f.vd, &f.dirtyD, all, &t.rk, nil)
+	h := t.whole(p, t.sum(&f.vd, &f.dirtyD, all, &t.rk, nil))
 	if h > need || !(t.reflect || t.dual) {
 		return h // the other boards' groups stay dirty until needed
 	}
 	if t.reflect {
-		if h = max(h, t.sum(&f.vr, &f.dirtyR, all, &t.rr, nil)); h > need {
+		if h = max(h, t.whole(p, t.sum(&f.vr, &f.dirtyR, all, &t.rr, nil))); h > need {
 			return h
 		}
 	}
@@ -466,15 +482,48 @@ func (t *tracker) sum(v *[maxGroups]uint8, dirty *uint16, use uint16, rk *[maxGr
 	for m := *dirty & use; m != 0; m &= m - 1 {
 		g := bits.TrailingZeros16(m)
 		if rk != nil {
-			v[g] = t.tables[g][rk[g]]
+			v[g] = t.entry(g, rk[g])
 		} else {
-			v[g] = t.tables[g][t.index(g, pos)]
+			v[g] = t.entry(g, t.index(g, pos))
+			if t.nibs != nil { // a group's true value: its distance plus twice the entry
+				m := 0
+				for _, tile := range t.groups[g] {
+					m += int(t.dist[tile][pos[tile]])
+				}
+				v[g] = uint8(m + 2*int(v[g]))
+			}
 		}
 	}
 	*dirty &^= use
 	s := 0
 	for m := use; m != 0; m &= m - 1 {
 		s += int(v[bits.TrailingZeros16(m)])
+	}
+	return s
+}
+
+// entry is group g's table entry at rank r: its value, or with compact
+// tables half its excess over the group's Manhattan distance.
+func (t *tracker) entry(g, r int) uint8 {
+	if t.nibs != nil {
+		return nibble(t.nibs[g], r)
+	}
+	return t.tables[g][r]
+}
+
+// addr is the address of group g's entry at rank r, for prefetching.
+func (t *tracker) addr(g, r int) unsafe.Pointer {
+	if t.nibs != nil {
+		return unsafe.Pointer(&t.nibs[g][r>>1])
+	}
+	return unsafe.Pointer(&t.tables[g][r])
+}
+
+// whole is the additive bound from a sum of entries over every group of
+// a board (the direct or the mirrored one, whose distance is the same).
+func (t *tracker) whole(p *ida.Position, s int) int {
+	if t.nibs != nil {
+		return p.MD + 2*s
 	}
 	return s
 }
