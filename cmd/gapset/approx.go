@@ -22,6 +22,7 @@ func approxCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "max-gap", Value: 8, Usage: "largest gap `G` (even)"},
 			&cli.StringSliceFlag{Name: "exact", Usage: "exact key-set `FILE` of the lowest levels, in order (Gap0_K, then Gap2_K, ...)"},
 			&cli.StringFlag{Name: "out-dir", Required: true, Usage: "write the key-set files into `DIR` (required: a 4x4 run writes gigabytes, 8 bytes per pattern)"},
+			&cli.BoolFlag{Name: "packed", Usage: "write the key-set files delta-coded (about 1 byte per pattern; see enumerate --packed)"},
 			quietFlag(),
 		),
 		Action: func(c *cli.Context) error {
@@ -54,6 +55,7 @@ func approxCommand(e *env) *cli.Command {
 			err = gapset.Approximate(e.context, rows, cols, k, maxGap/2, exact, func(l gapset.ApproxLevel) error {
 				prog.Done()
 				h := l.Header
+				h.Packed = c.Bool("packed")
 				fmt.Fprintf(e.stdout, "| %s | %d | %.4f | %.1f |\n", h.Name(), l.Set.Len(), float64(l.Set.Len())/space, l.Elapsed.Seconds())
 				if l.Level < len(exact) {
 					return nil // the exact file exists

@@ -26,6 +26,14 @@ func TestApproxCommand(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, h.Approx)
 	assert.Greater(t, len(keys), 6285)
+	// --packed: the same sets, delta-coded
+	pdir := t.TempDir()
+	code, _, errs = runCmd(t, "", append([]string{"approx", "-q", "--rows", "3", "--cols", "3", "--cells", "6", "--max-gap", "8", "--packed", "--out-dir", pdir}, exact...)...)
+	require.Equal(t, 0, code, errs)
+	hp, pkeys, err := keyset.ReadAll(filepath.Join(pdir, "Gap8_6a.keys"))
+	require.NoError(t, err)
+	assert.True(t, hp.Packed && hp.Approx)
+	assert.Equal(t, keys, pkeys)
 	files := []string{"--keys", filepath.Join(dir, "Gap0_6.keys"), "--keys", filepath.Join(dir, "Gap2_6.keys")}
 	for _, g := range []string{"4", "6", "8"} {
 		files = append(files, "--keys", filepath.Join(dir, "Gap"+g+"_6a.keys"))
