@@ -12,9 +12,9 @@ import (
 	"github.com/gapset/gapset/encode"
 )
 
-// checkSamples is how many placements Check tests for the Manhattan bound
-// and the step: a few milliseconds, cheap enough for every load.
-const checkSamples = 4096
+// checkSampleCount is how many placements Check tests for the Manhattan
+// bound and the step: a few milliseconds, cheap enough for every load.
+const checkSampleCount = 4096
 
 // Check runs the load-time checks of a group's table, which catch damage a
 // recomputed checksum hides and writer bugs: the goal placement (every
@@ -30,41 +30,69 @@ func Check(rows, cols int, group []uint8, table []uint8, step int) error {
 // check is Check with the count of 0 entries already known (zeros >= 0:
 // counted while the table was read).
 func check(rows, cols int, group []uint8, table []uint8, step, zeros int) error {
-	n, k := rows*cols, len(group)
-	if len(table) != Entries(n, k) {
-		return fmt.Errorf("%w: %d entries, want %d", ErrCorrupt, len(table), Entries(n, k))
+	if len(table) != Entries(rows*cols, len(group)) {
+		return fmt.Errorf("%w: %d entries, want %d", ErrCorrupt, len(table), Entries(rows*cols, len(group)))
 	}
+	if len(group) < rows*cols-1 {
+		if zeros < 0 {
+			zeros = bytes.Count(table, []byte{0})
+		}
+		if zeros != 1 {
+			return fmt.Errorf("%w: %d entries are 0; only the goal placement's may be", ErrCorrupt, zeros)
+		}
+	}
+	return checkSamples(rows, cols, group, step, func(r int, _ []uint8) int { return int(table[r]) })
+}
+
+// checkCompact is Check for a compact table (see Compact) of entries
+// placements: the samples are decoded with their placements' distances.
+func checkCompact(rows, cols int, group []uint8, nib []uint8, entries, step int) error {
+	if len(nib) != (entries+1)/2 {
+		return fmt.Errorf("%w: %d bytes of compact entries, want %d", ErrCorrupt, len(nib), (entries+1)/2)
+	}
+	geo, err := encode.NewGeometry(rows, cols)
+	if err != nil {
+		return err
+	}
+	return checkSamples(rows, cols, group, step, func(r int, pos []uint8) int {
+		m := 0
+		for i, c := range pos {
+			m += int(geo.Dist[group[i]][c])
+		}
+		return m + 2*int(nibble(nib, r))
+	})
+}
+
+// checkSamples runs Check's tests on the goal and a sample of placements,
+// reading values through value(rank, placement).
+func checkSamples(rows, cols int, group []uint8, step int, value func(r int, pos []uint8) int) error {
+	n, k := rows*cols, len(group)
+	entries := Entries(n, k)
 	home := make([]uint8, k)
 	for i, t := range group {
 		home[i] = t - 1
 	}
 	goal := rank(home, n)
-	if table[goal] != 0 {
-		return fmt.Errorf("%w: the goal placement's entry is %d, not 0", ErrCorrupt, table[goal])
+	if v := value(goal, home); v != 0 {
+		return fmt.Errorf("%w: the goal placement's entry is %d, not 0", ErrCorrupt, v)
 	}
 	if k >= n-1 {
 		return nil // every tile in the group: half the placements are unreachable and hold 0
-	}
-	if zeros < 0 {
-		zeros = bytes.Count(table, []byte{0})
-	}
-	if zeros != 1 {
-		return fmt.Errorf("%w: %d entries are 0; only the goal placement's may be", ErrCorrupt, zeros)
 	}
 	g := newGrid(rows, cols)
 	geo, err := encode.NewGeometry(rows, cols)
 	if err != nil {
 		return err
 	}
-	rng := rand.New(rand.NewPCG(uint64(len(table)), uint64(k)))
+	rng := rand.New(rand.NewPCG(uint64(entries), uint64(k)))
 	pos := make([]uint8, k)
-	for s := 0; s < checkSamples; s++ {
-		r := rng.IntN(len(table))
+	for s := 0; s < checkSampleCount; s++ {
+		r := rng.IntN(entries)
 		if s == 0 {
 			r = goal
 		}
 		used := unrank(r, pos, n)
-		v := int(table[r])
+		v := value(r, pos)
 		md := 0
 		for i, c := range pos {
 			md += int(geo.Dist[group[i]][c])
@@ -75,7 +103,7 @@ func check(rows, cols int, group []uint8, table []uint8, step, zeros int) error 
 		for i, c := range pos {
 			for to := g.nb[c] &^ used; to != 0; to &= to - 1 {
 				pos[i] = uint8(bits.TrailingZeros32(to))
-				w := int(table[rank(pos, n)])
+				w := value(rank(pos, n), pos)
 				pos[i] = c
 				if w-v > step || v-w > step {
 					return fmt.Errorf("%w: one move changes entry %d (%d) by %d, more than the stored step %d", ErrCorrupt, r, v, max(w-v, v-w), step)

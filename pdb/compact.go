@@ -2,6 +2,7 @@ package pdb
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"sync/atomic"
 
@@ -25,17 +26,12 @@ import (
 // Tables nil), converted on workers goroutines. It fails when the groups
 // leave a tile out or an entry does not fit in 4 bits.
 func (s *Set) Compact(workers int) (*Set, error) {
-	p := s.Part
-	n := p.Rows * p.Cols
-	covered := 0
-	for _, g := range p.Groups {
-		covered += len(g)
-		if len(g) >= n-1 {
-			return nil, fmt.Errorf("compact coding: group %v holds every tile", g)
-		}
+	if s.Nibbles != nil {
+		return s, nil
 	}
-	if covered != n-1 {
-		return nil, fmt.Errorf("compact coding: partition %s covers %d of the %d tiles", p.Name, covered, n-1)
+	p := s.Part
+	if err := p.checkCovers(); err != nil {
+		return nil, err
 	}
 	geo, err := encode.NewGeometry(p.Rows, p.Cols)
 	if err != nil {
@@ -52,52 +48,86 @@ func (s *Set) Compact(workers int) (*Set, error) {
 	return out, nil
 }
 
-// compactTable codes one group's table; blocks of placements sharing the
-// first k-1 tiles are walked with an odometer, so a placement's distance
-// costs one addition.
+// compactTable codes one group's table.
 func compactTable(geo *encode.Geometry, group []uint8, table []uint8, workers int) ([]uint8, error) {
-	n, k := geo.Rows*geo.Cols, len(group)
-	last := n - k + 1
-	blocks := len(table) / last
 	nib := make([]uint8, (len(table)+1)/2)
 	hugeHint(nib)
-	const chunk = 1 << 12 // blocks; even, so no byte is shared by two chunks
+	bad := forBlocks(geo, group, len(table), workers, func(r0 int, md []int8) int {
+		for d, m := range md {
+			r := r0 + d
+			e := int(table[r]) - int(m)
+			if e < 0 || e&1 != 0 || e > 30 {
+				return r
+			}
+			nib[r>>1] |= uint8(e>>1) << (uint(r&1) << 2)
+		}
+		return -1
+	})
+	if bad >= 0 {
+		return nil, fmt.Errorf("entry %d (%d) is not its Manhattan distance plus an even number up to 30", bad, table[bad])
+	}
+	return nib, nil
+}
+
+// expandTable decodes a compact table into one byte per entry.
+func expandTable(geo *encode.Geometry, group []uint8, nib []uint8, entries, workers int) []uint8 {
+	table := make([]uint8, entries)
+	forBlocks(geo, group, entries, workers, func(r0 int, md []int8) int {
+		for d, m := range md {
+			table[r0+d] = uint8(int(m) + 2*int(nibble(nib, r0+d)))
+		}
+		return -1
+	})
+	return table
+}
+
+// forBlocks walks the placements of group in rank order, a block at a time
+// (the placements sharing the first k-1 tiles, walked with an odometer, so
+// that a placement's Manhattan distance costs one addition), on workers
+// goroutines: fn gets the block's first rank and its placements' distances
+// and returns a rank to stop at (the smallest reported is returned), or -1.
+// Chunks hold an even number of blocks, so that no byte of a compact table
+// is written by two goroutines.
+func forBlocks(geo *encode.Geometry, group []uint8, entries, workers int, fn func(r0 int, md []int8) int) int {
+	n, k := geo.Rows*geo.Cols, len(group)
+	last := n - k + 1
+	blocks := entries / last
+	const chunk = 1 << 12
 	var bad atomic.Int64
-	bad.Store(-1)
+	bad.Store(math.MaxInt64)
 	parallel(max(workers, 1), (blocks+chunk-1)/chunk, func(_, c int) {
 		lo, hi := c*chunk, min((c+1)*chunk, blocks)
 		o := odometer{n: n, m: k - 1}
 		o.seek(lo)
 		pos := make([]uint8, k)
+		md := make([]int8, last)
 		var before [17]uint32
-		lastTile := group[k-1]
+		lastTile := &geo.Dist[group[k-1]]
 		for b := lo; b < hi; b++ {
 			if b > lo {
 				o.next()
 			}
 			o.cells(pos, &before)
-			m := 0
+			m := int8(0)
 			for i := 0; i < k-1; i++ {
-				m += int(geo.Dist[group[i]][pos[i]])
+				m += geo.Dist[group[i]][pos[i]]
 			}
 			free := ^before[k-1]
-			for d := 0; d < last; d++ {
-				cell := bits.TrailingZeros32(free)
+			for d := range md {
+				md[d] = m + lastTile[bits.TrailingZeros32(free)]
 				free &= free - 1
-				r := b*last + d
-				e := int(table[r]) - m - int(geo.Dist[lastTile][cell])
-				if e < 0 || e&1 != 0 || e > 30 {
-					bad.CompareAndSwap(-1, int64(r))
-					return
+			}
+			if r := fn(b*last, md); r >= 0 {
+				for old := bad.Load(); int64(r) < old && !bad.CompareAndSwap(old, int64(r)); old = bad.Load() {
 				}
-				nib[r>>1] |= uint8(e>>1) << (uint(r&1) << 2)
+				return
 			}
 		}
 	})
-	if r := bad.Load(); r >= 0 {
-		return nil, fmt.Errorf("entry %d (%d) is not its Manhattan distance plus an even number up to 30", r, table[r])
+	if r := bad.Load(); r != math.MaxInt64 {
+		return int(r)
 	}
-	return nib, nil
+	return -1
 }
 
 // nibble is the compact entry of rank r.

@@ -9,8 +9,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/gapset/gapset/encode"
 )
 
 // File format of one group's database (little-endian):
@@ -24,9 +27,14 @@ import (
 //	entries  8 bytes  n!/(n-k)!
 //	crc      4 bytes  CRC-32C of the 36 bytes before it and the payload
 //	payload  entries bytes, one move count per placement rank
+//
+// Version 2 (compact) has the same header and (entries+1)/2 bytes of
+// payload: the compact entries (see Compact), rank r in the low nibble of
+// byte r/2 when r is even, else in the high one.
 const (
 	magic      = "GAPSPDB\x01"
 	headerSize = 8 + 4 + 16 + 8 + 4
+	compactVer = 2
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -51,12 +59,27 @@ func Write(path string, rows, cols int, group []uint8, table []uint8, step int) 
 	if len(table) != Entries(rows*cols, len(group)) {
 		return fmt.Errorf("table has %d entries, want %d", len(table), Entries(rows*cols, len(group)))
 	}
+	return write(path, rows, cols, group, table, len(table), step, magic[7])
+}
+
+// WriteCompact stores one group's compact table (Set.Compact's coding) as
+// a version-2 file: half the bytes to read at load.
+func WriteCompact(path string, rows, cols int, group []uint8, nib []uint8, step int) error {
+	entries := Entries(rows*cols, len(group))
+	if len(nib) != (entries+1)/2 {
+		return fmt.Errorf("compact table has %d bytes, want %d", len(nib), (entries+1)/2)
+	}
+	return write(path, rows, cols, group, nib, entries, step, compactVer)
+}
+
+func write(path string, rows, cols int, group []uint8, payload []uint8, entries, step int, version byte) error {
 	hdr := make([]byte, headerSize)
 	copy(hdr, magic)
+	hdr[7] = version
 	hdr[8], hdr[9], hdr[10], hdr[11] = uint8(rows), uint8(cols), uint8(len(group)), uint8(step)
 	copy(hdr[12:28], group)
-	binary.LittleEndian.PutUint64(hdr[28:], uint64(len(table)))
-	binary.LittleEndian.PutUint32(hdr[36:], crc32.Update(crc32.Checksum(hdr[:36], castagnoli), castagnoli, table))
+	binary.LittleEndian.PutUint64(hdr[28:], uint64(entries))
+	binary.LittleEndian.PutUint32(hdr[36:], crc32.Update(crc32.Checksum(hdr[:36], castagnoli), castagnoli, payload))
 
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
 	if err != nil {
@@ -71,7 +94,7 @@ func Write(path string, rows, cols int, group []uint8, table []uint8, step int) 
 		tmp.Close()
 		return err
 	}
-	if _, err := tmp.Write(table); err != nil {
+	if _, err := tmp.Write(payload); err != nil {
 		tmp.Close()
 		return err
 	}
@@ -86,59 +109,85 @@ func Write(path string, rows, cols int, group []uint8, table []uint8, step int) 
 }
 
 // Read loads one group's table and checks that it is the table of that group
-// on that board, complete and with a matching checksum.
+// on that board, complete and with a matching checksum. A compact file is
+// decoded to a byte per entry.
 func Read(path string, rows, cols int, group []uint8) (table []uint8, step int, err error) {
-	f, err := os.Open(path)
+	data, compact, step, err := readRaw(path, rows, cols, group)
+	if err != nil || !compact {
+		return data, step, err
+	}
+	geo, err := encode.NewGeometry(rows, cols)
 	if err != nil {
 		return nil, 0, err
+	}
+	return expandTable(geo, group, data, Entries(rows*cols, len(group)), runtime.NumCPU()), step, nil
+}
+
+// readRaw loads one group's file as it is stored: a byte per entry, or
+// (compact) the compact entries.
+func readRaw(path string, rows, cols int, group []uint8) (data []uint8, compact bool, step int, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false, 0, err
 	}
 	defer f.Close()
 	return decode(f, path, rows, cols, group)
 }
 
-func decode(r io.Reader, name string, rows, cols int, group []uint8) ([]uint8, int, error) {
+func decode(r io.Reader, name string, rows, cols int, group []uint8) ([]uint8, bool, int, error) {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w %s: %s", ErrCorrupt, name, fmt.Sprintf(format, a...))
 	}
 	hdr := make([]byte, headerSize)
 	if _, err := io.ReadFull(r, hdr); err != nil {
-		return nil, 0, bad("header too short")
+		return nil, false, 0, bad("header too short")
 	}
 	if string(hdr[:7]) != magic[:7] {
-		return nil, 0, bad("not a pattern database file")
+		return nil, false, 0, bad("not a pattern database file")
 	}
-	if hdr[7] != magic[7] {
-		return nil, 0, bad("format version %d, want %d", hdr[7], magic[7])
+	if hdr[7] != magic[7] && hdr[7] != compactVer {
+		return nil, false, 0, bad("format version %d, want %d or %d", hdr[7], magic[7], compactVer)
 	}
+	compact := hdr[7] == compactVer
 	var want [16]byte
 	copy(want[:], group)
 	if int(hdr[8]) != rows || int(hdr[9]) != cols || int(hdr[10]) != len(group) || !bytes.Equal(hdr[12:28], want[:]) {
-		return nil, 0, bad("holds group %v of a %dx%d board, want %v of %dx%d",
+		return nil, false, 0, bad("holds group %v of a %dx%d board, want %v of %dx%d",
 			hdr[12:12+min(int(hdr[10]), 16)], hdr[8], hdr[9], group, rows, cols)
 	}
 	entries := binary.LittleEndian.Uint64(hdr[28:])
 	if entries != uint64(Entries(rows*cols, len(group))) {
-		return nil, 0, bad("%d entries, want %d", entries, Entries(rows*cols, len(group)))
+		return nil, false, 0, bad("%d entries, want %d", entries, Entries(rows*cols, len(group)))
 	}
-	table := make([]uint8, entries)
-	hugeHint(table)
-	sum, zeros, err := readSummed(r, table, crc32.Checksum(hdr[:36], castagnoli))
+	size := entries
+	if compact {
+		size = (entries + 1) / 2
+	}
+	data := make([]uint8, size)
+	hugeHint(data)
+	sum, zeros, err := readSummed(r, data, crc32.Checksum(hdr[:36], castagnoli))
 	if err != nil {
-		return nil, 0, bad("truncated payload")
+		return nil, false, 0, bad("truncated payload")
 	}
 	if n, _ := r.Read(make([]byte, 1)); n != 0 {
-		return nil, 0, bad("trailing bytes after the payload")
+		return nil, false, 0, bad("trailing bytes after the payload")
 	}
 	if sum != binary.LittleEndian.Uint32(hdr[36:]) {
-		return nil, 0, bad("checksum mismatch")
+		return nil, false, 0, bad("checksum mismatch")
 	}
-	if hdr[11] == 0 {
-		return nil, 0, bad("step 0")
+	step := int(hdr[11])
+	if step == 0 {
+		return nil, false, 0, bad("step 0")
 	}
-	if err := check(rows, cols, group, table, int(hdr[11]), zeros); err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", name, err)
+	if compact {
+		err = checkCompact(rows, cols, group, data, int(entries), step)
+	} else {
+		err = check(rows, cols, group, data, step, zeros)
 	}
-	return table, int(hdr[11]), nil
+	if err != nil {
+		return nil, false, 0, fmt.Errorf("%s: %w", name, err)
+	}
+	return data, compact, step, nil
 }
 
 // readChunk is how much readSummed reads before handing it to the checksum:

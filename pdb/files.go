@@ -2,9 +2,12 @@ package pdb
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"runtime"
 	"time"
+
+	"github.com/gapset/gapset/encode"
 )
 
 // Paths are the files of the partition's databases in dir.
@@ -41,8 +44,16 @@ type Written struct {
 // it into dir (atomically, FileName), holding one table at a time. prog,
 // when set, is asked for the progress report of each group as its build
 // starts; written hears of each file.
-func BuildFiles(ctx context.Context, part Partition, dir string, workers int, prog func(group int) Progress, written func(Written)) error {
+//
+// compact writes the tables in the compact coding (WriteCompact): the
+// groups must cover every tile.
+func BuildFiles(ctx context.Context, part Partition, dir string, workers int, compact bool, prog func(group int) Progress, written func(Written)) error {
 	paths := part.Paths(dir)
+	if compact {
+		if err := part.checkCovers(); err != nil {
+			return err
+		}
+	}
 	for gi, g := range part.Groups {
 		t0 := time.Now()
 		var pr Progress
@@ -53,7 +64,20 @@ func BuildFiles(ctx context.Context, part Partition, dir string, workers int, pr
 		if err != nil {
 			return err
 		}
-		if err := Write(paths[gi], part.Rows, part.Cols, g, table, step); err != nil {
+		if compact {
+			geo, err := encode.NewGeometry(part.Rows, part.Cols)
+			if err != nil {
+				return err
+			}
+			nib, err := compactTable(geo, g, table, workers)
+			if err != nil {
+				return err
+			}
+			err = WriteCompact(paths[gi], part.Rows, part.Cols, g, nib, step)
+		} else {
+			err = Write(paths[gi], part.Rows, part.Cols, g, table, step)
+		}
+		if err != nil {
 			return err
 		}
 		w := Written{Path: paths[gi], Entries: len(table), Step: step, Took: time.Since(t0)}
@@ -67,6 +91,22 @@ func BuildFiles(ctx context.Context, part Partition, dir string, workers int, pr
 			written(w)
 		}
 		runtime.GC()
+	}
+	return nil
+}
+
+// checkCovers reports whether the groups hold every tile and each leaves a
+// cell free: what the compact coding needs (see Compact).
+func (p Partition) checkCovers() error {
+	n, covered := p.Rows*p.Cols, 0
+	for _, g := range p.Groups {
+		covered += len(g)
+		if len(g) >= n-1 {
+			return fmt.Errorf("compact coding: group %v holds every tile", g)
+		}
+	}
+	if covered != n-1 {
+		return fmt.Errorf("compact coding: partition %s covers %d of the %d tiles", p.Name, covered, n-1)
 	}
 	return nil
 }

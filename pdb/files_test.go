@@ -2,8 +2,13 @@ package pdb
 
 import (
 	"context"
+	"encoding/binary"
+	"hash/crc32"
+	"math/rand/v2"
 	"os"
 	"testing"
+
+	"github.com/gapset/gapset/encode"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -17,7 +22,7 @@ func TestBuildFiles(t *testing.T) {
 	dir := t.TempDir()
 	var written []Written
 	var asked []int
-	err = BuildFiles(context.Background(), part, dir, 2, func(g int) Progress {
+	err = BuildFiles(context.Background(), part, dir, 2, false, func(g int) Progress {
 		asked = append(asked, g)
 		return nil
 	}, func(w Written) { written = append(written, w) })
@@ -48,5 +53,74 @@ func TestBuildFiles(t *testing.T) {
 	cancel()
 	require.NoError(t, os.RemoveAll(dir))
 	require.NoError(t, os.Mkdir(dir, 0o755))
-	assert.Error(t, BuildFiles(ctx, part, dir, 1, nil, nil), "a cancelled build stops")
+	assert.Error(t, BuildFiles(ctx, part, dir, 1, false, nil, nil), "a cancelled build stops")
+}
+
+// --compact files: half the bytes; Load gives the compact set, Read the
+// byte tables; the bounds are those of the byte files; damage is caught.
+func TestBuildFilesCompact(t *testing.T) {
+	part, err := ParsePartition("4-4", 3, 3)
+	require.NoError(t, err)
+	plain, packed := t.TempDir(), t.TempDir()
+	require.NoError(t, BuildFiles(context.Background(), part, plain, 2, false, nil, nil))
+	require.NoError(t, BuildFiles(context.Background(), part, packed, 2, true, nil, nil))
+	a, err := Load(plain, part)
+	require.NoError(t, err)
+	b, err := Load(packed, part)
+	require.NoError(t, err)
+	assert.Nil(t, b.Tables)
+	require.Len(t, b.Nibbles, 2)
+	c, err := a.Compact(1)
+	require.NoError(t, err)
+	assert.Equal(t, c.Nibbles, b.Nibbles)
+	for gi, g := range part.Groups {
+		table, _, err := Read(part.Paths(packed)[gi], 3, 3, g)
+		require.NoError(t, err)
+		assert.Equal(t, a.Tables[gi], table, "decoded to bytes")
+		sp, _ := os.Stat(part.Paths(plain)[gi])
+		sq, _ := os.Stat(part.Paths(packed)[gi])
+		assert.Equal(t, (sp.Size()-headerSize+1)/2, sq.Size()-headerSize)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 200; i++ {
+		board := encode.Random(rng, 3, 3)
+		va, err := (&Heuristic{Set: a, Reflect: true}).Value(board)
+		require.NoError(t, err)
+		vb, err := (&Heuristic{Set: b, Reflect: true}).Value(board)
+		require.NoError(t, err)
+		require.Equal(t, va, vb)
+	}
+	// A compact entry set to 15 (checksum recomputed): the load-time check
+	// of the sampled placements (4,096 of these 3,024) and their neighbours
+	// sees the jump; the check samples, so most, not all, are caught.
+	p := part.Paths(packed)[0]
+	raw, err := os.ReadFile(p)
+	require.NoError(t, err)
+	damaged := 0
+	tried := 0
+	for off := headerSize; off < len(raw) && damaged < 20; off += 37 {
+		if raw[off]>>4 == 15 {
+			continue
+		}
+		tried++
+		bad := append([]byte(nil), raw...)
+		bad[off] |= 0xf0 // an odd rank's entry
+		binary.LittleEndian.PutUint32(bad[36:], crc32.Update(crc32.Checksum(bad[:36], castagnoli), castagnoli, bad[headerSize:]))
+		require.NoError(t, os.WriteFile(p, bad, 0o644))
+		if _, err := Load(packed, part); err != nil {
+			assert.ErrorIs(t, err, ErrCorrupt)
+			damaged++
+		}
+	}
+	assert.Equal(t, 20, damaged)
+	assert.Less(t, tried, 26, "most damaged files are caught")
+	// a mix of codings is refused
+	require.NoError(t, os.WriteFile(p, raw, 0o644))
+	require.NoError(t, os.Rename(part.Paths(plain)[1], part.Paths(packed)[1]))
+	_, err = Load(packed, part)
+	assert.ErrorContains(t, err, "compact and byte tables")
+	// compact files need the groups to cover every tile
+	p35, err := ParsePartition("3-5", 3, 3)
+	require.NoError(t, err)
+	assert.NoError(t, BuildFiles(context.Background(), p35, t.TempDir(), 1, true, nil, nil))
 }

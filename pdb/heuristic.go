@@ -50,18 +50,22 @@ func (s *Set) Bytes() int64 {
 var ErrMissing = errors.New("pattern database not built")
 
 // Load reads the databases of part from dir, the groups' files at once. A
-// missing or corrupt file gives an error that says how to build it.
+// missing or corrupt file gives an error that says how to build it. Files
+// written compact (pdb build --compact) load as Nibbles, the others as
+// Tables; a mix of the two is refused.
 func Load(dir string, part Partition) (*Set, error) {
-	s := &Set{Part: part, Tables: make([][]uint8, len(part.Groups)), Steps: make([]int, len(part.Groups))}
+	data := make([][]uint8, len(part.Groups))
+	compact := make([]bool, len(part.Groups))
+	s := &Set{Part: part, Steps: make([]int, len(part.Groups))}
 	errs := make([]error, len(part.Groups))
+	hint := fmt.Sprintf("build it with: gapset pdb build --partition %s --rows %d --cols %d --out %s", part.Name, part.Rows, part.Cols, dir)
 	var wg sync.WaitGroup
 	for i, g := range part.Groups {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			path := filepath.Join(dir, FileName(part.Rows, part.Cols, g))
-			s.Tables[i], s.Steps[i], errs[i] = Read(path, part.Rows, part.Cols, g)
-			hint := fmt.Sprintf("build it with: gapset pdb build --partition %s --rows %d --cols %d --out %s", part.Name, part.Rows, part.Cols, dir)
+			data[i], compact[i], s.Steps[i], errs[i] = readRaw(path, part.Rows, part.Cols, g)
 			switch {
 			case errors.Is(errs[i], fs.ErrNotExist):
 				errs[i] = fmt.Errorf("%w: %s is missing; %s", ErrMissing, path, hint)
@@ -75,6 +79,16 @@ func Load(dir string, part Partition) (*Set, error) {
 		if err != nil {
 			return nil, err
 		}
+	}
+	for i := range compact {
+		if compact[i] != compact[0] {
+			return nil, fmt.Errorf("%w: %s holds compact and byte tables; re%s", ErrCorrupt, dir, hint)
+		}
+	}
+	if compact[0] {
+		s.Nibbles = data
+	} else {
+		s.Tables = data
 	}
 	return s, nil
 }

@@ -391,10 +391,36 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(magic))
 	f.Add(append([]byte(magic), make([]byte, 40)...))
 	group := []uint8{1, 2}
+	// valid files of both codings
+	table, step, err := Build(context.Background(), 3, 3, group, 1, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	geo, _ := encode.NewGeometry(3, 3)
+	nib, err := compactTable(geo, group, table, 1)
+	if err != nil {
+		f.Fatal(err)
+	}
+	dir := f.TempDir()
+	for name, write := range map[string]func(string) error{
+		"bytes":   func(p string) error { return Write(p, 3, 3, group, table, step) },
+		"compact": func(p string) error { return WriteCompact(p, 3, 3, group, nib, step) },
+	} {
+		p := filepath.Join(dir, name)
+		if err := write(p); err != nil {
+			f.Fatal(err)
+		}
+		b, _ := os.ReadFile(p)
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		table, _, err := decode(strings.NewReader(string(data)), "fuzz", 2, 2, group)
-		if err == nil && len(table) != Entries(4, 2) {
-			t.Fatalf("accepted a table of %d entries", len(table))
+		table, compact, _, err := decode(strings.NewReader(string(data)), "fuzz", 3, 3, group)
+		want := Entries(9, 2)
+		if compact {
+			want = (want + 1) / 2
+		}
+		if err == nil && len(table) != want {
+			t.Fatalf("accepted a table of %d bytes (compact %t)", len(table), compact)
 		}
 	})
 }

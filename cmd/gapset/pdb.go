@@ -25,6 +25,7 @@ func pdbCommand(e *env) *cli.Command {
 				&cli.StringFlag{Name: "partition", Aliases: []string{"p"}, Value: "7-8", Usage: "tile groups"},
 				&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: heuristic.DefaultPDBDir, Usage: "output `DIR` (created if needed)"},
 				&cli.IntFlag{Name: "workers", Value: runtime.NumCPU(), Usage: "goroutines for the large groups (at most 8 free cells)"},
+				&cli.BoolFlag{Name: "compact", Usage: "write 4-bit entries (half the bytes to load; every heuristic reads both; groups must cover every tile)"},
 				quietFlag(),
 			),
 			Action: func(c *cli.Context) error { return runPDBBuild(c, e) },
@@ -56,7 +57,7 @@ func runPDBBuild(c *cli.Context, e *env) error {
 	}
 	prog := progress.New(e.stderr, c.Bool("quiet"))
 	start := time.Now()
-	err = pdb.BuildFiles(e.context, part, dir, c.Int("workers"), func(gi int) pdb.Progress {
+	err = pdb.BuildFiles(e.context, part, dir, c.Int("workers"), c.Bool("compact"), func(gi int) pdb.Progress {
 		t0 := time.Now()
 		return func(layer int, reached, total int64) {
 			prog.Update(reached, total, false, "group %d/%d %v: cost %d, %d placements reached, %s",
