@@ -158,6 +158,35 @@ func (r *Resolver) Sets() ([]Set, error) {
 			p.sets = append(p.sets, Set{Set: b, Name: h.Name(), Gap: h.Gap, Cells: h.Cells, Count: int(b.Len()), Bytes: b.Bytes()})
 			continue
 		}
+		if n := h.Rows * h.Cols; h.Cells < n && memset.RankedBytes(n, h.Cells) < memset.HashBytes(int(min(h.Count, 1<<40)), h.Cells) {
+			// a large share of the patterns of many cells (Gap2_10,
+			// Gap4_10): one bit per placement rank beats a hash table. Its
+			// dense tables are made in the same pass.
+			var dense []*memset.Dense
+			var ids []string
+			for _, k := range o.Dense {
+				if k > 0 && k < h.Cells {
+					d, err := memset.NewDense(k)
+					if err != nil {
+						return nil, err
+					}
+					dense = append(dense, d)
+					ids = append(ids, fmt.Sprintf("%s/%d", h.Name(), k))
+				}
+			}
+			s, h, err := memset.LoadRanked(path, dense...)
+			if err != nil {
+				return nil, err
+			}
+			for i, d := range dense {
+				p.tables[ids[i]] = d
+			}
+			if err := sameSize(path, h.Rows, h.Cols, h.Gap, h.Exact, h.Name()); err != nil {
+				return nil, err
+			}
+			p.sets = append(p.sets, Set{Set: s, Name: h.Name(), Gap: h.Gap, Cells: h.Cells, Count: s.Len(), Bytes: s.Bytes()})
+			continue
+		}
 		s, h, err := memset.Load(path)
 		if err != nil {
 			return nil, err

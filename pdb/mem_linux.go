@@ -3,12 +3,13 @@ package pdb
 import (
 	"syscall"
 	"unsafe"
+
+	"github.com/gapset/gapset/internal/hugemem"
 )
 
 // hugeMin is the size from which a search table is mapped with transparent
-// huge pages: its entries are read in random order, and with 4 KiB pages
-// nearly every read also misses the TLB.
-const hugeMin = 64 << 20
+// huge pages (see hugemem).
+const hugeMin = hugemem.Min
 
 // alloc returns a zeroed table of n words, the function that frees it and
 // one that gives the memory of entries [lo, hi) back to the OS (they read
@@ -37,21 +38,5 @@ func alloc[W word](n int) ([]W, func(), func(lo, hi int)) {
 	return unsafe.Slice((*W)(unsafe.Pointer(&mem[0])), n), func() { _ = syscall.Munmap(mem) }, release
 }
 
-// hugePage is the size of a transparent huge page on amd64 and arm64.
-const hugePage = 2 << 20
-
-// hugeHint asks the kernel to back the pages of b not touched yet with
-// transparent huge pages, so that random reads of a loaded table miss the
-// TLB far less. The memory stays the Go heap's; only the whole huge pages
-// inside b are marked.
-func hugeHint(b []byte) {
-	if len(b) < hugeMin {
-		return
-	}
-	start := uintptr(unsafe.Pointer(&b[0]))
-	lo := int((start+hugePage-1)&^(hugePage-1) - start)
-	hi := int((start+uintptr(len(b)))&^(hugePage-1) - start)
-	if lo < hi {
-		_ = syscall.Madvise(b[lo:hi], syscall.MADV_HUGEPAGE) // a hint
-	}
-}
+// hugeHint asks for transparent huge pages behind a loaded table.
+func hugeHint(b []byte) { hugemem.Hint(b) }

@@ -1,0 +1,14 @@
+//go:build !linux
+
+// Package hugemem asks the kernel for transparent huge pages behind large
+// tables; elsewhere than Linux it does nothing.
+package hugemem
+
+// Min is the size from which a table is worth the hint.
+const Min = 64 << 20
+
+// Hint does nothing where transparent huge pages are not known.
+func Hint([]byte) {}
+
+// Words does nothing where transparent huge pages are not known.
+func Words([]uint64) {}
