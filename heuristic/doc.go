@@ -27,7 +27,8 @@
 //	                                         databases in Options.PDBDir
 //	gap0, gap2, gap4, gap6, gap8            h_G:G: sets of gap 0, 2, ..., G from
 //	                                         Options.Keys, BDDs or Cells
-//	gapG:K                                  the same on the sets of K cells
+//	gapG:K                                  the same on the sets of K cells (a level
+//	                                         with none: its set on the most cells below K)
 //	gapG:K/F                                the same, asking the sets of F
 //	                                         cells first as a filter
 //	gap0r ... gap8r (also :K, :K/F)         the same, a board passing a level only

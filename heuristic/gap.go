@@ -238,12 +238,27 @@ func (r *Resolver) Sets() ([]Set, error) {
 	return p.sets, nil
 }
 
-// pick finds the set for gap g; cells 0 accepts any, but only if one fits.
+// pick finds the set for gap g on the given cells; where a level has no
+// set on them, the set of that gap on the most cells below them (so gap8:10
+// can take exact levels on 10 cells and approximated ones on 8: any
+// superset of a level's projection keeps h_G:2N admissible). cells 0
+// accepts any set, but only if one fits.
 func (p *pool) pick(g, cells int) (Set, error) {
 	var fit []Set
 	for _, s := range p.sets {
 		if s.Gap == g && (cells == 0 || s.Cells == cells) {
 			fit = append(fit, s)
+		}
+	}
+	if len(fit) == 0 && cells != 0 {
+		best := 0
+		for _, s := range p.sets {
+			if s.Gap == g && s.Cells < cells && s.Cells >= best {
+				if s.Cells > best {
+					fit, best = fit[:0], s.Cells
+				}
+				fit = append(fit, s)
+			}
 		}
 	}
 	switch {
@@ -252,7 +267,7 @@ func (p *pool) pick(g, cells int) (Set, error) {
 	case len(fit) == 0:
 		note := ""
 		if cells != 0 {
-			note = fmt.Sprintf(" on %d cells", cells)
+			note = fmt.Sprintf(" on %d cells or fewer", cells)
 		}
 		return Set{}, fmt.Errorf("no Gap%d set%s given (use --keys, --bdd or --cells)", g, note)
 	}

@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/keyset"
 	"github.com/gapset/gapset/pdb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -147,4 +149,34 @@ func ExampleResolver_Resolve() {
 	res, _ := ida.Solve(b, h, ida.Options{})
 	fmt.Println(h.Name(), res.Length)
 	// Output: max(md,gap0) 31
+}
+
+// gapG:K takes a level that has no set on K cells from the set of that gap
+// on the most cells below K: exact levels on the whole board, gap 4 on 6
+// cells; still the BFS optimum.
+func TestGapLevelsOnFewerCells(t *testing.T) {
+	sets, err := gapset.LevelSets(context.Background(), 3, 3, 4, []int{9, 6, 5}, nil)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	var keys []string
+	for _, f := range []struct{ k, level int }{{9, 0}, {9, 1}, {6, 2}, {5, 2}} {
+		h := keyset.Header{Rows: 3, Cols: 3, Cells: f.k, Gap: 2 * f.level}
+		p := filepath.Join(dir, h.Name()+".keys")
+		require.NoError(t, keyset.WriteFile(p, h, sets[f.k][f.level]))
+		keys = append(keys, p)
+	}
+	r := New(Options{Rows: 3, Cols: 3, Keys: keys, Dense: DefaultDense()})
+	h, err := r.Resolve("gap4:9")
+	require.NoError(t, err)
+	assert.Equal(t, "gap4(Gap0+Gap2+Gap4_6)", h.Name(), "the largest set below 9 cells")
+	truth := encode.Distances(3, 3)
+	rng := rand.New(rand.NewPCG(3, 9))
+	for i := 0; i < 30; i++ {
+		b := encode.Random(rng, 3, 3)
+		res, err := ida.Solve(b, h, ida.Options{})
+		require.NoError(t, err)
+		assert.Equal(t, truth[b.Key()], res.Length, "%s", b)
+	}
+	_, err = r.Resolve("gap4:5")
+	assert.ErrorContains(t, err, "no Gap0 set on 5 cells or fewer")
 }
