@@ -131,10 +131,21 @@ func readRaw(path string, rows, cols int, group []uint8) (data []uint8, compact 
 		return nil, false, 0, err
 	}
 	defer f.Close()
-	return decode(f, path, rows, cols, group)
+	return decode(f, path, rows, cols, group, func(size int64) []byte {
+		if size < hugeMin || !mapFiles {
+			return nil
+		}
+		return mapPayload(f, headerSize, size)
+	})
 }
 
-func decode(r io.Reader, name string, rows, cols int, group []uint8) ([]uint8, bool, int, error) {
+// mapFiles maps large files instead of reading them (see mapPayload).
+const mapFiles = true
+
+// decode reads a file's header and payload from r, or takes the payload
+// from mapped (when it returns the payload's bytes for its size; nil: read
+// it from r).
+func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func(size int64) []byte) ([]uint8, bool, int, error) {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w %s: %s", ErrCorrupt, name, fmt.Sprintf(format, a...))
 	}
@@ -163,14 +174,25 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8) ([]uint8, b
 	if compact {
 		size = (entries + 1) / 2
 	}
-	data := make([]uint8, size)
-	hugeHint(data)
-	sum, zeros, err := readSummed(r, data, crc32.Checksum(hdr[:36], castagnoli))
-	if err != nil {
-		return nil, false, 0, bad("truncated payload")
+	var data []uint8
+	var sum uint32
+	var zeros int
+	if mapped != nil {
+		data = mapped(int64(size))
 	}
-	if n, _ := r.Read(make([]byte, 1)); n != 0 {
-		return nil, false, 0, bad("trailing bytes after the payload")
+	if data != nil { // the length was checked by the mapping
+		sum, zeros = sumMapped(data, crc32.Checksum(hdr[:36], castagnoli), !compact)
+	} else {
+		data = make([]uint8, size)
+		hugeHint(data)
+		var err error
+		sum, zeros, err = readSummed(r, data, crc32.Checksum(hdr[:36], castagnoli))
+		if err != nil {
+			return nil, false, 0, bad("truncated payload")
+		}
+		if n, _ := r.Read(make([]byte, 1)); n != 0 {
+			return nil, false, 0, bad("trailing bytes after the payload")
+		}
 	}
 	if sum != binary.LittleEndian.Uint32(hdr[36:]) {
 		return nil, false, 0, bad("checksum mismatch")
@@ -179,6 +201,7 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8) ([]uint8, b
 	if step == 0 {
 		return nil, false, 0, bad("step 0")
 	}
+	var err error
 	if compact {
 		err = checkCompact(rows, cols, group, data, int(entries), step)
 	} else {
@@ -223,4 +246,16 @@ func readSummed(r io.Reader, table []byte, crc uint32) (uint32, int, error) {
 	close(chunks)
 	res := <-done
 	return res.crc, res.zeros, err
+}
+
+// sumMapped is readSummed for a payload already in memory: the checksum on
+// this core, the zero count (when wanted) on another.
+func sumMapped(data []byte, crc uint32, countZeros bool) (uint32, int) {
+	zeros := make(chan int, 1)
+	if countZeros {
+		go func() { zeros <- bytes.Count(data, []byte{0}) }()
+	} else {
+		zeros <- -1
+	}
+	return crc32.Update(crc, castagnoli, data), <-zeros
 }

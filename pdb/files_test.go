@@ -124,3 +124,43 @@ func TestBuildFilesCompact(t *testing.T) {
 	require.NoError(t, err)
 	assert.NoError(t, BuildFiles(context.Background(), p35, t.TempDir(), 1, true, nil, nil))
 }
+
+// A mapped payload (large files are mapped, not read) gives the table the
+// reading path gives, and the same checks: a damaged byte fails the
+// checksum, a short file falls back to reading, which reports it.
+func TestMappedPayload(t *testing.T) {
+	part, err := ParsePartition("4-4", 3, 3)
+	require.NoError(t, err)
+	for _, compact := range []bool{false, true} {
+		dir := t.TempDir()
+		require.NoError(t, BuildFiles(context.Background(), part, dir, 1, compact, nil, nil))
+		p, g := part.Paths(dir)[0], part.Groups[0]
+		open := func() (*os.File, func(int64) []byte) {
+			f, err := os.Open(p)
+			require.NoError(t, err)
+			t.Cleanup(func() { f.Close() })
+			return f, func(size int64) []byte { return mapPayload(f, headerSize, size) }
+		}
+		want, wc, wstep, err := readRaw(p, 3, 3, g) // small: read
+		require.NoError(t, err)
+		f, m := open()
+		got, gc, gstep, err := decode(f, p, 3, 3, g, m)
+		require.NoError(t, err)
+		assert.Equal(t, want, got)
+		assert.Equal(t, wc, gc)
+		assert.Equal(t, wstep, gstep)
+		raw, err := os.ReadFile(p)
+		require.NoError(t, err)
+		bad := append([]byte(nil), raw...)
+		bad[headerSize+100] ^= 0x22
+		require.NoError(t, os.WriteFile(p, bad, 0o644))
+		f, m = open()
+		_, _, _, err = decode(f, p, 3, 3, g, m)
+		assert.ErrorIs(t, err, ErrCorrupt)
+		assert.ErrorContains(t, err, "checksum")
+		require.NoError(t, os.WriteFile(p, raw[:len(raw)-3], 0o644))
+		f, m = open()
+		_, _, _, err = decode(f, p, 3, 3, g, m)
+		assert.ErrorContains(t, err, "truncated")
+	}
+}

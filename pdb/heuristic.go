@@ -49,7 +49,9 @@ func (s *Set) Bytes() int64 {
 // ErrMissing is wrapped when a database file does not exist.
 var ErrMissing = errors.New("pattern database not built")
 
-// Load reads the databases of part from dir, the groups' files at once. A
+// Load reads the databases of part from dir, the groups' files at once
+// (files of 64 MiB or more are mapped read-only: their tables must not be
+// written). A
 // missing or corrupt file gives an error that says how to build it. Files
 // written compact (pdb build --compact) load as Nibbles, the others as
 // Tables; a mix of the two is refused.

@@ -1,0 +1,8 @@
+//go:build !linux
+
+package pdb
+
+import "os"
+
+// mapPayload does not map here: the caller reads the file.
+func mapPayload(*os.File, int64, int64) []byte { return nil }
