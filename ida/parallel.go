@@ -1,6 +1,7 @@
 package ida
 
 import (
+	"cmp"
 	"errors"
 	"sync"
 	"sync/atomic"
@@ -24,6 +25,13 @@ import (
 // first at two per worker), so that sizing the frontier never costs more
 // than a small part of a small search.
 const frontierPerThread = 2048
+
+// splitNodes: an iteration is split only once the search has expanded this
+// many nodes (about the previous iteration's). Below it the calling
+// goroutine searches alone: splitting costs a frontier pass and a replay
+// per frontier node, which on Korf's 100 (most iterations a few thousand
+// nodes) ate the second thread's gain.
+const splitNodes = 1 << 16
 
 // errHalted unwinds a worker after another one reached the goal or failed.
 var errHalted = errors.New("halted")
@@ -74,6 +82,10 @@ func newParallel(b encode.Board, h Heuristic, s *searcher, opt Options) (*parall
 // sequential loop would: the nodes, next, the solution and any stop error.
 func (p *parallel) iterate() {
 	s := p.s
+	if minNodes := cmp.Or(p.opt.splitMin, splitNodes); s.expanded < minNodes {
+		s.descend(s.pos.Blank, -1, 0, 0, s.pos.MD)
+		return
+	}
 	if its := p.s.expanded; its > 0 {
 		// the nodes so far are about those of the previous iteration
 		p.target = int(min(max(its/16, int64(2*len(p.workers))), int64(frontierPerThread*len(p.workers))))

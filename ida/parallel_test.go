@@ -22,7 +22,7 @@ func TestParallelOptimalOnEvery3x3Board(t *testing.T) {
 	for key, d := range dist {
 		b, err := encode.FromKey(key, 3, 3)
 		require.NoError(t, err)
-		par, err := Solve(b, Manhattan{}, Options{Threads: 2})
+		par, err := Solve(b, Manhattan{}, Options{Threads: 2, splitMin: -1})
 		require.NoError(t, err)
 		if par.Length != d {
 			t.Fatalf("%s: parallel length %d, BFS distance %d", b, par.Length, d)
@@ -56,7 +56,7 @@ func TestParallelAllSolutionsMatchesSequential(t *testing.T) {
 			seq, err := Solve(b, h, Options{AllSolutions: true})
 			require.NoError(t, err)
 			for _, n := range []int{2, 3} {
-				par, err := Solve(b, h, Options{AllSolutions: true, Threads: n})
+				par, err := Solve(b, h, Options{AllSolutions: true, Threads: n, splitMin: -1})
 				require.NoError(t, err)
 				require.Equal(t, dists[i], par.Length, "%s %s", h.Name(), b)
 				require.Equal(t, seq.Iterations, par.Iterations, "%s %s threads %d", h.Name(), b, n)
@@ -80,7 +80,7 @@ func TestParallelFirstSolution(t *testing.T) {
 		for i, b := range boards {
 			seq, err := Solve(b, h, Options{})
 			require.NoError(t, err)
-			par, err := Solve(b, h, Options{Threads: 2})
+			par, err := Solve(b, h, Options{Threads: 2, splitMin: -1})
 			require.NoError(t, err)
 			require.Equal(t, dists[i], par.Length, "%s %s", h.Name(), b)
 			require.Equal(t, int64(1), par.Solutions)
@@ -99,12 +99,28 @@ func TestParallelKorf(t *testing.T) {
 		b := korf(t, id)
 		seq, err := Solve(b, Manhattan{}, Options{})
 		require.NoError(t, err)
-		par, err := Solve(b, Manhattan{}, Options{Threads: 2})
+		par, err := Solve(b, Manhattan{}, Options{Threads: 2, splitMin: -1})
 		require.NoError(t, err)
 		assert.Equal(t, korfOptimal[id], par.Length, "korf %d", id)
 		k := len(seq.Iterations) - 1
 		assert.Equal(t, seq.Iterations[:k], par.Iterations[:k], "korf %d", id)
+		// by default the first iterations, below splitNodes, run alone
+		def, err := Solve(b, Manhattan{}, Options{Threads: 2})
+		require.NoError(t, err)
+		assert.Equal(t, korfOptimal[id], def.Length, "korf %d", id)
+		assert.Equal(t, seq.Iterations[:k], def.Iterations[:k], "korf %d", id)
 	}
+	// a search that never reaches splitNodes is the sequential search, to
+	// the last node
+	b, err := encode.Parse("8 6 7 2 5 4 3 0 1", 3, 3)
+	require.NoError(t, err)
+	seq, err := Solve(b, Manhattan{}, Options{})
+	require.NoError(t, err)
+	require.Less(t, seq.Expanded, int64(splitNodes))
+	def, err := Solve(b, Manhattan{}, Options{Threads: 2})
+	require.NoError(t, err)
+	assert.Equal(t, seq.Iterations, def.Iterations)
+	assert.Equal(t, seq.Moves, def.Moves)
 }
 
 func TestParallelNodeLimitAndCancel(t *testing.T) {

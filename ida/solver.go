@@ -38,6 +38,8 @@ type Options struct {
 	// pathmax) in the general loop, for inconsistent heuristics; it
 	// searches on one thread. Manhattan distance alone ignores it.
 	BPMX bool
+	// splitMin overrides splitNodes (tests: -1 splits every iteration).
+	splitMin int64
 	// FSM prunes duplicate move strings with a duplicate-move automaton
 	// (DefaultFSM, or one made by NewFSM) instead of only the move that
 	// undoes the previous one; nil: off. Lengths stay optimal; the search
