@@ -91,7 +91,12 @@ func TradeoffChart(pts []TradeoffPoint, title string) ([]byte, error) {
 	byMem.X.Label.Text = "memory held (MiB, log; under 1 MiB drawn at 1)"
 	byMem.X.Scale = plot.LogScale{}
 	byMem.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	low := pts[0].NodeRatio
+	for _, p := range pts {
+		low = min(low, p.NodeRatio)
+	}
 	for _, p := range []*plot.Plot{byGap, byMem} {
+		p.Y.Min = low / 8 // room under the lowest point for the legend
 		p.Y.Label.Text = "nodes / baseline nodes (log)"
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
