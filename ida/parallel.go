@@ -12,9 +12,9 @@ import (
 // A parallel search splits each iteration (once the search has expanded
 // splitNodes nodes; before that it runs as the sequential one): the
 // calling goroutine expands the top of the tree to a frontier depth, with
-// the iteration's cut test,
-// and Options.Threads workers take the frontier's nodes in depth-first order
-// from a shared counter and run the sequential loop below each. Every node
+// the iteration's cut test, and Options.Threads workers take the frontier's
+// nodes in depth-first order from a shared counter and run the sequential
+// loop below each. Every node
 // is expanded once, either above the frontier or by one worker, so each
 // iteration but the last expands exactly the sequential search's nodes. The
 // first goal of the last iteration stops every worker (all of them finish it
