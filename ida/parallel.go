@@ -14,12 +14,12 @@ import (
 // calling goroutine expands the top of the tree to a frontier depth, with
 // the iteration's cut test, and Options.Threads workers take the frontier's
 // nodes in depth-first order from a shared counter and run the sequential
-// loop below each. Every node
-// is expanded once, either above the frontier or by one worker, so each
-// iteration but the last expands exactly the sequential search's nodes. The
-// first goal of the last iteration stops every worker (all of them finish it
-// with Options.AllSolutions). Each worker has its own evaluator; the
-// heuristic's tables are shared, read only.
+// loop below each. Every node is expanded once, either above the frontier
+// or by one worker, so each iteration but the last expands exactly the
+// sequential search's nodes. The first goal of the last iteration stops
+// every worker (all of them finish it with Options.AllSolutions). Each
+// worker has its own evaluator; the heuristic's tables are shared, read
+// only.
 
 // frontierPerThread is the frontier size aimed at per worker: enough
 // subtrees that their uneven sizes even out between workers. An iteration
