@@ -14,6 +14,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"math/bits"
 	"os"
 	"path/filepath"
 
@@ -412,8 +413,8 @@ func (r *Reader) Next() (key uint64, ok bool) {
 	}
 	if r.h.Packed {
 		d, n := binary.Uvarint(r.buf[r.pos:r.end])
-		if n <= 0 {
-			r.err = fmt.Errorf("%s: %w: key %d is not a valid delta (truncated or damaged)", r.name, ErrFormat, r.read)
+		if n <= 0 || n != max(1, (bits.Len64(d)+6)/7) { // the shortest coding only
+			r.err = fmt.Errorf("%s: %w: key %d is not a valid delta (truncated, damaged or not minimally coded)", r.name, ErrFormat, r.read)
 			return 0, false
 		}
 		r.pos += n

@@ -254,6 +254,15 @@ func TestPackedRejectsDamage(t *testing.T) {
 	binary.LittleEndian.PutUint64(big[16:], uint64(len(keys)+1))
 	binary.LittleEndian.PutUint64(big[24:], uint64(len(big)-32))
 	damage["key outside the cells"] = withCRC(append(big, 0, 0, 0, 0))
+	// A valid first key coded in one byte more than it needs (a
+	// continuation bit, then a zero byte), valid checksum.
+	enc := binary.AppendUvarint(nil, keys[0])
+	enc[len(enc)-1] |= 0x80
+	enc = append(enc, 0x00)
+	long := append(append([]byte(nil), good[:32]...), enc...)
+	binary.LittleEndian.PutUint64(long[16:], 1)
+	binary.LittleEndian.PutUint64(long[24:], uint64(len(enc)))
+	damage["not minimally coded"] = withCRC(append(long, 0, 0, 0, 0))
 	// A version-1 file may not claim a section length.
 	v1 := append([]byte(nil), good...)
 	binary.LittleEndian.PutUint16(v1[8:], 1)

@@ -110,7 +110,8 @@ func write(path string, rows, cols int, group []uint8, payload []uint8, entries,
 
 // Read loads one group's table and checks that it is the table of that group
 // on that board, complete and with a matching checksum. A compact file is
-// decoded to a byte per entry.
+// decoded to a byte per entry; the table of a byte file of 64 MiB or more is
+// the file mapped read-only (it must not be written).
 func Read(path string, rows, cols int, group []uint8) (table []uint8, step int, err error) {
 	data, compact, step, err := readRaw(path, rows, cols, group)
 	if err != nil || !compact {
@@ -131,9 +132,9 @@ func readRaw(path string, rows, cols int, group []uint8) (data []uint8, compact 
 		return nil, false, 0, err
 	}
 	defer f.Close()
-	return decode(f, path, rows, cols, group, func(size int64) []byte {
+	return decode(f, path, rows, cols, group, func(size int64) ([]byte, func()) {
 		if size < hugeMin || !mapFiles {
-			return nil
+			return nil, nil
 		}
 		return mapPayload(f, headerSize, size)
 	})
@@ -143,9 +144,9 @@ func readRaw(path string, rows, cols int, group []uint8) (data []uint8, compact 
 const mapFiles = true
 
 // decode reads a file's header and payload from r, or takes the payload
-// from mapped (when it returns the payload's bytes for its size; nil: read
-// it from r).
-func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func(size int64) []byte) ([]uint8, bool, int, error) {
+// from mapped (when it returns the payload's bytes for its size, and how to
+// release them if the file fails its checks; nil: read it from r).
+func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func(size int64) ([]byte, func())) (_ []uint8, _ bool, _ int, err error) {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w %s: %s", ErrCorrupt, name, fmt.Sprintf(format, a...))
 	}
@@ -178,14 +179,20 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func
 	var sum uint32
 	var zeros int
 	if mapped != nil {
-		data = mapped(int64(size))
+		var unmap func()
+		if data, unmap = mapped(int64(size)); unmap != nil {
+			defer func() {
+				if err != nil {
+					unmap()
+				}
+			}()
+		}
 	}
 	if data != nil { // the length was checked by the mapping
 		sum, zeros = sumMapped(data, crc32.Checksum(hdr[:36], castagnoli), !compact)
 	} else {
 		data = make([]uint8, size)
 		hugeHint(data)
-		var err error
 		sum, zeros, err = readSummed(r, data, crc32.Checksum(hdr[:36], castagnoli))
 		if err != nil {
 			return nil, false, 0, bad("truncated payload")
@@ -201,7 +208,6 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func
 	if step == 0 {
 		return nil, false, 0, bad("step 0")
 	}
-	var err error
 	if compact {
 		err = checkCompact(rows, cols, group, data, int(entries), step)
 	} else {

@@ -135,11 +135,11 @@ func TestMappedPayload(t *testing.T) {
 		dir := t.TempDir()
 		require.NoError(t, BuildFiles(context.Background(), part, dir, 1, compact, nil, nil))
 		p, g := part.Paths(dir)[0], part.Groups[0]
-		open := func() (*os.File, func(int64) []byte) {
+		open := func() (*os.File, func(int64) ([]byte, func())) {
 			f, err := os.Open(p)
 			require.NoError(t, err)
 			t.Cleanup(func() { f.Close() })
-			return f, func(size int64) []byte { return mapPayload(f, headerSize, size) }
+			return f, func(size int64) ([]byte, func()) { return mapPayload(f, headerSize, size) }
 		}
 		want, wc, wstep, err := readRaw(p, 3, 3, g) // small: read
 		require.NoError(t, err)

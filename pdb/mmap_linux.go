@@ -12,15 +12,16 @@ import (
 // as long as the process; a file replaced by a rebuild (written under
 // another name and renamed) leaves it intact, a file truncated in place
 // would fault the search.
-func mapPayload(f *os.File, off, size int64) []byte {
+// unmap releases the mapping (for a file that fails its checks).
+func mapPayload(f *os.File, off, size int64) (payload []byte, unmap func()) {
 	st, err := f.Stat()
 	if err != nil || st.Size() != off+size {
-		return nil // the reading path reports the wrong length
+		return nil, nil // the reading path reports the wrong length
 	}
 	b, err := syscall.Mmap(int(f.Fd()), 0, int(off+size), syscall.PROT_READ, syscall.MAP_SHARED|syscall.MAP_POPULATE)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	_ = syscall.Madvise(b, syscall.MADV_HUGEPAGE) // a hint
-	return b[off:]
+	return b[off:], func() { _ = syscall.Munmap(b) }
 }
