@@ -145,56 +145,14 @@ func (r *Resolver) Sets() ([]Set, error) {
 		}
 		h := r.Header()
 		r.Close()
-		if h.Approx && h.Cells <= gapset.MaxApproxCells {
-			// approximated sets hold a large share of all patterns: one
-			// bit per pattern beats a hash table
-			b, h, err := gapset.LoadBits(path)
-			if err != nil {
-				return nil, err
-			}
-			if err := sameSize(path, h.Rows, h.Cols, h.Gap, h.Exact, h.Name()); err != nil {
-				return nil, err
-			}
-			p.sets = append(p.sets, Set{Set: b, Name: h.Name(), Gap: h.Gap, Cells: h.Cells, Count: int(b.Len()), Bytes: b.Bytes()})
-			continue
-		}
-		if n := h.Rows * h.Cols; h.Cells < n && memset.RankedBytes(n, h.Cells) < memset.HashBytes(int(min(h.Count, 1<<40)), h.Cells) {
-			// a large share of the patterns of many cells (Gap2_10,
-			// Gap4_10): one bit per placement rank beats a hash table. Its
-			// dense tables are made in the same pass.
-			var dense []*memset.Dense
-			var ids []string
-			for _, k := range o.Dense {
-				if k > 0 && k < h.Cells {
-					d, err := memset.NewDense(k)
-					if err != nil {
-						return nil, err
-					}
-					dense = append(dense, d)
-					ids = append(ids, fmt.Sprintf("%s/%d", h.Name(), k))
-				}
-			}
-			s, h, err := memset.LoadRanked(path, dense...)
-			if err != nil {
-				return nil, err
-			}
-			for i, d := range dense {
-				p.tables[ids[i]] = d
-			}
-			if err := sameSize(path, h.Rows, h.Cols, h.Gap, h.Exact, h.Name()); err != nil {
-				return nil, err
-			}
-			p.sets = append(p.sets, Set{Set: s, Name: h.Name(), Gap: h.Gap, Cells: h.Cells, Count: s.Len(), Bytes: s.Bytes()})
-			continue
-		}
-		s, h, err := memset.Load(path)
-		if err != nil {
-			return nil, err
-		}
 		if err := sameSize(path, h.Rows, h.Cols, h.Gap, h.Exact, h.Name()); err != nil {
 			return nil, err
 		}
-		p.sets = append(p.sets, Set{Set: s, Name: h.Name(), Gap: h.Gap, Cells: h.Cells, Count: s.Len(), Bytes: s.Bytes()})
+		set, err := p.loadKeys(path, h, o.Dense)
+		if err != nil {
+			return nil, err
+		}
+		p.sets = append(p.sets, set)
 	}
 	for _, path := range o.BDDs {
 		s, err := bdd.Open(path)
@@ -237,6 +195,55 @@ func (r *Resolver) Sets() ([]Set, error) {
 	r.pool = p
 	return p.sets, nil
 }
+
+// loadKeys loads a key-set file (header h) in the form that holds it in the
+// least memory: approximated sets of at most 8 cells, which hold a large
+// share of all patterns, as one bit per pattern; exact sets where that is
+// smaller (Gap2_10, Gap4_10) as one bit per placement rank, with their
+// dense tables (cells in dense) made in the same pass, since a ranked set
+// cannot be projected cheaply afterwards; the others as a hash table.
+func (p *pool) loadKeys(path string, h keyset.Header, dense []int) (Set, error) {
+	out := Set{Name: h.Name(), Gap: h.Gap, Cells: h.Cells}
+	n := h.Rows * h.Cols
+	switch {
+	case h.Approx && h.Cells <= gapset.MaxApproxCells:
+		b, _, err := gapset.LoadBits(path)
+		if err != nil {
+			return Set{}, err
+		}
+		out.Set, out.Count, out.Bytes = b, int(b.Len()), b.Bytes()
+	case h.Cells < n && memset.RankedBytes(n, h.Cells) < memset.HashBytes(int(min(h.Count, 1<<40)), h.Cells):
+		var tabs []*memset.Dense
+		var ks []int
+		for _, k := range dense {
+			if k > 0 && k < h.Cells {
+				d, err := memset.NewDense(k)
+				if err != nil {
+					return Set{}, err
+				}
+				tabs, ks = append(tabs, d), append(ks, k)
+			}
+		}
+		s, _, err := memset.LoadRanked(path, tabs...)
+		if err != nil {
+			return Set{}, err
+		}
+		for i, d := range tabs {
+			p.tables[denseID(out.Name, ks[i])] = d
+		}
+		out.Set, out.Count, out.Bytes = s, s.Len(), s.Bytes()
+	default:
+		s, _, err := memset.Load(path)
+		if err != nil {
+			return Set{}, err
+		}
+		out.Set, out.Count, out.Bytes = s, s.Len(), s.Bytes()
+	}
+	return out, nil
+}
+
+// denseID names the dense table of a set projected onto k cells.
+func denseID(name string, k int) string { return fmt.Sprintf("%s/%d", name, k) }
 
 // pick finds the set for gap g on the given cells; where a level has no
 // set on them, the set of that gap on the most cells below them (so gap8:10
@@ -362,7 +369,7 @@ func (p *pool) dense(s Set, k int) (ida.BitTable, error) {
 	if k <= 0 || s.Cells <= k {
 		return nil, nil
 	}
-	id := fmt.Sprintf("%s/%d", s.Name, k)
+	id := denseID(s.Name, k)
 	if d, ok := p.tables[id]; ok {
 		return d, nil
 	}

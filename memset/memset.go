@@ -40,15 +40,22 @@ func New(keys []uint64, cells int) *Set {
 	return s
 }
 
+// slotsFor is the table size for n keys: a power of two at least 16 and
+// at most 2/3 full.
+func slotsFor(n int) int {
+	size := 1 << 4
+	for size*2 < n*3 {
+		size <<= 1
+	}
+	return size
+}
+
 // newSized makes an empty table for n keys.
 func newSized(n, cells int) *Set {
 	if cells < 1 {
 		cells = 1
 	}
-	size := 1 << 4
-	for size*2 < n*3 {
-		size <<= 1
-	}
+	size := slotsFor(n)
 	s := &Set{mask: encode.ProjectMask(cells), shift: uint(64 - bits.TrailingZeros(uint(size)))}
 	if cells <= 8 {
 		s.slots32 = make([]uint32, size)

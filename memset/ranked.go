@@ -38,10 +38,7 @@ func RankedBytes(n, k int) int64 {
 // HashBytes is the table size of a hash set (New, Load) of count keys on
 // cells cells.
 func HashBytes(count, cells int) int64 {
-	size := int64(1 << 4)
-	for size*2 < int64(count)*3 {
-		size <<= 1
-	}
+	size := int64(slotsFor(count))
 	if cells <= 8 {
 		return 4 * size
 	}
