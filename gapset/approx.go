@@ -240,7 +240,7 @@ func Approximate(ctx context.Context, rows, cols, k, maxLevel int, exact []*Bits
 			frontier = a.expand(frontier, seen, next, j < maxLevel, workers)
 		}
 		seen.count += added
-		h := keyset.Header{Rows: rows, Cols: cols, Cells: k, Gap: 2 * j, Approx: j >= len(exact)}
+		h := ApproxHeader(rows, cols, k, j, len(exact))
 		if err := level(ApproxLevel{Level: j, Header: h, Set: seen, New: added, Elapsed: time.Since(start)}); err != nil {
 			return err
 		}
@@ -400,4 +400,10 @@ func (b *Bits) Add(keys []uint64) {
 			b.count++
 		}
 	}
+}
+
+// ApproxHeader describes level j of an approximation onto k cells seeded by
+// nExact exact levels (the levels from nExact on are approximated).
+func ApproxHeader(rows, cols, k, j, nExact int) keyset.Header {
+	return keyset.Header{Rows: rows, Cols: cols, Cells: k, Gap: 2 * j, Approx: j >= nExact}
 }

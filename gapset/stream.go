@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/atomicfile"
 	"github.com/gapset/gapset/keyset"
 )
 
@@ -82,15 +83,12 @@ func Enumerate(ctx context.Context, cfg Config) (Result, error) {
 // enumerate is Enumerate with the input chunk size as a parameter (tests
 // make it tiny to exercise the spilling paths on small boards).
 func enumerate(ctx context.Context, cfg Config, inChunk int) (Result, error) {
-	g, err := checkArgs(cfg.Rows, cfg.Cols, cfg.MaxGap, cfg.Cells)
-	if err != nil {
+	if err := cfg.Check(); err != nil {
 		return Result{}, err
 	}
+	g, _ := checkArgs(cfg.Rows, cfg.Cols, cfg.MaxGap, cfg.Cells)
 	if ctx == nil {
 		ctx = context.Background()
-	}
-	if cfg.Memory < 0 {
-		return Result{}, fmt.Errorf("%w: memory budget %d is negative", ErrArgs, cfg.Memory)
 	}
 	if cfg.Memory == 0 {
 		cfg.Memory = 4 << 30
@@ -101,8 +99,7 @@ func enumerate(ctx context.Context, cfg Config, inChunk int) (Result, error) {
 	if cfg.Dir == "" {
 		cfg.Dir = "."
 	}
-	// The PID lets a later run tell scratch of a dead process from a live one.
-	tmp, err := os.MkdirTemp(cfg.ScratchDir(), scratchPattern())
+	tmp, err := atomicfile.MkdirTemp(cfg.ScratchDir(), ScratchName)
 	if err != nil {
 		return Result{}, err
 	}
@@ -505,12 +502,8 @@ func (e *streamer) finish(res *Result) error {
 	sort.SliceStable(jobs, func(a, b int) bool { return size(jobs[a]) < size(jobs[b]) })
 	var written int64
 	for _, jb := range jobs {
-		h := keyset.Header{Rows: e.cfg.Rows, Cols: e.cfg.Cols, Cells: jb.k, Gap: e.cfg.MaxGap, Exact: e.cfg.Exact && e.cfg.MaxGap > 0,
-			Packed: e.cfg.Packed}
-		path := filepath.Join(e.cfg.Dir, h.Name()+".keys")
-		if p, ok := e.cfg.Paths[jb.k]; ok {
-			path = p
-		}
+		h := e.cfg.header(jb.k)
+		path := e.cfg.OutputPath(jb.k)
 		w, err := keyset.Create(path, h)
 		if err != nil {
 			return err

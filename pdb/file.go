@@ -8,12 +8,12 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/atomicfile"
 )
 
 // File format of one group's database (little-endian):
@@ -81,31 +81,18 @@ func write(path string, rows, cols int, group []uint8, payload []uint8, entries,
 	binary.LittleEndian.PutUint64(hdr[28:], uint64(entries))
 	binary.LittleEndian.PutUint32(hdr[36:], crc32.Update(crc32.Checksum(hdr[:36], castagnoli), castagnoli, payload))
 
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())              // no-op after a successful rename
-	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes it private
-		tmp.Close()
+	defer f.Abort() // a no-op after Commit
+	if _, err := f.Write(hdr); err != nil {
 		return err
 	}
-	if _, err := tmp.Write(hdr); err != nil {
-		tmp.Close()
+	if _, err := f.Write(payload); err != nil {
 		return err
 	}
-	if _, err := tmp.Write(payload); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return f.Commit()
 }
 
 // Read loads one group's table and checks that it is the table of that group

@@ -49,6 +49,13 @@ func approxCommand(e *env) *cli.Command {
 			} else if err != nil {
 				return cmdline.BadInput(err)
 			}
+			var outs []string
+			for j := len(exact); j <= maxGap/2; j++ {
+				outs = append(outs, filepath.Join(dir, gapset.ApproxHeader(rows, cols, k, j, len(exact)).Name()+".keys"))
+			}
+			if err := e.cleanup.WillWrite("--out-dir", outs...); err != nil {
+				return err
+			}
 			space := gapset.Patterns(rows*cols, k)
 			prog := progress.New(e.stderr, c.Bool("quiet"))
 			fmt.Fprintf(e.stdout, "| set | patterns | of the %.0f patterns | seconds |\n|---|---:|---:|---:|\n", space)
@@ -61,7 +68,6 @@ func approxCommand(e *env) *cli.Command {
 					return nil // the exact file exists
 				}
 				prog.Update(0, 0, true, "writing %s", h.Name())
-				e.cleanup.WillWrite(filepath.Join(dir, h.Name()+".keys"))
 				defer prog.Done()
 				return l.Set.WriteFile(filepath.Join(dir, h.Name()+".keys"), h)
 			})

@@ -46,7 +46,9 @@ func runBuild(c *cli.Context, e *env) error {
 	if err := cmdline.CheckOutFile("--out", c.String("out")); err != nil {
 		return err
 	}
-	e.cleanup.WillWrite(c.String("out"))
+	if err := e.cleanup.WillWrite("--out", c.String("out")); err != nil {
+		return err
+	}
 	path := c.String("keys")
 	h := keyset.Header{Rows: c.Int("rows"), Cols: c.Int("cols"), Gap: c.Int("gap"), Cells: c.Int("cells")}
 	if path != "" {

@@ -46,7 +46,9 @@ func runBench(c *cli.Context, e *env) error {
 	if err := cmdline.CheckOutDir("--out", c.String("out")); err != nil {
 		return err
 	}
-	e.cleanup.WillWrite(bench.Paths(c.String("out"))...)
+	if err := e.cleanup.WillWrite("--out", bench.Paths(c.String("out"))...); err != nil {
+		return err
+	}
 	if c.Int("limit") < 0 {
 		return cmdline.BadInputf("--limit must not be negative")
 	}

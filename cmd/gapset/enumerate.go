@@ -59,6 +59,10 @@ func enumerateCommand(e *env) *cli.Command {
 			if os.Getenv("GOMEMLIMIT") == "" { // the user's limit wins
 				debug.SetMemoryLimit(cfg.SoftMemoryLimit())
 			}
+			if err := cfg.Check(); err != nil {
+				return cmdline.BadInput(err)
+			}
+			outFlag := "--out-dir"
 			if out := c.String("out"); out != "" {
 				if len(cells) != 1 {
 					return cmdline.BadInputf("--out takes one projection; use --out-dir for %d", len(cells))
@@ -69,20 +73,21 @@ func enumerateCommand(e *env) *cli.Command {
 				if err := cmdline.CheckOutFile("--out", out); err != nil {
 					return err
 				}
-				cfg.Dir = filepath.Dir(out)
+				outFlag, cfg.Dir = "--out", filepath.Dir(out)
 				cfg.Paths = map[int]string{cells[0]: out}
+			} else if err := cmdline.CheckOutDir("--out-dir", cfg.Dir); err != nil {
+				return err
 			}
-			if st, err := os.Stat(cfg.Dir); err != nil || !st.IsDir() {
-				return cmdline.BadInputf("output directory %s does not exist", cmdline.Quote(cfg.Dir))
+			if err := cmdline.CheckOutFiles(outFlag, cfg.OutputPaths()...); err != nil {
+				return err
 			}
 			if cfg.TempDir != "" {
-				if st, err := os.Stat(cfg.TempDir); err != nil || !st.IsDir() {
-					return cmdline.BadInputf("scratch directory %s does not exist", cmdline.Quote(cfg.TempDir))
+				if err := cmdline.CheckWritableDir("--tmp", cfg.TempDir); err != nil {
+					return err
 				}
 			}
 			prog := progress.New(e.stderr, c.Bool("quiet"))
 			cfg.Progress = func(p gapset.Progress) { prog.Update(0, 0, p.Phase != "layer", "%s", p) }
-			scratch := cfg.ScratchDir()
 			cfg.RawRuns, cfg.MaxStep, cfg.Packed = c.Bool("raw-runs"), c.Int("max-step"), c.Bool("packed")
 			est := gapset.EstimateRun(cfg)
 			if c.Bool("estimate") {
@@ -92,18 +97,19 @@ func enumerateCommand(e *env) *cli.Command {
 			if !c.Bool("quiet") && est.Known {
 				fmt.Fprintln(e.stderr, est)
 			}
+			if err := os.MkdirAll(cfg.Dir, 0o755); err != nil { // checked above: a failure here is not the input's
+				return err
+			}
+			scratch := cfg.ScratchDir()
 			if est.Known && cfg.MaxStep <= 0 {
 				if err := est.CheckDisk(cfg.Dir, scratch); err != nil {
 					return cmdline.BadInput(err)
 				}
 			}
-			gapset.RemoveStaleScratch(scratch, func(path string, pid int) {
-				fmt.Fprintf(e.stderr, "gapset: removed scratch %s left by process %d, which is gone\n", path, pid)
-			})
-			e.cleanup.WillRemove(gapset.ScratchGlob(scratch))
-			for _, p := range cfg.Paths {
-				e.cleanup.WillWrite(p)
+			if err := e.cleanup.WillWrite(outFlag, cfg.OutputPaths()...); err != nil {
+				return err
 			}
+			e.cleanup.WillScratch(scratch, gapset.ScratchName)
 			res, err := gapset.Enumerate(e.context, cfg)
 			prog.Done()
 			if err != nil {

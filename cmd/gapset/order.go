@@ -48,7 +48,9 @@ func runOrder(c *cli.Context, e *env) error {
 		if err := cmdline.CheckOutFile("--"+f, c.String(f)); err != nil {
 			return err
 		}
-		e.cleanup.WillWrite(c.String(f))
+		if err := e.cleanup.WillWrite("--"+f, c.String(f)); err != nil {
+			return err
+		}
 	}
 	if (c.String("keys") == "") == (c.String("bdd") == "") {
 		return cmdline.BadInputf("give exactly one of --keys FILE and --bdd FILE")
