@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/internal/cmdline"
@@ -34,6 +35,8 @@ func enumerateCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "packed", Usage: "write the key-set files delta-coded (format version 2, 2-5 bytes per key instead of 8; every command reads both)"},
 			&cli.BoolFlag{Name: "raw-runs", Usage: "keep scratch runs as 8 bytes per key (default: delta-coded, a fraction of the disk)"},
 			&cli.IntFlag{Name: "max-step", Usage: "stop after `N` reverse moves and write no key-set file (calibration: the layers found are counted)"},
+			&cli.DurationFlag{Name: "checkpoint-every", Value: 30 * time.Second, Usage: "write a checkpoint after a step only when `DURATION` has passed since the last one (0: after every step)"},
+			&cli.BoolFlag{Name: "fresh", Usage: "discard the checkpoint in the output directory (" + gapset.CheckpointName + "/) and start over instead of resuming"},
 		),
 		Action: func(c *cli.Context) error {
 			if err := cmdline.NoArgs(c); err != nil {
@@ -110,6 +113,19 @@ func enumerateCommand(e *env) *cli.Command {
 				return err
 			}
 			e.cleanup.WillScratch(scratch, gapset.ScratchName)
+			if cfg.MaxStep <= 0 {
+				cfg.Checkpoint = filepath.Join(cfg.Dir, gapset.CheckpointName)
+				cfg.CheckpointEvery = c.Duration("checkpoint-every")
+				if c.Bool("fresh") {
+					if err := os.RemoveAll(cfg.Checkpoint); err != nil {
+						return err
+					}
+				}
+				cfg.OnResume = func(r gapset.Resumed) {
+					prog.Done()
+					fmt.Fprintf(e.stderr, "gapset: %s\n", r)
+				}
+			}
 			res, err := gapset.Enumerate(e.context, cfg)
 			prog.Done()
 			if err != nil {
