@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/internal/progress"
@@ -29,10 +28,7 @@ func approxCommand(e *env) *cli.Command {
 			if err := cmdline.NoArgs(c); err != nil {
 				return err
 			}
-			rows, cols, k, maxGap := c.Int("rows"), c.Int("cols"), c.Int("cells"), c.Int("max-gap")
-			if err := encode.CheckSize(rows, cols); err != nil {
-				return cmdline.BadInput(err)
-			}
+			rows, cols, k, maxGap := c.Int("rows"), c.Int("cols"), c.Int("cells"), c.Int("max-gap") // the size checked by sizeFlags
 			if k < 1 || k > gapset.MaxApproxCells || k > rows*cols {
 				return cmdline.BadInputf("--cells %d: want 1..%d", k, min(gapset.MaxApproxCells, rows*cols))
 			}

@@ -21,12 +21,11 @@ func buildCommand(e *env) *cli.Command {
 		Name:        "build",
 		Usage:       "build a gap-set BDD (enumerated, or from a key-set file) and save it",
 		Description: help("build", strings.Join(bdd.OrderNames(), ", ")),
-		Flags: []cli.Flag{
+		Flags: append(append([]cli.Flag{
 			&cli.StringFlag{Name: "keys", Usage: "key-set `FILE` to build from"},
 			&cli.IntFlag{Name: "gap", Value: -1, Usage: "gap of the set (0 or 2); checked against the key file"},
 			&cli.IntFlag{Name: "cells", Value: -1, Usage: "cells kept (8, 10, 12, 16); checked against the key file"},
-			&cli.IntFlag{Name: "rows", Value: 4, Usage: "board rows (when enumerating)"},
-			&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns (when enumerating)"},
+		}, sizeFlags(4, 4, " (when enumerating)")...),
 			&cli.StringFlag{Name: "order", Value: "natural", Usage: "variable order: a `NAME`, a list of key bits (level 0 first) or @FILE (from gapset order)"},
 			encodingFlag(),
 			&cli.StringFlag{Name: "out", Usage: "output .bdd `FILE` (required)"},
@@ -34,7 +33,7 @@ func buildCommand(e *env) *cli.Command {
 			&cli.Float64Flag{Name: "sort-mem", Value: 4, Usage: "`GiB` of keys held at once when re-sorting a key file for an order other than natural"},
 			&cli.BoolFlag{Name: "rudd", Usage: "build through rudd too and check it gives the same BDD (small sets)"},
 			quietFlag(),
-		},
+		),
 		Action: func(c *cli.Context) error { return runBuild(c, e) },
 	}
 }
