@@ -21,12 +21,11 @@ func buildCommand(e *env) *cli.Command {
 		Name:        "build",
 		Usage:       "build a gap-set BDD (enumerated, or from a key-set file) and save it",
 		Description: help("build", strings.Join(bdd.OrderNames(), ", ")),
-		Flags: append(append([]cli.Flag{
-			&cli.StringFlag{Name: "keys", Usage: "key-set `FILE` to build from"},
+		Flags: withSize(4, 4, // the size when enumerating
+			&cli.StringFlag{Name: "keys", Usage: "key-set `FILE` to build from", Action: cmdline.InputFlag("--keys")},
 			&cli.IntFlag{Name: "gap", Value: -1, Usage: "gap of the set (0 or 2); checked against the key file"},
 			&cli.IntFlag{Name: "cells", Value: -1, Usage: "cells kept (8, 10, 12, 16); checked against the key file"},
-		}, sizeFlags(4, 4, " (when enumerating)")...),
-			&cli.StringFlag{Name: "order", Value: "natural", Usage: "variable order: a `NAME`, a list of key bits (level 0 first) or @FILE (from gapset order)"},
+			&cli.StringFlag{Name: "order", Value: "natural", Usage: "variable order: a `NAME`, a list of key bits (level 0 first) or @FILE (from gapset order)", Action: cmdline.AtInputFlag("--order")},
 			encodingFlag(),
 			&cli.StringFlag{Name: "out", Usage: "output .bdd `FILE` (required)"},
 			&cli.BoolFlag{Name: "zdd", Value: true, Usage: "also count the ZDD nodes (stored in the file)"},
@@ -139,6 +138,7 @@ func reportCommand(e *env) *cli.Command {
 		Usage:       "describe BDD files beside the paper's Table 1",
 		ArgsUsage:   "FILE...",
 		Description: help("report"),
+		Before:      cmdline.InputArgs,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "md", Usage: "md, csv or json"},
 			&cli.BoolFlag{Name: "verify", Usage: "decode each file fully (structure, count) besides the checksum"},

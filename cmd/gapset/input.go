@@ -9,19 +9,13 @@ import (
 )
 
 // withSize is the flags of a command on an R x C board: --rows and --cols
-// (defaults rows, cols), then its own.
+// (defaults rows, cols), then its own. They are the one place a size given
+// by the user is checked: as they are parsed, before the command runs.
 func withSize(rows, cols int, own ...cli.Flag) []cli.Flag {
-	return append(sizeFlags(rows, cols, ""), own...)
-}
-
-// sizeFlags are --rows and --cols (their usage ending in note). They are
-// the one place a size given by the user is checked: a size encode does not
-// support is refused as the flags are parsed, before the command runs.
-func sizeFlags(rows, cols int, note string) []cli.Flag {
-	return []cli.Flag{
-		&cli.IntFlag{Name: "rows", Value: rows, Usage: "board rows" + note, Action: checkSize},
-		&cli.IntFlag{Name: "cols", Value: cols, Usage: "board columns" + note, Action: checkSize},
-	}
+	return append([]cli.Flag{
+		&cli.IntFlag{Name: "rows", Value: rows, Usage: "board rows", Action: checkSize},
+		&cli.IntFlag{Name: "cols", Value: cols, Usage: "board columns", Action: checkSize},
+	}, own...)
 }
 
 // checkSize is the action of --rows and --cols (run when either is given):
@@ -33,7 +27,7 @@ func checkSize(c *cli.Context, _ int) error {
 // boardFlags are the flags every command that reads boards shares.
 func boardFlags() []cli.Flag {
 	return append([]cli.Flag{
-		&cli.StringFlag{Name: "input", Aliases: []string{"i"}, Usage: "read boards from `FILE` (one per line, optional leading id, # comments); - reads stdin"},
+		&cli.StringFlag{Name: "input", Aliases: []string{"i"}, Usage: "read boards from `FILE` (one per line, optional leading id, # comments); - reads stdin", Action: cmdline.InputFlag("--input")},
 	}, withSize(4, 4)...)
 }
 
