@@ -44,6 +44,9 @@ func OrderNames() []string { return append([]string(nil), orderNames...) }
 //	planes          bit 3 of every cell (row-major), then bit 2 of every cell, ...
 //	planes-reverse  bit planes with the cells reversed
 func NamedOrder(name string, rows, cols, k int) (Order, error) {
+	if rows < 1 || cols < 1 || rows > 16 || cols > 16 { // before rows*cols can wrap
+		return Order{}, fmt.Errorf("bad order size: %d cells of a %dx%d board", k, rows, cols)
+	}
 	n := rows * cols
 	if k < 1 || k > n || n > 16 {
 		return Order{}, fmt.Errorf("bad order size: %d cells of a %dx%d board", k, rows, cols)

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/safe"
 	"github.com/gapset/gapset/keyset"
 )
 
@@ -292,12 +292,10 @@ func (a *abstract) expand(frontier []uint32, seen, next *Bits, keep bool, worker
 	}
 	outs := make([][]uint32, workers)
 	per := (len(frontier) + workers - 1) / workers
-	var wg sync.WaitGroup
+	var wg safe.Group
 	for w := range workers {
 		lo, hi := min(w*per, len(frontier)), min((w+1)*per, len(frontier))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			var out []uint32
 			for _, p := range frontier[lo:hi] {
 				a.successors(uint64(p), func(q uint64, cost int) {
@@ -320,7 +318,7 @@ func (a *abstract) expand(frontier []uint32, seen, next *Bits, keep bool, worker
 				})
 			}
 			outs[w] = out
-		}()
+		})
 	}
 	wg.Wait()
 	n := 0

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/internal/progress"
@@ -20,7 +19,7 @@ func approxCommand(e *env) *cli.Command {
 		Flags: withSize(4, 4,
 			&cli.IntFlag{Name: "cells", Value: 8, Usage: fmt.Sprintf("the last `K` cells (at most %d; a bit table of 16^K bits per set)", gapset.MaxApproxCells)},
 			&cli.IntFlag{Name: "max-gap", Value: 8, Usage: "largest gap `G` (even)"},
-			&cli.StringSliceFlag{Name: "exact", Usage: "exact key-set `FILE` of the lowest levels, in order (Gap0_K, then Gap2_K, ...)"},
+			&cli.StringSliceFlag{Name: "exact", Usage: "exact key-set `FILE` of the lowest levels, in order (Gap0_K, then Gap2_K, ...)", Action: cmdline.InputsFlag("--exact")},
 			&cli.StringFlag{Name: "out-dir", Required: true, Usage: "write the key-set files into `DIR` (required: a 4x4 run writes gigabytes, 8 bytes per pattern)"},
 			&cli.BoolFlag{Name: "packed", Usage: "write the key-set files delta-coded (about 1 byte per pattern; see enumerate --packed)"},
 			quietFlag(),
@@ -29,10 +28,7 @@ func approxCommand(e *env) *cli.Command {
 			if err := cmdline.NoArgs(c); err != nil {
 				return err
 			}
-			rows, cols, k, maxGap := c.Int("rows"), c.Int("cols"), c.Int("cells"), c.Int("max-gap")
-			if err := encode.CheckSize(rows, cols); err != nil {
-				return cmdline.BadInput(err)
-			}
+			rows, cols, k, maxGap := c.Int("rows"), c.Int("cols"), c.Int("cells"), c.Int("max-gap") // the size checked by sizeFlags
 			if k < 1 || k > gapset.MaxApproxCells || k > rows*cols {
 				return cmdline.BadInputf("--cells %d: want 1..%d", k, min(gapset.MaxApproxCells, rows*cols))
 			}

@@ -160,6 +160,7 @@ func countCommand(e *env) *cli.Command {
 		Name:      "count",
 		Usage:     "print a key-set file's header and count, verifying order and checksum",
 		ArgsUsage: "FILE...",
+		Before:    cmdline.InputArgs,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text or json"},
 		},

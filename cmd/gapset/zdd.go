@@ -16,6 +16,7 @@ func zddCommand(e *env) *cli.Command {
 		Usage:       "count the ZDD nodes of the sets in .bdd files and store the counts in them",
 		ArgsUsage:   "FILE...",
 		Description: help("zdd"),
+		Before:      cmdline.InputArgs,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print the counts, leave the files alone"},
 			quietFlag(),

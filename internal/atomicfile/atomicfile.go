@@ -181,8 +181,15 @@ func (f *File) Commit() error {
 	}
 	if err != nil {
 		os.Remove(f.Name())
+		return err
 	}
-	return err
+	// The rename reaches the disk with the directory (best effort: not
+	// every file system lets a directory be synced).
+	if d, derr := os.Open(filepath.Dir(f.target)); derr == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
 }
 
 // Abort closes and removes the temporary; the target is untouched. It is a
