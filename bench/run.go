@@ -13,6 +13,7 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/internal/safe"
 )
 
 // Record is one solve of one instance with one heuristic.
@@ -75,12 +76,31 @@ func Run(ctx context.Context, insts []encode.Instance, hs []ida.Heuristic, opt O
 		mu       sync.Mutex
 		done     int
 		firstErr error
-		wg       sync.WaitGroup
 	)
+	// record keeps a search's result (unlocking even when Progress panics:
+	// the other workers go on to their end)
+	record := func(i int, r Record, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if err == nil && seen[i] > 0 {
+			r, err = fastest(recs[i], r)
+		}
+		recs[i] = r
+		seen[i]++
+		if err != nil && firstErr == nil {
+			firstErr = err
+			cancel()
+		}
+		if seen[i] == reps {
+			done++
+			if opt.Progress != nil && err == nil {
+				opt.Progress(done, total, r)
+			}
+		}
+	}
+	wg := safe.Group{OnPanic: cancel} // the feeder stops: it would wait for workers that died
 	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			// one OS thread per worker, so its CPU clock times one search
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
@@ -89,25 +109,9 @@ func Run(ctx context.Context, insts []encode.Instance, hs []ida.Heuristic, opt O
 				i := j/(len(hs)*reps)*len(hs) + j%len(hs)
 				in, h := insts[i/len(hs)], hs[i%len(hs)]
 				r, err := solveOne(in, h, ida.Options{Context: ctx, MaxNodes: opt.MaxNodes, AllSolutions: opt.AllSolutions, KeepUndo: opt.KeepUndo})
-				mu.Lock()
-				if err == nil && seen[i] > 0 {
-					r, err = fastest(recs[i], r)
-				}
-				recs[i] = r
-				seen[i]++
-				if err != nil && firstErr == nil {
-					firstErr = err
-					cancel()
-				}
-				if seen[i] == reps {
-					done++
-					if opt.Progress != nil && err == nil {
-						opt.Progress(done, total, r)
-					}
-				}
-				mu.Unlock()
+				record(i, r, err)
 			}
-		}()
+		})
 	}
 feed:
 	for j := 0; j < total*reps; j++ {

@@ -7,12 +7,6 @@ import (
 	"syscall"
 )
 
-// processAlive reports whether a process with this PID exists.
-func processAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || err == syscall.EPERM
-}
-
 // CheckDisk refuses a run whose estimated peak disk does not fit: the
 // outputs in dir, the scratch runs in scratch (both on one file system
 // when they share it). Without figures to check against it lets the run try.

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/safe"
 )
 
 // Progress reports one finished layer of an enumeration.
@@ -202,19 +202,17 @@ func expandAll(g *geometry, in []uint64, raise bool, out []uint64, workers int) 
 	out = slices.Grow(out, 4*len(in))[:base+4*len(in)]
 	per := (len(in) + workers - 1) / workers
 	got := make([]int, workers)
-	var wg sync.WaitGroup
+	var wg safe.Group
 	for w := 0; w < workers; w++ {
 		lo, hi := min(w*per, len(in)), min((w+1)*per, len(in))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			dst := out[base+4*lo : base+4*hi]
 			if raise {
 				got[w] = g.expandRaise(in[lo:hi], dst)
 			} else {
 				got[w] = g.expandLower(in[lo:hi], dst)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	n := base + got[0]

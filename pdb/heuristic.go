@@ -7,11 +7,11 @@ import (
 	"io/fs"
 	"math/bits"
 	"path/filepath"
-	"sync"
 	"unsafe"
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/internal/safe"
 )
 
 // Set is the loaded (or freshly built) databases of a partition.
@@ -61,11 +61,9 @@ func Load(dir string, part Partition) (*Set, error) {
 	s := &Set{Part: part, Steps: make([]int, len(part.Groups))}
 	errs := make([]error, len(part.Groups))
 	hint := fmt.Sprintf("build it with: gapset pdb build --partition %s --rows %d --cols %d --out %s", part.Name, part.Rows, part.Cols, dir)
-	var wg sync.WaitGroup
+	var wg safe.Group
 	for i, g := range part.Groups {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			path := filepath.Join(dir, FileName(part.Rows, part.Cols, g))
 			data[i], compact[i], s.Steps[i], errs[i] = readRaw(path, part.Rows, part.Cols, g)
 			switch {
@@ -74,7 +72,7 @@ func Load(dir string, part Partition) (*Set, error) {
 			case errs[i] != nil:
 				errs[i] = fmt.Errorf("%w; re%s", errs[i], hint)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	for _, err := range errs { // the first group's error, as one at a time would give

@@ -1,0 +1,12 @@
+//go:build unix
+
+package atomicfile
+
+import "syscall"
+
+// processAlive reports whether a process with this PID exists (signal 0
+// checks without sending; EPERM means it exists under another user).
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || err == syscall.EPERM
+}
