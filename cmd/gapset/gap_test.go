@@ -14,6 +14,7 @@ import (
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/keyset"
+	"github.com/gapset/gapset/solution"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -46,7 +47,7 @@ func TestSolveWithGap0(t *testing.T) {
 		code, out, errs := runCmd(t, boards3x3, append([]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-f", "json"}, args...)...)
 		require.Equal(t, 0, code, errs)
 		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-			var rec bench.Solution
+			var rec solution.Row
 			require.NoError(t, json.Unmarshal([]byte(line), &rec))
 			lengths[i] = append(lengths[i], rec.Length)
 			if i > 0 {
@@ -243,7 +244,7 @@ func TestSolveWithBDD(t *testing.T) {
 	require.Len(t, a, 3)
 	var denied int64
 	for i := range a {
-		var x, y, z bench.Solution
+		var x, y, z solution.Row
 		require.NoError(t, json.Unmarshal([]byte(a[i]), &x))
 		require.NoError(t, json.Unmarshal([]byte(b[i]), &y))
 		require.NoError(t, json.Unmarshal([]byte(c[i]), &z))
@@ -266,7 +267,7 @@ func TestAllSolutionsAgree(t *testing.T) {
 		code, out, errs := runCmd(t, boards3x3, append([]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-f", "json", "--all-solutions"}, h...)...)
 		require.Equal(t, 0, code, errs)
 		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-			var rec bench.Solution
+			var rec solution.Row
 			require.NoError(t, json.Unmarshal([]byte(line), &rec))
 			counts[i] = append(counts[i], rec.Solutions)
 		}
@@ -290,7 +291,7 @@ func TestBDDWithoutDenseTables(t *testing.T) {
 	require.NoError(t, err)
 	code, out, errs := runCmd(t, boards3x3, "solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-f", "json", "-H", "gap0", "--bdd", path)
 	require.Equal(t, 0, code, errs)
-	var rec bench.Solution
+	var rec solution.Row
 	require.NoError(t, json.Unmarshal([]byte(strings.Split(out, "\n")[0]), &rec))
 	assert.Equal(t, 31, rec.Length)
 	assert.NotContains(t, rec.Counters, "dense_no")
@@ -321,7 +322,7 @@ func TestSolveWithEncodedBDDs(t *testing.T) {
 		require.Equal(t, 0, code, "%v: %s", enc, errs)
 		var sum int64
 		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-			var rec bench.Solution
+			var rec solution.Row
 			require.NoError(t, json.Unmarshal([]byte(line), &rec))
 			sum += rec.Nodes
 			if enc == bdd.Cells || enc == bdd.RanksReverse {
@@ -337,7 +338,7 @@ func TestSolveWithEncodedBDDs(t *testing.T) {
 		sum = 0
 		var denied int64
 		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-			var rec bench.Solution
+			var rec solution.Row
 			require.NoError(t, json.Unmarshal([]byte(line), &rec))
 			sum += rec.Nodes
 			denied += rec.Counters["dense_no"]

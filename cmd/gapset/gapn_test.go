@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gapset/gapset/bench"
+	"github.com/gapset/gapset/solution"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -28,7 +28,7 @@ func TestSolveWithGap8Cells(t *testing.T) {
 		require.Equal(t, 0, code, errs)
 		var ls []int
 		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-			var rec bench.Solution
+			var rec solution.Row
 			require.NoError(t, json.Unmarshal([]byte(line), &rec))
 			ls = append(ls, rec.Length)
 			nodes[h] += rec.Nodes
@@ -56,7 +56,7 @@ func TestSolveWithMirroredGapSets(t *testing.T) {
 		code, out, errs := runCmd(t, boards3x3, "solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-f", "json", "-H", h, "--cells", "6", "--max-gap", "8")
 		require.Equal(t, 0, code, errs)
 		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-			var rec bench.Solution
+			var rec solution.Row
 			require.NoError(t, json.Unmarshal([]byte(line), &rec))
 			lengths[i] = append(lengths[i], rec.Length)
 			nodes[i] += rec.Nodes
