@@ -1,17 +1,24 @@
 package bench
 
-import "syscall"
+import (
+	"syscall"
+	"unsafe"
+)
 
-// rusageThread is Linux's RUSAGE_THREAD (absent from package syscall).
-const rusageThread = 1
+// clockThreadCPUTime is Linux's CLOCK_THREAD_CPUTIME_ID (absent from
+// package syscall).
+const clockThreadCPUTime = 3
 
 // threadCPU returns the CPU time the calling OS thread has used, in seconds.
 // On a shared machine it measures a search far more steadily than the wall
-// clock, which also counts the time other processes hold the core.
+// clock, which also counts the time other processes hold the core. It reads
+// the scheduler's clock to the nanosecond: getrusage's thread times advance
+// only at ticks and context switches, so a search of a few milliseconds
+// could read as none.
 func threadCPU() (float64, bool) {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
+	var ts syscall.Timespec
+	if _, _, errno := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); errno != 0 {
 		return 0, false
 	}
-	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6, true
+	return float64(ts.Sec) + float64(ts.Nsec)/1e9, true
 }
