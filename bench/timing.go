@@ -9,6 +9,7 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/internal/sysprobe"
 )
 
 // A solve of a few milliseconds is too short to time once: the clock's
@@ -71,8 +72,8 @@ func Time(ctx context.Context, insts []encode.Instance, hs []ida.Heuristic, opt 
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	now := func() float64 { t, _ := threadCPU(); return t }
-	if _, ok := threadCPU(); !ok {
+	now := func() float64 { t, _ := sysprobe.ThreadCPU(); return t.Seconds() }
+	if _, ok := sysprobe.ThreadCPU(); !ok {
 		start := time.Now()
 		now = func() float64 { return time.Since(start).Seconds() }
 	}

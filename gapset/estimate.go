@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/gapset/gapset/internal/sysprobe"
 )
 
 // Estimate is what an enumeration will take, from measured growth (NOTES.md,
@@ -211,4 +213,34 @@ func (e Estimate) String() string {
 		s += "; longer than one process may live: it checkpoints after each step, and the same command run again resumes it"
 	}
 	return s
+}
+
+// CheckDisk refuses a run whose estimated peak disk does not fit: the
+// outputs in dir, the scratch runs in scratch (both on one file system
+// when they share it). Without figures to check against it lets the run try.
+func (e Estimate) CheckDisk(dir, scratch string) error {
+	a, err := sysprobe.FreeDisk(dir)
+	if err != nil {
+		return nil
+	}
+	b, err := sysprobe.FreeDisk(scratch)
+	if err != nil {
+		return nil
+	}
+	free := func(d sysprobe.Disk) float64 { return float64(d.Free) }
+	gib := func(x float64) float64 { return x / (1 << 30) }
+	if a.SameFS(b) {
+		if e.Disk() > free(a) {
+			return fmt.Errorf("not enough disk: the run needs about %.1f GiB (outputs %.1f, scratch %.1f), %s has %.1f GiB free (fewer --cells, --packed, or --tmp on another disk)",
+				gib(e.Disk()), gib(e.OutputBytes), gib(e.ScratchBytes), dir, gib(free(a)))
+		}
+		return nil
+	}
+	if e.OutputBytes > free(a) {
+		return fmt.Errorf("not enough disk: the key-set files need about %.1f GiB, %s has %.1f GiB free", gib(e.OutputBytes), dir, gib(free(a)))
+	}
+	if e.ScratchBytes > free(b) {
+		return fmt.Errorf("not enough disk: the scratch runs need about %.1f GiB, %s has %.1f GiB free", gib(e.ScratchBytes), scratch, gib(free(b)))
+	}
+	return nil
 }

@@ -187,14 +187,15 @@ func (h *Heuristic) NewTracker(rows, cols int) (ida.Tracker, error) {
 			w *= int32(t.n - i)
 		}
 	}
-	for c := 0; c < t.n; c++ {
-		tc := c
-		if rows == cols {
-			tc = (c%cols)*cols + c/cols
+	if rows == cols {
+		mirror, err := encode.NewMirror(rows, cols)
+		if err != nil {
+			return nil, err
 		}
-		t.cmap[c] = uint8(tc)
-		if c < t.n-1 {
-			t.tmap[c+1] = uint8(tc + 1) // tile c+1 lives at cell c in the goal
+		t.cmap, t.tmap = mirror.Cell, mirror.Tile
+	} else {
+		for c := 0; c < t.n; c++ {
+			t.cmap[c], t.tmap[c] = uint8(c), uint8(c) // no mirror: the identity
 		}
 	}
 	t.good = dualGroups(rows, cols, p.Groups)
@@ -246,7 +247,7 @@ type tracker struct {
 	grpOf                 [encode.MaxCells]uint8
 	idxIn                 [encode.MaxCells]uint8 // a tile's place in its group
 	wt                    [maxGroups][encode.MaxCells]int32
-	cmap, tmap            [encode.MaxCells]uint8
+	cmap, tmap            [encode.MaxCells]uint8  // the mirror image's cell and tile maps (encode.Transposition)
 	pos, rpos             [encode.MaxCells]uint8  // cell of each tile; of each mirrored tile
 	rtiles                [encode.MaxCells]uint8  // the mirrored board: tile on each cell
 	rk, rr                [maxGroups]int          // each group's rank (table index), direct and mirrored
