@@ -10,8 +10,8 @@ import (
 // (korf100.txt), instance i at index i-1, as published in R. E. Korf,
 // "Depth-first iterative-deepening: an optimal admissible tree search",
 // Artificial Intelligence 27(1), 97-109, 1985 (5,305 moves in all). The
-// project's own pdb78 runs agree on every one (NOTES.md, and the results
-// under docs/pdb-gap/korf100-*).
+// project's own pdb78 runs agree on every one (docs/reproducing.md; the
+// results under docs/pdb-gap/korf100-*).
 var korfLengths = [100]int{
 	57, 55, 59, 56, 56, 52, 52, 50, 46, 59, // 1-10
 	57, 45, 46, 59, 62, 42, 66, 55, 46, 52, // 11-20

@@ -364,8 +364,8 @@ func (r *Resolver) gapHeuristic(maxGap, cells, filter int) (ida.Heuristic, error
 }
 
 // DefaultDense is the dense tables' cells by default: 8 KiB that stays in
-// the L1 cache, then 2 MiB in L2 (NOTES.md: the fastest of 4, 5, 6 and 4+6
-// on random instances).
+// the L1 cache, then 2 MiB in L2 (the fastest of 4, 5, 6 and 4+6 on
+// random instances: docs/heuristics.md).
 func DefaultDense() []int { return []int{4, 6} }
 
 // CheckDense validates dense table cells (0 means none).

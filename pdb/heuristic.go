@@ -206,8 +206,8 @@ func (h *Heuristic) NewTracker(rows, cols int) (ida.Tracker, error) {
 }
 
 // dualGroups returns, for each blank cell c, the groups whose dual value is
-// a proven lower bound (NOTES.md, "Dual lookups"): the groups that do not
-// hold the tile whose home is c, and in whose goal placement c and the
+// a proven lower bound (docs/proofs.md#dual-lookups): the groups that do
+// not hold the tile whose home is c, and in whose goal placement c and the
 // blank's home are in the same region of free cells.
 func dualGroups(rows, cols int, groups [][]uint8) (good [encode.MaxCells]uint16) {
 	g := newGrid(rows, cols)
