@@ -45,7 +45,7 @@ func knownDigest(rows, cols int, group []uint8, compact bool) (string, bool) {
 func checkWhole(rows, cols int, group []uint8, data []uint8, compact bool, step int, digest string, got []byte) (whole bool, err error) {
 	if digest != "" {
 		if hex.EncodeToString(got) != digest {
-			return false, fmt.Errorf("not the file gapset builds for group %v on %dx%d (its SHA-256 is %x, the build's %s)", group, rows, cols, got, digest)
+			return false, fmt.Errorf("not the file gapset builds for group %v on %dx%d (SHA-256 %.6x..., the build's %.12s...)", group, rows, cols, got, digest)
 		}
 		return true, nil
 	}
