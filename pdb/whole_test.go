@@ -36,7 +36,7 @@ func TestLoadRefusesForgedNamedGroup(t *testing.T) {
 		require.NoError(t, BuildFiles(context.Background(), part, dir, 1, compact, nil, nil))
 		s, err := Load(dir, part)
 		require.NoError(t, err)
-		assert.Empty(t, s.Sampled, "named groups are checked whole")
+		assert.Empty(t, s.Sampled(), "named groups are checked whole")
 		for gi, g := range part.Groups {
 			path := part.Paths(dir)[gi]
 			good, err := os.ReadFile(path)
@@ -82,7 +82,7 @@ func TestLoadRebuildsSmallUnknownGroup(t *testing.T) {
 	require.NoError(t, BuildFiles(context.Background(), part, dir, 1, false, nil, nil))
 	s, err := Load(dir, part)
 	require.NoError(t, err)
-	assert.Empty(t, s.Sampled)
+	assert.Empty(t, s.Sampled())
 	g := part.Groups[1]
 	table, step, err := Build(context.Background(), 3, 3, g, 1, nil)
 	require.NoError(t, err)
@@ -104,5 +104,5 @@ func TestLoadReportsSampledGroups(t *testing.T) {
 	require.NoError(t, BuildFiles(context.Background(), part, dir, 2, false, nil, nil))
 	s, err := Load(dir, part)
 	require.NoError(t, err)
-	assert.Equal(t, []string{filepath.Join(dir, FileName(3, 4, part.Groups[0]))}, s.Sampled)
+	assert.Equal(t, []string{filepath.Join(dir, FileName(3, 4, part.Groups[0]))}, s.Sampled())
 }
