@@ -1,7 +1,6 @@
 package heuristic
 
 import (
-	"cmp"
 	"fmt"
 	"os"
 	"runtime"
@@ -82,20 +81,14 @@ func (r *Resolver) pdbHeuristic(partition string, rows, cols int, reflect bool, 
 	if !ok {
 		set, ok = r.pdbs[part.Name]
 		if !ok {
-			load := pdb.Load
-			if r.opt.DeferChecks {
-				load = pdb.LoadDeferred
-			}
-			if set, err = load(dir, part); err != nil {
+			if set, err = pdb.Load(dir, part); err != nil {
 				return nil, err
 			}
 		}
 		if compact { // the byte tables are dropped unless another heuristic holds them
-			c, err := set.Compact(runtime.NumCPU())
-			if err != nil {
-				return nil, cmp.Or(set.Checked(), err) // a file's own fault first
+			if set, err = set.Compact(runtime.NumCPU()); err != nil {
+				return nil, err
 			}
-			set = c
 		}
 		r.pdbs[key] = set
 	}

@@ -3,8 +3,6 @@ package heuristic
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/ida"
@@ -34,11 +32,6 @@ type Options struct {
 	NoSkip bool
 	// PDBDir holds the pattern databases (empty: DefaultPDBDir).
 	PDBDir string
-	// DeferChecks leaves the databases' complete checks (a SHA-256 pass over
-	// each file) running when a heuristic is returned, so that a search can
-	// start beside them; the caller must then let no result out before
-	// Resolver.Checked returns nil.
-	DeferChecks bool
 	// Context cancels a running enumeration (nil: never).
 	Context context.Context
 	// Progress, when set, hears from enumerations of Cells (gap: the set's
@@ -115,18 +108,6 @@ func (r *Resolver) build(sp Spec) (ida.Heuristic, error) {
 		r.used[o] = true
 	}
 	return e.Make(r, sp.Args)
-}
-
-// Checked waits for the complete checks of the databases loaded so far
-// (see Options.DeferChecks) and returns the first failure. Safe to call
-// from several goroutines once resolving is over.
-func (r *Resolver) Checked() error {
-	for _, k := range slices.Sorted(maps.Keys(r.pdbs)) {
-		if err := r.pdbs[k].Checked(); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // Uses reports whether a heuristic resolved so far reads the option (one of

@@ -180,33 +180,3 @@ func TestGapLevelsOnFewerCells(t *testing.T) {
 	_, err = r.Resolve("gap4:5")
 	assert.ErrorContains(t, err, "no Gap0 set on 5 cells or fewer")
 }
-
-// A forged database (an entry raised, the checksum recomputed) is refused
-// by the resolve itself, or, with DeferChecks, by Checked after it: the
-// heuristic is returned at once and the check fails beside it.
-func TestForgedDatabaseDeferredCheck(t *testing.T) {
-	dir := pdb44Dir(t)
-	g := []uint8{1, 2, 3, 4}
-	table, step, err := pdb.Build(context.Background(), 3, 3, g, 1, nil)
-	require.NoError(t, err)
-	table[1000] += 2
-	require.NoError(t, pdb.Write(filepath.Join(dir, pdb.FileName(3, 3, g)), 3, 3, g, table, step))
-
-	_, err = New(Options{Rows: 3, Cols: 3, PDBDir: dir}).Resolve("pdb44")
-	assert.ErrorIs(t, err, pdb.ErrCorrupt)
-
-	r := New(Options{Rows: 3, Cols: 3, PDBDir: dir, DeferChecks: true})
-	for _, spec := range []string{"pdb44", "max(pdb44,md)"} {
-		_, err = r.Resolve(spec)
-		require.NoError(t, err, "deferred: only the cheap checks before the heuristic is returned")
-	}
-	err = r.Checked()
-	assert.ErrorIs(t, err, pdb.ErrCorrupt)
-	assert.ErrorContains(t, err, "not the file gapset builds")
-
-	require.NoError(t, os.RemoveAll(dir))
-	r = New(Options{Rows: 3, Cols: 3, PDBDir: pdb44Dir(t), DeferChecks: true})
-	_, err = r.Resolve("pdb44")
-	require.NoError(t, err)
-	assert.NoError(t, r.Checked())
-}

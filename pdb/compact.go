@@ -37,7 +37,7 @@ func (s *Set) Compact(workers int) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Set{Part: p, Steps: s.Steps, Nibbles: make([][]uint8, len(p.Groups)), checks: s.checks} // checked as its source
+	out := &Set{Part: p, Steps: s.Steps, Nibbles: make([][]uint8, len(p.Groups))}
 	for gi, g := range p.Groups {
 		nib, err := compactTable(geo, g, s.Tables[gi], workers)
 		if err != nil {

@@ -14,7 +14,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/gapset/gapset/encode"
 )
@@ -113,14 +112,11 @@ func write(path string, rows, cols int, group []uint8, payload []uint8, entries,
 
 // Read loads one group's table and checks that it is the table of that group
 // on that board, complete and with a matching checksum, and its contents
-// whole where it can (see checkWhole). A compact file is decoded to a byte
-// per entry; the table of a byte file of 64 MiB or more is the file mapped
-// read-only (it must not be written).
+// (see checkWhole). A compact file is decoded to a byte per entry; the table
+// of a byte file of 64 MiB or more is the file mapped read-only (it must not
+// be written).
 func Read(path string, rows, cols int, group []uint8) (table []uint8, step int, err error) {
 	st, err := readRaw(path, rows, cols, group)
-	if err == nil {
-		_, err = st.finish()
-	}
 	if err != nil || !st.compact {
 		return st.data, st.step, err
 	}
@@ -131,15 +127,14 @@ func Read(path string, rows, cols int, group []uint8) (table []uint8, step int, 
 	return expandTable(geo, group, st.data, Entries(rows*cols, len(group)), runtime.NumCPU()), st.step, nil
 }
 
-// stored is one group's file as loaded and given the cheap checks.
+// stored is one group's file as loaded.
 type stored struct {
 	data    []uint8 // a byte per entry, or (compact) the compact entries
 	compact bool
 	step    int
-	// finish runs the complete check (checkWhole), which may still be
-	// hashing the file: whole is false when only the sampled checks saw
-	// the table. The data must not be trusted before it returns nil.
-	finish func() (whole bool, err error)
+	// whole: the contents were checked whole (a known digest, or the
+	// table built again); else only the sampled checks saw them.
+	whole bool
 }
 
 // readRaw loads one group's file as it is stored: a byte per entry, or
@@ -195,15 +190,12 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func
 	if compact {
 		size = (entries + 1) / 2
 	}
-	// A file of a known group is hashed as it is read (see checkWhole);
-	// hashed waits for the digest.
+	// A file of a known group is hashed as it is read (see checkWhole).
 	digest, known := knownDigest(rows, cols, group, compact)
 	var sha hash.Hash
-	hashed := func() []byte { return nil }
 	if known {
 		sha = sha256.New()
 		sha.Write(hdr)
-		hashed = func() []byte { return sha.Sum(nil) }
 	}
 	var data []uint8
 	var sum uint32
@@ -213,18 +205,13 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func
 		if data, unmap = mapped(int64(size)); unmap != nil {
 			defer func() {
 				if err != nil {
-					hashed() // the hash reads the mapping until it is done
 					unmap()
 				}
 			}()
 		}
 	}
 	if data != nil { // the length was checked by the mapping
-		var wait func()
-		sum, zeros, wait = sumMapped(data, crc32.Checksum(hdr[:36], castagnoli), !compact, sha)
-		if known {
-			hashed = sync.OnceValue(func() []byte { wait(); return sha.Sum(nil) })
-		}
+		sum, zeros = sumMapped(data, crc32.Checksum(hdr[:36], castagnoli), !compact, sha)
 	} else {
 		data = make([]uint8, size)
 		hugeHint(data)
@@ -251,14 +238,15 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func
 	if err != nil {
 		return stored{}, fmt.Errorf("%s: %w", name, err)
 	}
-	finish := sync.OnceValues(func() (bool, error) {
-		whole, err := checkWhole(rows, cols, group, data, compact, step, digest, hashed())
-		if err != nil {
-			return false, fmt.Errorf("%w %s: %w", ErrCorrupt, name, err)
-		}
-		return whole, nil
-	})
-	return stored{data: data, compact: compact, step: step, finish: finish}, nil
+	var got []byte
+	if known {
+		got = sha.Sum(nil)
+	}
+	whole, err := checkWhole(rows, cols, group, data, compact, step, digest, got)
+	if err != nil {
+		return stored{}, fmt.Errorf("%w %s: %w", ErrCorrupt, name, err)
+	}
+	return stored{data: data, compact: compact, step: step, whole: whole}, nil
 }
 
 // readChunk is how much readSummed reads before handing it to the checksum:
@@ -301,9 +289,9 @@ func readSummed(r io.Reader, table []byte, crc uint32, sha hash.Hash) (uint32, i
 }
 
 // sumMapped is readSummed for a payload already in memory: the checksum on
-// this core, the zero count (when wanted) on another, and the digest (sha,
-// when set) on a third, which may outlive the call: wait waits for it.
-func sumMapped(data []byte, crc uint32, countZeros bool, sha hash.Hash) (_ uint32, _ int, wait func()) {
+// this core, the zero count (when wanted) and the digest (sha, when set) on
+// others.
+func sumMapped(data []byte, crc uint32, countZeros bool, sha hash.Hash) (uint32, int) {
 	zeros := make(chan int, 1)
 	if countZeros {
 		go func() { zeros <- bytes.Count(data, []byte{0}) }()
@@ -317,5 +305,7 @@ func sumMapped(data []byte, crc uint32, countZeros bool, sha hash.Hash) (_ uint3
 		}
 		close(hashed)
 	}()
-	return crc32.Update(crc, castagnoli, data), <-zeros, func() { <-hashed }
+	sum := crc32.Update(crc, castagnoli, data)
+	<-hashed
+	return sum, <-zeros
 }

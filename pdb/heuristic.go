@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math/bits"
+	"path/filepath"
 	"sync"
 	"unsafe"
 
@@ -21,32 +22,10 @@ type Set struct {
 	// Nibbles, when set instead of Tables, are the tables in the compact
 	// coding (see Compact): half the bytes, so half the cache lines.
 	Nibbles [][]uint8
-	// checks waits for the complete checks of the files the set was loaded
-	// from (nil: none pending) and returns the files only the sampled checks
-	// saw, or the first failure.
-	checks func() ([]string, error)
-}
-
-// Checked waits for the complete checks LoadDeferred left running and
-// returns their first error; nil at once for a set from Load or a build.
-func (s *Set) Checked() error {
-	if s.checks == nil {
-		return nil
-	}
-	_, err := s.checks()
-	return err
-}
-
-// Sampled lists the files of the set that only the sampled checks saw (no
-// known digest, too large to build again at load): a caller should say so,
-// and that gapset verify checks them whole. None for the named partitions.
-// It waits for the checks, as Checked does.
-func (s *Set) Sampled() []string {
-	if s.checks == nil {
-		return nil
-	}
-	files, _ := s.checks()
-	return files
+	// Sampled are the files Load checked only by samples (no known digest,
+	// too large to build again at load): a caller should say so, and that
+	// gapset verify checks them whole. Empty for the named partitions.
+	Sampled []string
 }
 
 // Step is the largest change of the additive bound along one move: a move
@@ -78,44 +57,28 @@ var ErrMissing = errors.New("pattern database not built")
 // (files of 64 MiB or more are mapped read-only: their tables must not be
 // written), each checked as Read checks it: a file of a named partition's
 // group whole, by its digest (see checkWhole). A missing or corrupt file
-// gives an error that says how to build it. Files written compact (pdb
-// build --compact) load as Nibbles, the others as Tables; a mix of the two
-// is refused.
+// gives an error that says how to build it. Files
+// written compact (pdb build --compact) load as Nibbles, the others as
+// Tables; a mix of the two is refused.
 func Load(dir string, part Partition) (*Set, error) {
-	s, err := LoadDeferred(dir, part)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.Checked(); err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
-// LoadDeferred is Load that returns once the cheap checks pass, with the
-// complete ones (a SHA-256 pass over each file, or a small table built
-// again) still running, so that a search can start beside them: nothing
-// computed from the set may be let out before Set.Checked returns nil.
-func LoadDeferred(dir string, part Partition) (*Set, error) {
-	n := len(part.Groups)
-	data := make([][]uint8, n)
-	compact := make([]bool, n)
-	finish := make([]func() (bool, error), n)
-	s := &Set{Part: part, Steps: make([]int, n)}
-	errs := make([]error, n)
+	data := make([][]uint8, len(part.Groups))
+	compact := make([]bool, len(part.Groups))
+	whole := make([]bool, len(part.Groups))
+	s := &Set{Part: part, Steps: make([]int, len(part.Groups))}
+	errs := make([]error, len(part.Groups))
 	hint := fmt.Sprintf("build it with: gapset pdb build --partition %s --rows %d --cols %d --out %s", part.Name, part.Rows, part.Cols, dir)
-	paths := part.Paths(dir)
 	var wg sync.WaitGroup
 	for i, g := range part.Groups {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			path := filepath.Join(dir, FileName(part.Rows, part.Cols, g))
 			var st stored
-			st, errs[i] = readRaw(paths[i], part.Rows, part.Cols, g)
-			data[i], compact[i], s.Steps[i], finish[i] = st.data, st.compact, st.step, st.finish
+			st, errs[i] = readRaw(path, part.Rows, part.Cols, g)
+			data[i], compact[i], s.Steps[i], whole[i] = st.data, st.compact, st.step, st.whole
 			switch {
 			case errors.Is(errs[i], fs.ErrNotExist):
-				errs[i] = fmt.Errorf("%w: %s is missing; %s", ErrMissing, paths[i], hint)
+				errs[i] = fmt.Errorf("%w: %s is missing; %s", ErrMissing, path, hint)
 			case errs[i] != nil:
 				errs[i] = fmt.Errorf("%w; re%s", errs[i], hint)
 			}
@@ -124,38 +87,17 @@ func LoadDeferred(dir string, part Partition) (*Set, error) {
 	wg.Wait()
 	for _, err := range errs { // the first group's error, as one at a time would give
 		if err != nil {
-			return nil, err // (the others' mappings stay, as long as the process)
+			return nil, err
 		}
 	}
-	s.checks = sync.OnceValues(func() ([]string, error) {
-		whole := make([]bool, n)
-		errs := make([]error, n)
-		var wg sync.WaitGroup
-		for i := range finish {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				if whole[i], errs[i] = finish[i](); errs[i] != nil {
-					errs[i] = fmt.Errorf("%w; re%s", errs[i], hint)
-				}
-			}()
-		}
-		wg.Wait()
-		var sampled []string
-		for i, err := range errs {
-			if err != nil {
-				return nil, err
-			}
-			if !whole[i] {
-				sampled = append(sampled, paths[i])
-			}
-		}
-		return sampled, nil
-	})
-	go s.checks() // started now: the small tables' builds too
 	for i := range compact {
 		if compact[i] != compact[0] {
 			return nil, fmt.Errorf("%w: %s holds compact and byte tables; re%s", ErrCorrupt, dir, hint)
+		}
+	}
+	for i, path := range part.Paths(dir) {
+		if !whole[i] {
+			s.Sampled = append(s.Sampled, path)
 		}
 	}
 	if compact[0] {

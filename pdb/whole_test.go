@@ -36,7 +36,7 @@ func TestLoadRefusesForgedNamedGroup(t *testing.T) {
 		require.NoError(t, BuildFiles(context.Background(), part, dir, 1, compact, nil, nil))
 		s, err := Load(dir, part)
 		require.NoError(t, err)
-		assert.Empty(t, s.Sampled(), "named groups are checked whole")
+		assert.Empty(t, s.Sampled, "named groups are checked whole")
 		for gi, g := range part.Groups {
 			path := part.Paths(dir)[gi]
 			good, err := os.ReadFile(path)
@@ -82,7 +82,7 @@ func TestLoadRebuildsSmallUnknownGroup(t *testing.T) {
 	require.NoError(t, BuildFiles(context.Background(), part, dir, 1, false, nil, nil))
 	s, err := Load(dir, part)
 	require.NoError(t, err)
-	assert.Empty(t, s.Sampled())
+	assert.Empty(t, s.Sampled)
 	g := part.Groups[1]
 	table, step, err := Build(context.Background(), 3, 3, g, 1, nil)
 	require.NoError(t, err)
@@ -104,36 +104,5 @@ func TestLoadReportsSampledGroups(t *testing.T) {
 	require.NoError(t, BuildFiles(context.Background(), part, dir, 2, false, nil, nil))
 	s, err := Load(dir, part)
 	require.NoError(t, err)
-	assert.Equal(t, []string{filepath.Join(dir, FileName(3, 4, part.Groups[0]))}, s.Sampled())
-}
-
-// LoadDeferred returns a forged set after the cheap checks; Checked, on it
-// and on its compact conversion, reports the forgery, and Load refuses it.
-func TestLoadDeferred(t *testing.T) {
-	part, err := ParsePartition("4-4", 3, 3)
-	require.NoError(t, err)
-	dir := t.TempDir()
-	require.NoError(t, BuildFiles(context.Background(), part, dir, 1, false, nil, nil))
-	s, err := LoadDeferred(dir, part)
-	require.NoError(t, err)
-	assert.NoError(t, s.Checked())
-	assert.Empty(t, s.Sampled())
-
-	g := part.Groups[1]
-	table, step, err := Build(context.Background(), 3, 3, g, 1, nil)
-	require.NoError(t, err)
-	require.NoError(t, Write(part.Paths(dir)[1], 3, 3, g, raised(table), step+2))
-	s, err = LoadDeferred(dir, part)
-	require.NoError(t, err)
-	c, err := s.Compact(1)
-	require.NoError(t, err)
-	for _, set := range []*Set{s, c} {
-		err = set.Checked()
-		assert.ErrorIs(t, err, ErrCorrupt)
-		assert.ErrorContains(t, err, "3x3-5-6-7-8.pdb")
-		assert.ErrorContains(t, err, "rebuild it with")
-	}
-	_, err = Load(dir, part)
-	assert.ErrorIs(t, err, ErrCorrupt)
-	assert.NoError(t, (&Set{}).Checked(), "a set built in memory has nothing to check")
+	assert.Equal(t, []string{filepath.Join(dir, FileName(3, 4, part.Groups[0]))}, s.Sampled)
 }

@@ -26,9 +26,8 @@ func heuristicFlags() []cli.Flag {
 }
 
 // resolveHeuristics builds the heuristics of the specs from the command's
-// flags, and refuses a heuristic flag that none of them reads. deferChecks:
-// see heuristic.Options.DeferChecks (the caller waits on Resolver.Checked).
-func resolveHeuristics(c *cli.Context, e *env, specs []string, deferChecks bool) ([]ida.Heuristic, *heuristic.Resolver, error) {
+// flags, and refuses a heuristic flag that none of them reads.
+func resolveHeuristics(c *cli.Context, e *env, specs []string) ([]ida.Heuristic, *heuristic.Resolver, error) {
 	if err := heuristic.CheckDense(c.IntSlice(heuristic.OptDense)); err != nil {
 		return nil, nil, cmdline.BadInput(err)
 	}
@@ -39,7 +38,7 @@ func resolveHeuristics(c *cli.Context, e *env, specs []string, deferChecks bool)
 		Keys: c.StringSlice(heuristic.OptKeys), BDDs: c.StringSlice(heuristic.OptBDD),
 		Cells: c.IntSlice(heuristic.OptCells), MaxGap: c.Int(heuristic.OptMaxGap),
 		Dense: c.IntSlice(heuristic.OptDense), NameDense: c.IsSet(heuristic.OptDense),
-		NoSkip: c.Bool(heuristic.OptNoSkip), PDBDir: c.String(heuristic.OptPDB), DeferChecks: deferChecks,
+		NoSkip: c.Bool(heuristic.OptNoSkip), PDBDir: c.String(heuristic.OptPDB),
 		Context: e.context,
 		Progress: func(g int, pr gapset.Progress) {
 			prog.Update(0, 0, false, "enumerating Gap%d of %dx%d: gap %d, Manhattan %d, %d members so far", g, rows, cols, pr.Gap, pr.Manhattan, pr.Members)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -60,53 +59,16 @@ func runSolve(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	// The databases' complete checks (a SHA-256 pass) run beside the first
-	// searches: rows wait in memory until they pass, and a failure stops the
-	// search and is reported instead of any row.
-	hs, r, err := resolveHeuristics(c, e, []string{c.String("heuristic")}, true)
+	hs, _, err := resolveHeuristics(c, e, []string{c.String("heuristic")})
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithCancel(e.context)
-	defer cancel()
-	checked := make(chan struct{})
-	var checkErr error
-	go func() {
-		if checkErr = r.Checked(); checkErr != nil {
-			cancel()
-		}
-		close(checked)
-	}()
 	h := hs[0]
 	prog := progress.New(e.stderr, c.Bool("quiet"))
 	out := bench.NewSolutionWriter(e.stdout, format, c.Int64("max-nodes"), c.Bool("all-solutions"))
-	var held []bench.Solution
-	// release writes the rows held, once the checks have passed; wait: wait
-	// for them.
-	release := func(wait bool) error {
-		if !wait {
-			select {
-			case <-checked:
-			default:
-				return nil
-			}
-		}
-		<-checked
-		if checkErr != nil {
-			return cmdline.BadInput(checkErr)
-		}
-		prog.Clear()
-		for _, sol := range held {
-			if err := out.Write(sol); err != nil {
-				return err
-			}
-		}
-		held = held[:0]
-		return nil
-	}
 	for i, in := range insts {
 		prog.Update(int64(i), int64(len(insts)), true, "solving %s (%s)", in.ID, h.Name())
-		opt := ida.Options{Context: ctx, MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo"), Threads: c.Int("threads"), BPMX: c.Bool("bpmx")}
+		opt := ida.Options{Context: e.context, MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo"), Threads: c.Int("threads"), BPMX: c.Bool("bpmx")}
 		if c.Bool("fsm") {
 			opt.FSM = ida.DefaultFSM()
 		}
@@ -117,22 +79,13 @@ func runSolve(c *cli.Context, e *env) error {
 		if errors.Is(err, ida.ErrNodeLimit) {
 			res.Heuristic = h.Name() // a limit gives up on this board only
 		} else if err != nil {
-			if rerr := release(true); rerr != nil {
-				prog.Done()
-				return rerr // a file's fault first
-			}
 			prog.Done()
 			return fmt.Errorf("board %s (line %d): %w", in.ID, in.Line, err)
 		}
-		held = append(held, bench.NewSolution(in, res, err != nil))
-		if err := release(false); err != nil {
-			prog.Done()
+		prog.Clear()
+		if err := out.Write(bench.NewSolution(in, res, err != nil)); err != nil {
 			return err
 		}
-	}
-	if err := release(true); err != nil {
-		prog.Done()
-		return err
 	}
 	prog.Done()
 	if err := out.Close(); err != nil {
