@@ -9,10 +9,10 @@ import (
 	"io"
 	"math/bits"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/gapset/gapset/internal/atomicfile"
 	"github.com/gapset/gapset/keyset"
 )
 
@@ -285,35 +285,20 @@ func (c *crcWriter) Write(p []byte) (int, error) {
 
 // Save writes the diagram to path atomically (temporary file, then rename).
 func Save(path string, d Graph, m Meta) (Info, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return Info{}, err
 	}
-	fail := func(err error) (Info, error) {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return Info{}, err
-	}
-	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes it private; a set is data to share
-		return fail(err)
-	}
-	bw := bufio.NewWriterSize(tmp, 1<<20)
+	defer f.Abort() // a no-op after Commit
+	bw := bufio.NewWriterSize(f, 1<<20)
 	in, err := Encode(bw, d, m)
 	if err == nil {
 		err = bw.Flush()
 	}
+	if err == nil {
+		err = f.Commit()
+	}
 	if err != nil {
-		return fail(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return Info{}, err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
 		return Info{}, err
 	}
 	return in, nil

@@ -3,11 +3,12 @@ package bdd
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gapset/gapset/internal/atomicfile"
 )
 
 // Order is a variable order: Bits[level] is the bit of the (projected) key
@@ -43,6 +44,9 @@ func OrderNames() []string { return append([]string(nil), orderNames...) }
 //	planes          bit 3 of every cell (row-major), then bit 2 of every cell, ...
 //	planes-reverse  bit planes with the cells reversed
 func NamedOrder(name string, rows, cols, k int) (Order, error) {
+	if rows < 1 || cols < 1 || rows > 16 || cols > 16 { // before rows*cols can wrap
+		return Order{}, fmt.Errorf("bad order size: %d cells of a %dx%d board", k, rows, cols)
+	}
 	n := rows * cols
 	if k < 1 || k > n || n > 16 {
 		return Order{}, fmt.Errorf("bad order size: %d cells of a %dx%d board", k, rows, cols)
@@ -263,31 +267,5 @@ func (o Order) Format(rows, cols int) string {
 
 // WriteOrderFile writes the order (Format) to path atomically.
 func WriteOrderFile(path string, o Order, rows, cols int) error {
-	return writeAtomic(path, []byte(o.Format(rows, cols)))
+	return atomicfile.WriteFile(path, []byte(o.Format(rows, cols)))
 }
-
-// writeAtomic writes data under a temporary name next to path, then renames
-// it: readers never see half a file.
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(0o644) // CreateTemp makes 0600; these are for reading
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
-}
-
-// WriteTextFile writes s to path atomically (order files, tables, charts).
-func WriteTextFile(path, s string) error { return writeAtomic(path, []byte(s)) }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/gapset/gapset/internal/atomicfile"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -122,32 +123,6 @@ func Chart(recs []Record, baseline, title string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// WriteFile writes data to path through a temporary file in the same
-// directory and a rename, so a reader never sees half a file.
-func WriteFile(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	if werr == nil {
-		werr = f.Chmod(0o644) // CreateTemp makes 0600; results are for reading
-	}
-	cerr := f.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return werr
-	}
-	return nil
-}
-
 // WriteAll writes the four outputs into dir (created if missing): every
 // file is rendered first, so a failure leaves no partial set behind.
 func WriteAll(dir string, recs []Record, s Summary, title string, notes []string) error {
@@ -170,7 +145,7 @@ func WriteAll(dir string, recs []Record, s Summary, title string, notes []string
 		data []byte
 	}{{CSVFile, CSV(recs)}, {JSONLFile, JSONL(recs)}, {ChartFile, png}, {SummaryFile, md.Bytes()}} {
 		path := filepath.Join(dir, f.name)
-		if err := WriteFile(path, f.data); err != nil {
+		if err := atomicfile.WriteFile(path, f.data); err != nil {
 			// a full disk midway: take back this call's files (and the
 			// directory it made), so no partial set of results remains
 			for _, p := range written {

@@ -13,6 +13,8 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/internal/safe"
+	"github.com/gapset/gapset/internal/sysprobe"
 )
 
 // Record is one solve of one instance with one heuristic.
@@ -75,12 +77,31 @@ func Run(ctx context.Context, insts []encode.Instance, hs []ida.Heuristic, opt O
 		mu       sync.Mutex
 		done     int
 		firstErr error
-		wg       sync.WaitGroup
 	)
+	// record keeps a search's result (unlocking even when Progress panics:
+	// the other workers go on to their end)
+	record := func(i int, r Record, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if err == nil && seen[i] > 0 {
+			r, err = fastest(recs[i], r)
+		}
+		recs[i] = r
+		seen[i]++
+		if err != nil && firstErr == nil {
+			firstErr = err
+			cancel()
+		}
+		if seen[i] == reps {
+			done++
+			if opt.Progress != nil && err == nil {
+				opt.Progress(done, total, r)
+			}
+		}
+	}
+	wg := safe.Group{OnPanic: cancel} // the feeder stops: it would wait for workers that died
 	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			// one OS thread per worker, so its CPU clock times one search
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
@@ -89,25 +110,9 @@ func Run(ctx context.Context, insts []encode.Instance, hs []ida.Heuristic, opt O
 				i := j/(len(hs)*reps)*len(hs) + j%len(hs)
 				in, h := insts[i/len(hs)], hs[i%len(hs)]
 				r, err := solveOne(in, h, ida.Options{Context: ctx, MaxNodes: opt.MaxNodes, AllSolutions: opt.AllSolutions, KeepUndo: opt.KeepUndo})
-				mu.Lock()
-				if err == nil && seen[i] > 0 {
-					r, err = fastest(recs[i], r)
-				}
-				recs[i] = r
-				seen[i]++
-				if err != nil && firstErr == nil {
-					firstErr = err
-					cancel()
-				}
-				if seen[i] == reps {
-					done++
-					if opt.Progress != nil && err == nil {
-						opt.Progress(done, total, r)
-					}
-				}
-				mu.Unlock()
+				record(i, r, err)
 			}
-		}()
+		})
 	}
 feed:
 	for j := 0; j < total*reps; j++ {
@@ -131,11 +136,11 @@ feed:
 func solveOne(in encode.Instance, h ida.Heuristic, opt ida.Options) (Record, error) {
 	r := Record{ID: in.ID, Board: in.Board.String(), Heuristic: h.Name()}
 	start := time.Now()
-	cpu0, okCPU := threadCPU()
+	cpu0, okCPU := sysprobe.ThreadCPU()
 	res, err := ida.Solve(in.Board, h, opt)
 	elapsed := time.Since(start)
-	if cpu1, ok := threadCPU(); ok && okCPU {
-		r.CPU = cpu1 - cpu0
+	if cpu1, ok := sysprobe.ThreadCPU(); ok && okCPU {
+		r.CPU = (cpu1 - cpu0).Seconds()
 	}
 	r.Length, r.RootBound, r.Generated = res.Length, res.RootBound, res.Generated
 	r.Nodes, r.Seconds = res.Expanded, res.Elapsed.Seconds()

@@ -37,9 +37,11 @@ type Board struct {
 	Tiles      []uint8
 }
 
-// CheckSize reports whether an R x C board is supported.
+// CheckSize reports whether an R x C board is supported. It never forms
+// rows*cols before the bounds hold: the product of two huge sizes wraps
+// around to a small one.
 func CheckSize(rows, cols int) error {
-	if rows < 2 || cols < 2 || rows*cols > MaxCells {
+	if rows < 2 || cols < 2 || rows > MaxCells/cols {
 		return fmt.Errorf("%w: %dx%d (need at least 2x2 and at most %d cells)", ErrSize, rows, cols, MaxCells)
 	}
 	return nil

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/safe"
 	"github.com/gapset/gapset/keyset"
 )
 
@@ -171,9 +171,9 @@ func (b *Bits) Keys() []uint64 {
 // (exact[i]: gap <= 2i on the same k cells, e.g. Gap0_8 and Gap2_8): a
 // pattern outside exact[i] has no configuration of gap <= 2i, so the
 // search settles it no earlier than level i+1 and expands it only from
-// there. The cost stays a lower bound (NOTES.md, "Approximated gap sets",
-// proves it by induction along a configuration's optimal path), the levels
-// below len(exact) come out exact, and the higher ones far smaller.
+// there. The cost stays a lower bound (by induction along a
+// configuration's optimal path: docs/proofs.md#approximated-gap-sets), the
+// levels below len(exact) come out exact, and the higher ones far smaller.
 //
 // level is called after each level with the set so far (it must not keep
 // the set past the call: the next level adds to it).
@@ -240,7 +240,7 @@ func Approximate(ctx context.Context, rows, cols, k, maxLevel int, exact []*Bits
 			frontier = a.expand(frontier, seen, next, j < maxLevel, workers)
 		}
 		seen.count += added
-		h := keyset.Header{Rows: rows, Cols: cols, Cells: k, Gap: 2 * j, Approx: j >= len(exact)}
+		h := ApproxHeader(rows, cols, k, j, len(exact))
 		if err := level(ApproxLevel{Level: j, Header: h, Set: seen, New: added, Elapsed: time.Since(start)}); err != nil {
 			return err
 		}
@@ -292,12 +292,10 @@ func (a *abstract) expand(frontier []uint32, seen, next *Bits, keep bool, worker
 	}
 	outs := make([][]uint32, workers)
 	per := (len(frontier) + workers - 1) / workers
-	var wg sync.WaitGroup
+	var wg safe.Group
 	for w := range workers {
 		lo, hi := min(w*per, len(frontier)), min((w+1)*per, len(frontier))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			var out []uint32
 			for _, p := range frontier[lo:hi] {
 				a.successors(uint64(p), func(q uint64, cost int) {
@@ -320,7 +318,7 @@ func (a *abstract) expand(frontier []uint32, seen, next *Bits, keep bool, worker
 				})
 			}
 			outs[w] = out
-		}()
+		})
 	}
 	wg.Wait()
 	n := 0
@@ -400,4 +398,10 @@ func (b *Bits) Add(keys []uint64) {
 			b.count++
 		}
 	}
+}
+
+// ApproxHeader describes level j of an approximation onto k cells seeded by
+// nExact exact levels (the levels from nExact on are approximated).
+func ApproxHeader(rows, cols, k, j, nExact int) keyset.Header {
+	return keyset.Header{Rows: rows, Cols: cols, Cells: k, Gap: 2 * j, Approx: j >= nExact}
 }

@@ -31,7 +31,7 @@ func TestEstimateRun(t *testing.T) {
 	assert.InDelta(t, 11412543925, g4.Members, 1)
 	assert.InDelta(t, 122333832, g4.Projected[0], 1)
 	assert.InDelta(t, 1428073614, g4.Projected[1], 1)
-	// the run measured 10.3 GB of peak disk (NOTES.md): within a factor 2
+	// the run measured 10.3 GB of peak disk (docs/resuming.md): within a factor 2
 	assert.InDelta(t, 10275397219, g4.Disk(), 10275397219)
 	e := EstimateRun(Config{Rows: 4, Cols: 4, MaxGap: 6, Cells: []int{8, 10, 12}})
 	require.Len(t, e.Levels, 4)
@@ -59,4 +59,17 @@ func TestEstimateRun(t *testing.T) {
 
 func TestSoftMemoryLimit(t *testing.T) {
 	assert.Equal(t, int64(5<<30+1<<30), Config{Memory: 4 << 30}.SoftMemoryLimit())
+}
+
+// The estimate of a run longer than one process may live says how it
+// survives a stop; a short one does not, and both give the memory.
+func TestEstimateSaysWhenToResume(t *testing.T) {
+	long := EstimateRun(Config{Rows: 4, Cols: 4, MaxGap: 6, Cells: []int{8, 10}, Packed: true, Memory: 8 << 30})
+	require.True(t, long.Known)
+	assert.Greater(t, long.CPU, longRun)
+	assert.Contains(t, long.String(), "resumes it")
+	assert.InDelta(t, 14.0e9, long.RSS, 1.5e9, "the gap <= 4 run's measured peak at --memory 8192")
+	short := EstimateRun(Config{Rows: 3, Cols: 4, MaxGap: 4, Cells: []int{12}})
+	assert.NotContains(t, short.String(), "resumes")
+	assert.Contains(t, short.String(), "memory ")
 }

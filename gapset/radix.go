@@ -3,8 +3,9 @@ package gapset
 import (
 	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
+
+	"github.com/gapset/gapset/internal/safe"
 )
 
 // Sorting and de-duplicating big key arrays is most of the enumeration's
@@ -54,11 +55,9 @@ func sortKeys(a, scratch []uint64, width int, workers int) {
 	}
 	slices.SortFunc(order, func(x, y int) int { return (bounds[y+1] - bounds[y]) - (bounds[x+1] - bounds[x]) })
 	var next atomic.Int64
-	var wg sync.WaitGroup
+	var wg safe.Group
 	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			var tmp []uint64
 			for {
 				i := int(next.Add(1)) - 1
@@ -80,7 +79,7 @@ func sortKeys(a, scratch []uint64, width int, workers int) {
 					}
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 }
@@ -91,16 +90,14 @@ func scatter(src, dst []uint64, shift uint, workers int) *[257]int {
 	counts := make([][256]int, workers)
 	per := (len(src) + workers - 1) / workers
 	part := func(w int) []uint64 { return src[min(w*per, len(src)):min((w+1)*per, len(src))] }
-	var wg sync.WaitGroup
+	var wg safe.Group
 	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			c := &counts[w]
 			for _, v := range part(w) {
 				c[v>>shift&255]++
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	var bounds [257]int
@@ -115,16 +112,14 @@ func scatter(src, dst []uint64, shift uint, workers int) *[257]int {
 	}
 	bounds[256] = sum
 	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			c := &counts[w]
 			for _, v := range part(w) {
 				k := v >> shift & 255
 				dst[c[k]] = v
 				c[k]++
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	return &bounds
@@ -227,17 +222,16 @@ func lsd(a, tmp []uint64, width uint) {
 func americanFlag(a []uint64, shift uint, workers int) *[257]int {
 	var bounds [257]int
 	counts := make([][256]int, workers)
-	var wg sync.WaitGroup
+	var wg safe.Group
 	per := (len(a) + workers - 1) / workers
 	for w := 0; w < workers; w++ {
 		lo, hi := min(w*per, len(a)), min((w+1)*per, len(a))
-		wg.Add(1)
-		go func(part []uint64, c *[256]int) {
-			defer wg.Done()
+		part, c := a[lo:hi], &counts[w]
+		wg.Go(func() {
 			for _, v := range part {
 				c[v>>shift&255]++
 			}
-		}(a[lo:hi], &counts[w])
+		})
 	}
 	wg.Wait()
 	var total [256]int

@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/safe"
+	"github.com/gapset/gapset/internal/sysprobe"
 )
 
 // Progress reports one finished layer of an enumeration.
@@ -145,7 +146,7 @@ func memLayers(ctx context.Context, rows, cols, maxGap, maxStep int, progress fu
 		}
 		members += int64(len(keys))
 		if progress != nil {
-			rss, peak := memUsage()
+			rss, peak := sysprobe.Memory()
 			progress(Progress{Gap: 2 * j, Manhattan: d - 2*j, Step: d, Layer: int64(len(keys)), Members: members,
 				Elapsed: time.Since(start), RSS: rss, PeakRSS: peak, Phase: "layer"})
 		}
@@ -202,19 +203,17 @@ func expandAll(g *geometry, in []uint64, raise bool, out []uint64, workers int) 
 	out = slices.Grow(out, 4*len(in))[:base+4*len(in)]
 	per := (len(in) + workers - 1) / workers
 	got := make([]int, workers)
-	var wg sync.WaitGroup
+	var wg safe.Group
 	for w := 0; w < workers; w++ {
 		lo, hi := min(w*per, len(in)), min((w+1)*per, len(in))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			dst := out[base+4*lo : base+4*hi]
 			if raise {
 				got[w] = g.expandRaise(in[lo:hi], dst)
 			} else {
 				got[w] = g.expandLower(in[lo:hi], dst)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	n := base + got[0]

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/sysprobe"
 	"github.com/gapset/gapset/keyset"
 )
 
@@ -38,7 +40,26 @@ type Config struct {
 	// 2): 2-5 bytes per key instead of 8.
 	Packed   bool
 	Progress func(Progress)
+	// Checkpoint, when set, is the directory where the run keeps its state
+	// after every step (CheckpointName inside the output directory, for
+	// the command) and resumes from when it holds a checkpoint of the same
+	// enumeration; it is removed once the key-set files are written.
+	// Runs with MaxStep keep none.
+	Checkpoint string
+	// CheckpointEvery is the least time between two checkpoints: a step
+	// that ends sooner after the last one writes none (small layers are
+	// cheaper to find again than to sync). 0: after every step.
+	CheckpointEvery time.Duration
+	// OnResume is told where a resumed run continues from.
+	OnResume func(Resumed)
 }
+
+// SoftMemoryLimit is the Go memory limit (debug.SetMemoryLimit) for an
+// Enumerate run with this budget. The buffers grow by doubling and hold no
+// pointers: a soft limit a little above the budget makes the collector
+// free the old copies cheaply (a gap <= 4 run with a budget of 8 GiB
+// reached 17 GiB without it).
+func (c Config) SoftMemoryLimit() int64 { return c.Memory + c.Memory/4 + 1<<30 }
 
 // LayerCount is the size of one finished layer.
 type LayerCount struct {
@@ -82,15 +103,12 @@ func Enumerate(ctx context.Context, cfg Config) (Result, error) {
 // enumerate is Enumerate with the input chunk size as a parameter (tests
 // make it tiny to exercise the spilling paths on small boards).
 func enumerate(ctx context.Context, cfg Config, inChunk int) (Result, error) {
-	g, err := checkArgs(cfg.Rows, cfg.Cols, cfg.MaxGap, cfg.Cells)
-	if err != nil {
+	if err := cfg.Check(); err != nil {
 		return Result{}, err
 	}
+	g, _ := checkArgs(cfg.Rows, cfg.Cols, cfg.MaxGap, cfg.Cells)
 	if ctx == nil {
 		ctx = context.Background()
-	}
-	if cfg.Memory < 0 {
-		return Result{}, fmt.Errorf("%w: memory budget %d is negative", ErrArgs, cfg.Memory)
 	}
 	if cfg.Memory == 0 {
 		cfg.Memory = 4 << 30
@@ -101,13 +119,23 @@ func enumerate(ctx context.Context, cfg Config, inChunk int) (Result, error) {
 	if cfg.Dir == "" {
 		cfg.Dir = "."
 	}
-	// The PID lets a later run tell scratch of a dead process from a live one.
-	tmp, err := os.MkdirTemp(cfg.ScratchDir(), scratchPattern())
+	tmp, err := atomicfile.MkdirTemp(cfg.ScratchDir(), ScratchName)
 	if err != nil {
 		return Result{}, err
 	}
 	defer os.RemoveAll(tmp)
-	e := &streamer{cfg: cfg, g: g, ctx: ctx, tmp: tmp, start: time.Now(), cpu0: cpuTime(), workers: cfg.Workers, inChunk: inChunk}
+	e := &streamer{cfg: cfg, g: g, ctx: ctx, tmp: tmp, start: time.Now(), cpu0: sysprobe.ProcessCPU(), workers: cfg.Workers, inChunk: inChunk}
+	if cfg.Checkpoint != "" && cfg.MaxStep <= 0 {
+		if err := os.MkdirAll(cfg.Checkpoint, 0o755); err != nil {
+			return Result{}, err
+		}
+		unlock, err := lockDir(cfg.Checkpoint)
+		if err != nil {
+			return Result{}, err
+		}
+		defer unlock()
+		e.state, e.lastCP = cfg.Checkpoint, time.Now()
+	}
 	// Two buffers of wn keys; at least enough for one input chunk's successors.
 	e.wn = max(int(cfg.Memory/16), 8*inChunk)
 	res, err := e.run()
@@ -116,14 +144,22 @@ func enumerate(ctx context.Context, cfg Config, inChunk int) (Result, error) {
 }
 
 type streamer struct {
-	cfg           Config
-	g             *geometry
-	ctx           context.Context
-	tmp           string
-	start         time.Time
-	cpu0          time.Duration
-	workers       int
-	inChunk       int // keys of an input layer expanded at a time
+	cfg     Config
+	g       *geometry
+	ctx     context.Context
+	tmp     string
+	start   time.Time
+	cpu0    time.Duration
+	workers int
+	inChunk int // keys of an input layer expanded at a time
+	// state is the checkpoint directory ("" for none): layer and
+	// projection runs live there, and dropped ones stay until the next
+	// manifest no longer names them.
+	state         string
+	fresh         []string // state runs written since the last checkpoint (to sync)
+	dropped       []run
+	rss0          uint64    // peak RSS of the earlier processes of a resumed run
+	lastCP        time.Time // when the last checkpoint was written
 	wn            int
 	work, scratch []uint64
 	seq           int
@@ -139,7 +175,13 @@ type streamer struct {
 
 func (e *streamer) newRunPath(tag string) string {
 	e.seq++
-	return filepath.Join(e.tmp, fmt.Sprintf("%06d-%s", e.seq, tag))
+	name := fmt.Sprintf("%06d-%s", e.seq, tag)
+	if e.state != "" && isStateTag(tag) {
+		p := filepath.Join(e.state, name)
+		e.fresh = append(e.fresh, p)
+		return p
+	}
+	return filepath.Join(e.tmp, name)
 }
 
 // need makes the work buffer hold at least n keys (n <= wn), keeping its
@@ -171,7 +213,11 @@ func (e *streamer) track(r run) run {
 }
 
 func (e *streamer) drop(r run) {
-	if r.path != "" {
+	switch {
+	case r.path == "":
+	case e.state != "" && filepath.Dir(r.path) == e.state:
+		e.dropped = append(e.dropped, r)
+	default:
 		os.Remove(r.path)
 		e.disk -= r.bytes
 	}
@@ -182,7 +228,7 @@ func (e *streamer) report(p Progress) {
 		return
 	}
 	p.Elapsed = time.Since(e.start)
-	p.RSS, p.PeakRSS = memUsage()
+	p.RSS, p.PeakRSS = sysprobe.Memory()
 	p.Members = e.members
 	e.cfg.Progress(p)
 }
@@ -191,16 +237,6 @@ func (e *streamer) run() (Result, error) {
 	g := e.g
 	levels := e.cfg.MaxGap/2 + 1
 	res := Result{Rows: e.cfg.Rows, Cols: e.cfg.Cols, MaxGap: e.cfg.MaxGap, Exact: e.cfg.Exact}
-	e.layers = make([][]run, levels)
-	e.proj = map[int][]tiered{}
-	goal, err := writeRun(e.newRunPath("L0-0"), []uint64{g.goal}, !e.cfg.RawRuns)
-	if err != nil {
-		return res, err
-	}
-	e.layers[0] = append(e.layers[0], e.track(goal))
-	for j := 1; j < levels; j++ {
-		e.layers[j] = append(e.layers[j], run{})
-	}
 	finished := func(j, d int, r run, inWork []uint64) error {
 		e.members += r.n
 		if r.n > 0 {
@@ -212,10 +248,32 @@ func (e *streamer) run() (Result, error) {
 		}
 		return e.project(r, inWork)
 	}
-	if err := finished(0, 0, goal, nil); err != nil {
-		return res, err
+	last, done := 0, false
+	if e.state != "" {
+		var err error
+		last, err = e.resume(&res)
+		done = err == errDone
+		if err != nil && !done {
+			return res, err
+		}
 	}
-	for d := 1; e.cfg.MaxStep <= 0 || d <= e.cfg.MaxStep; d++ {
+	if last < 0 || e.state == "" {
+		last = 0
+		e.layers = make([][]run, levels)
+		e.proj = map[int][]tiered{}
+		goal, err := writeRun(e.newRunPath("L0-0"), []uint64{g.goal}, !e.cfg.RawRuns)
+		if err != nil {
+			return res, err
+		}
+		e.layers[0] = append(e.layers[0], e.track(goal))
+		for j := 1; j < levels; j++ {
+			e.layers[j] = append(e.layers[j], run{})
+		}
+		if err := finished(0, 0, goal, nil); err != nil {
+			return res, err
+		}
+	}
+	for d := last + 1; !done && (e.cfg.MaxStep <= 0 || d <= e.cfg.MaxStep); d++ {
 		if err := e.ctx.Err(); err != nil {
 			return res, err
 		}
@@ -246,6 +304,9 @@ func (e *streamer) run() (Result, error) {
 				}
 			}
 		}
+		if err := e.checkpoint(&res, d, !any); err != nil {
+			return res, err
+		}
 		if !any {
 			break
 		}
@@ -254,11 +315,19 @@ func (e *streamer) run() (Result, error) {
 		if err := e.finish(&res); err != nil {
 			return res, err
 		}
+		if e.state != "" {
+			// The key-set files are in place: the state has served.
+			e.dropped = nil
+			if err := os.RemoveAll(e.state); err != nil {
+				return res, err
+			}
+		}
 	}
 	res.Members = e.members
 	res.Elapsed = time.Since(e.start)
-	res.CPU = cpuTime() - e.cpu0
-	_, res.PeakRSS = memUsage()
+	res.CPU = sysprobe.ProcessCPU() - e.cpu0
+	_, res.PeakRSS = sysprobe.Memory()
+	res.PeakRSS = max(res.PeakRSS, e.rss0)
 	res.PeakDisk = e.peak
 	res.Spills = e.spills
 	return res, nil
@@ -505,12 +574,8 @@ func (e *streamer) finish(res *Result) error {
 	sort.SliceStable(jobs, func(a, b int) bool { return size(jobs[a]) < size(jobs[b]) })
 	var written int64
 	for _, jb := range jobs {
-		h := keyset.Header{Rows: e.cfg.Rows, Cols: e.cfg.Cols, Cells: jb.k, Gap: e.cfg.MaxGap, Exact: e.cfg.Exact && e.cfg.MaxGap > 0,
-			Packed: e.cfg.Packed}
-		path := filepath.Join(e.cfg.Dir, h.Name()+".keys")
-		if p, ok := e.cfg.Paths[jb.k]; ok {
-			path = p
-		}
+		h := e.cfg.header(jb.k)
+		path := e.cfg.OutputPath(jb.k)
 		w, err := keyset.Create(path, h)
 		if err != nil {
 			return err

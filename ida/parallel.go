@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/safe"
 )
 
 // A parallel search splits each iteration (once the search has expanded
@@ -116,7 +117,7 @@ func (p *parallel) iterate() {
 	}
 	p.taken.Store(0)
 	p.halt.Store(s.found && !s.all)
-	var wg sync.WaitGroup
+	wg := safe.Group{OnPanic: func() { p.halt.Store(true) }} // the other workers stop at their next poll
 	for _, w := range p.workers {
 		w.limit, w.next, w.found, w.stopErr = s.limit, 1<<30, false, nil
 		w.expanded, w.generated, w.solutions = 0, 0, 0

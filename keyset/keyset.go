@@ -16,9 +16,9 @@ import (
 	"math"
 	"math/bits"
 	"os"
-	"path/filepath"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/atomicfile"
 )
 
 // Key-set file format, version 1 (all integers little-endian):
@@ -159,8 +159,7 @@ func decodeHeader(b []byte) (Header, uint64, error) {
 // order. Close publishes the file; Abort (or a failed Close) removes it.
 type Writer struct {
 	h       Header
-	path    string
-	tmp     *os.File
+	tmp     *atomicfile.File
 	bw      *bufio.Writer
 	last    uint64
 	count   uint64
@@ -176,11 +175,11 @@ func Create(path string, h Header) (*Writer, error) {
 	if err := h.validate(); err != nil {
 		return nil, err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	tmp, err := atomicfile.Create(path)
 	if err != nil {
 		return nil, err
 	}
-	w := &Writer{h: h, path: path, tmp: tmp}
+	w := &Writer{h: h, tmp: tmp}
 	w.bw = bufio.NewWriterSize(tmp, 1<<20)
 	if _, err := w.bw.Write(h.encode(0)); err != nil { // count and length patched at Close
 		w.Abort()
@@ -252,7 +251,7 @@ func (w *Writer) Close() error {
 		return err
 	}
 	end := HeaderSize + int64(w.dataLen)
-	sum, err := fileCRC(w.tmp, end)
+	sum, err := fileCRC(w.tmp.File, end)
 	if err != nil {
 		w.Abort()
 		return err
@@ -263,31 +262,12 @@ func (w *Writer) Close() error {
 		w.Abort()
 		return err
 	}
-	// CreateTemp makes the file private (0600); a published key set is data
-	// for other tools and users.
-	if err := w.tmp.Chmod(0o644); err != nil {
-		w.Abort()
-		return err
-	}
-	if err := w.tmp.Sync(); err != nil {
-		w.Abort()
-		return err
-	}
-	if err := w.tmp.Close(); err != nil {
-		os.Remove(w.tmp.Name())
-		return err
-	}
-	if err := os.Rename(w.tmp.Name(), w.path); err != nil {
-		os.Remove(w.tmp.Name())
-		return err
-	}
-	return nil
+	return w.tmp.Commit()
 }
 
 // Abort discards the partial file.
 func (w *Writer) Abort() {
-	w.tmp.Close()
-	os.Remove(w.tmp.Name())
+	w.tmp.Abort()
 	if w.err == nil {
 		w.err = errors.New("key-set writer aborted")
 	}

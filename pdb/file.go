@@ -10,12 +10,13 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/safe"
 )
 
 // File format of one group's database (little-endian):
@@ -83,31 +84,18 @@ func write(path string, rows, cols int, group []uint8, payload []uint8, entries,
 	binary.LittleEndian.PutUint64(hdr[28:], uint64(entries))
 	binary.LittleEndian.PutUint32(hdr[36:], crc32.Update(crc32.Checksum(hdr[:36], castagnoli), castagnoli, payload))
 
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())              // no-op after a successful rename
-	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes it private
-		tmp.Close()
+	defer f.Abort() // a no-op after Commit
+	if _, err := f.Write(hdr); err != nil {
 		return err
 	}
-	if _, err := tmp.Write(hdr); err != nil {
-		tmp.Close()
+	if _, err := f.Write(payload); err != nil {
 		return err
 	}
-	if _, err := tmp.Write(payload); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return f.Commit()
 }
 
 // Read loads one group's table and checks that it is the table of that group
@@ -260,22 +248,21 @@ const readChunk = 4 << 20
 // the copy and two more passes.
 func readSummed(r io.Reader, table []byte, crc uint32, sha hash.Hash) (uint32, int, error) {
 	chunks := make(chan []byte, 4)
-	type result struct {
-		crc   uint32
-		zeros int
-	}
-	done := make(chan result)
-	go func() {
-		res := result{crc: crc}
+	zeros := 0
+	var sum safe.Group
+	sum.Go(func() {
+		defer func() {
+			for range chunks { // after a panic: the reader must not wait for this goroutine
+			}
+		}()
 		for b := range chunks {
-			res.crc = crc32.Update(res.crc, castagnoli, b)
-			res.zeros += bytes.Count(b, []byte{0})
+			crc = crc32.Update(crc, castagnoli, b)
+			zeros += bytes.Count(b, []byte{0})
 			if sha != nil {
 				sha.Write(b)
 			}
 		}
-		done <- res
-	}()
+	})
 	var err error
 	for off := 0; off < len(table) && err == nil; off += readChunk {
 		b := table[off:min(off+readChunk, len(table))]
@@ -284,28 +271,23 @@ func readSummed(r io.Reader, table []byte, crc uint32, sha hash.Hash) (uint32, i
 		}
 	}
 	close(chunks)
-	res := <-done
-	return res.crc, res.zeros, err
+	sum.Wait()
+	return crc, zeros, err
 }
 
 // sumMapped is readSummed for a payload already in memory: the checksum on
 // this core, the zero count (when wanted) and the digest (sha, when set) on
 // others.
 func sumMapped(data []byte, crc uint32, countZeros bool, sha hash.Hash) (uint32, int) {
-	zeros := make(chan int, 1)
+	zeros := -1
+	var others safe.Group
 	if countZeros {
-		go func() { zeros <- bytes.Count(data, []byte{0}) }()
-	} else {
-		zeros <- -1
+		others.Go(func() { zeros = bytes.Count(data, []byte{0}) })
 	}
-	hashed := make(chan struct{})
-	go func() {
-		if sha != nil {
-			sha.Write(data)
-		}
-		close(hashed)
-	}()
-	sum := crc32.Update(crc, castagnoli, data)
-	<-hashed
-	return sum, <-zeros
+	if sha != nil {
+		others.Go(func() { sha.Write(data) })
+	}
+	crc = crc32.Update(crc, castagnoli, data)
+	others.Wait()
+	return crc, zeros
 }

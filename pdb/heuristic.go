@@ -7,11 +7,11 @@ import (
 	"io/fs"
 	"math/bits"
 	"path/filepath"
-	"sync"
 	"unsafe"
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/internal/safe"
 )
 
 // Set is the loaded (or freshly built) databases of a partition.
@@ -67,11 +67,9 @@ func Load(dir string, part Partition) (*Set, error) {
 	s := &Set{Part: part, Steps: make([]int, len(part.Groups))}
 	errs := make([]error, len(part.Groups))
 	hint := fmt.Sprintf("build it with: gapset pdb build --partition %s --rows %d --cols %d --out %s", part.Name, part.Rows, part.Cols, dir)
-	var wg sync.WaitGroup
+	var wg safe.Group
 	for i, g := range part.Groups {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			path := filepath.Join(dir, FileName(part.Rows, part.Cols, g))
 			var st stored
 			st, errs[i] = readRaw(path, part.Rows, part.Cols, g)
@@ -82,7 +80,7 @@ func Load(dir string, part Partition) (*Set, error) {
 			case errs[i] != nil:
 				errs[i] = fmt.Errorf("%w; re%s", errs[i], hint)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	for _, err := range errs { // the first group's error, as one at a time would give
@@ -202,14 +200,15 @@ func (h *Heuristic) NewTracker(rows, cols int) (ida.Tracker, error) {
 			w *= int32(t.n - i)
 		}
 	}
-	for c := 0; c < t.n; c++ {
-		tc := c
-		if rows == cols {
-			tc = (c%cols)*cols + c/cols
+	if rows == cols {
+		mirror, err := encode.NewMirror(rows, cols)
+		if err != nil {
+			return nil, err
 		}
-		t.cmap[c] = uint8(tc)
-		if c < t.n-1 {
-			t.tmap[c+1] = uint8(tc + 1) // tile c+1 lives at cell c in the goal
+		t.cmap, t.tmap = mirror.Cell, mirror.Tile
+	} else {
+		for c := 0; c < t.n; c++ {
+			t.cmap[c], t.tmap[c] = uint8(c), uint8(c) // no mirror: the identity
 		}
 	}
 	t.good = dualGroups(rows, cols, p.Groups)
@@ -220,8 +219,8 @@ func (h *Heuristic) NewTracker(rows, cols int) (ida.Tracker, error) {
 }
 
 // dualGroups returns, for each blank cell c, the groups whose dual value is
-// a proven lower bound (NOTES.md, "Dual lookups"): the groups that do not
-// hold the tile whose home is c, and in whose goal placement c and the
+// a proven lower bound (docs/proofs.md#dual-lookups): the groups that do
+// not hold the tile whose home is c, and in whose goal placement c and the
 // blank's home are in the same region of free cells.
 func dualGroups(rows, cols int, groups [][]uint8) (good [encode.MaxCells]uint16) {
 	g := newGrid(rows, cols)
@@ -261,7 +260,7 @@ type tracker struct {
 	grpOf                 [encode.MaxCells]uint8
 	idxIn                 [encode.MaxCells]uint8 // a tile's place in its group
 	wt                    [maxGroups][encode.MaxCells]int32
-	cmap, tmap            [encode.MaxCells]uint8
+	cmap, tmap            [encode.MaxCells]uint8  // the mirror image's cell and tile maps (encode.Transposition)
 	pos, rpos             [encode.MaxCells]uint8  // cell of each tile; of each mirrored tile
 	rtiles                [encode.MaxCells]uint8  // the mirrored board: tile on each cell
 	rk, rr                [maxGroups]int          // each group's rank (table index), direct and mirrored

@@ -1,9 +1,10 @@
 package pdb
 
 import (
-	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/gapset/gapset/internal/safe"
 )
 
 // word is a placement's search state packed in one machine word: the
@@ -113,15 +114,13 @@ func parallel(workers, n int, fn func(w, i int)) {
 		return
 	}
 	var next atomic.Int64
-	var wg sync.WaitGroup
+	var wg safe.Group
 	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
 				fn(w, i)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/bdd/levelplot"
+	"github.com/gapset/gapset/internal/atomicfile"
 	"github.com/gapset/gapset/keyset"
 )
 
@@ -121,7 +122,7 @@ func (r *Result) series() []levelplot.Series {
 
 // WriteLevels writes nodes per level of the start and the found order as CSV.
 func (r *Result) WriteLevels(path string) error {
-	return bdd.WriteTextFile(path, levelplot.CSV(r.series()))
+	return atomicfile.WriteFile(path, []byte(levelplot.CSV(r.series())))
 }
 
 // WriteChart draws nodes per level of the start and the found order as PNG.
@@ -131,7 +132,7 @@ func (r *Result) WriteChart(path string) error {
 	if err != nil {
 		return err
 	}
-	return bdd.WriteTextFile(path, string(png))
+	return atomicfile.WriteFile(path, png)
 }
 
 // WriteFiles writes the order, the levels CSV, the chart and the saved BDD

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/internal/progress"
@@ -20,7 +19,7 @@ func approxCommand(e *env) *cli.Command {
 		Flags: withSize(4, 4,
 			&cli.IntFlag{Name: "cells", Value: 8, Usage: fmt.Sprintf("the last `K` cells (at most %d; a bit table of 16^K bits per set)", gapset.MaxApproxCells)},
 			&cli.IntFlag{Name: "max-gap", Value: 8, Usage: "largest gap `G` (even)"},
-			&cli.StringSliceFlag{Name: "exact", Usage: "exact key-set `FILE` of the lowest levels, in order (Gap0_K, then Gap2_K, ...)"},
+			&cli.StringSliceFlag{Name: "exact", Usage: "exact key-set `FILE` of the lowest levels, in order (Gap0_K, then Gap2_K, ...)", Action: cmdline.InputsFlag("--exact")},
 			&cli.StringFlag{Name: "out-dir", Required: true, Usage: "write the key-set files into `DIR` (required: a 4x4 run writes gigabytes, 8 bytes per pattern)"},
 			&cli.BoolFlag{Name: "packed", Usage: "write the key-set files delta-coded (about 1 byte per pattern; see enumerate --packed)"},
 			quietFlag(),
@@ -29,10 +28,7 @@ func approxCommand(e *env) *cli.Command {
 			if err := cmdline.NoArgs(c); err != nil {
 				return err
 			}
-			rows, cols, k, maxGap := c.Int("rows"), c.Int("cols"), c.Int("cells"), c.Int("max-gap")
-			if err := encode.CheckSize(rows, cols); err != nil {
-				return cmdline.BadInput(err)
-			}
+			rows, cols, k, maxGap := c.Int("rows"), c.Int("cols"), c.Int("cells"), c.Int("max-gap") // the size checked by sizeFlags
 			if k < 1 || k > gapset.MaxApproxCells || k > rows*cols {
 				return cmdline.BadInputf("--cells %d: want 1..%d", k, min(gapset.MaxApproxCells, rows*cols))
 			}
@@ -49,6 +45,13 @@ func approxCommand(e *env) *cli.Command {
 			} else if err != nil {
 				return cmdline.BadInput(err)
 			}
+			var outs []string
+			for j := len(exact); j <= maxGap/2; j++ {
+				outs = append(outs, filepath.Join(dir, gapset.ApproxHeader(rows, cols, k, j, len(exact)).Name()+".keys"))
+			}
+			if err := e.cleanup.WillWrite("--out-dir", outs...); err != nil {
+				return err
+			}
 			space := gapset.Patterns(rows*cols, k)
 			prog := progress.New(e.stderr, c.Bool("quiet"))
 			fmt.Fprintf(e.stdout, "| set | patterns | of the %.0f patterns | seconds |\n|---|---:|---:|---:|\n", space)
@@ -61,7 +64,6 @@ func approxCommand(e *env) *cli.Command {
 					return nil // the exact file exists
 				}
 				prog.Update(0, 0, true, "writing %s", h.Name())
-				e.cleanup.WillWrite(filepath.Join(dir, h.Name()+".keys"))
 				defer prog.Done()
 				return l.Set.WriteFile(filepath.Join(dir, h.Name()+".keys"), h)
 			})

@@ -21,20 +21,18 @@ func buildCommand(e *env) *cli.Command {
 		Name:        "build",
 		Usage:       "build a gap-set BDD (enumerated, or from a key-set file) and save it",
 		Description: help("build", strings.Join(bdd.OrderNames(), ", ")),
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "keys", Usage: "key-set `FILE` to build from"},
+		Flags: withSize(4, 4, // the size when enumerating
+			&cli.StringFlag{Name: "keys", Usage: "key-set `FILE` to build from", Action: cmdline.InputFlag("--keys")},
 			&cli.IntFlag{Name: "gap", Value: -1, Usage: "gap of the set (0 or 2); checked against the key file"},
 			&cli.IntFlag{Name: "cells", Value: -1, Usage: "cells kept (8, 10, 12, 16); checked against the key file"},
-			&cli.IntFlag{Name: "rows", Value: 4, Usage: "board rows (when enumerating)"},
-			&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns (when enumerating)"},
-			&cli.StringFlag{Name: "order", Value: "natural", Usage: "variable order: a `NAME`, a list of key bits (level 0 first) or @FILE (from gapset order)"},
+			&cli.StringFlag{Name: "order", Value: "natural", Usage: "variable order: a `NAME`, a list of key bits (level 0 first) or @FILE (from gapset order)", Action: cmdline.AtInputFlag("--order")},
 			encodingFlag(),
 			&cli.StringFlag{Name: "out", Usage: "output .bdd `FILE` (required)"},
 			&cli.BoolFlag{Name: "zdd", Value: true, Usage: "also count the ZDD nodes (stored in the file)"},
 			&cli.Float64Flag{Name: "sort-mem", Value: 4, Usage: "`GiB` of keys held at once when re-sorting a key file for an order other than natural"},
 			&cli.BoolFlag{Name: "rudd", Usage: "build through rudd too and check it gives the same BDD (small sets)"},
 			quietFlag(),
-		},
+		),
 		Action: func(c *cli.Context) error { return runBuild(c, e) },
 	}
 }
@@ -46,7 +44,9 @@ func runBuild(c *cli.Context, e *env) error {
 	if err := cmdline.CheckOutFile("--out", c.String("out")); err != nil {
 		return err
 	}
-	e.cleanup.WillWrite(c.String("out"))
+	if err := e.cleanup.WillWrite("--out", c.String("out")); err != nil {
+		return err
+	}
 	path := c.String("keys")
 	h := keyset.Header{Rows: c.Int("rows"), Cols: c.Int("cols"), Gap: c.Int("gap"), Cells: c.Int("cells")}
 	if path != "" {
@@ -140,6 +140,7 @@ func reportCommand(e *env) *cli.Command {
 		Usage:       "describe BDD files beside the paper's Table 1",
 		ArgsUsage:   "FILE...",
 		Description: help("report"),
+		Before:      cmdline.InputArgs,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "md", Usage: "md, csv or json"},
 			&cli.BoolFlag{Name: "verify", Usage: "decode each file fully (structure, count) besides the checksum"},

@@ -29,7 +29,7 @@ func benchCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output `DIR` (created if missing; required)"},
 			&cli.StringFlag{Name: "title", Usage: "title of the summary and the chart (default: the heuristics, the instances and the date)"},
 			&cli.StringFlag{Name: "baseline", Value: "md", Usage: "heuristic `NAME` the ratios refer to (e.g. pdb78)"},
-			&cli.StringSliceFlag{Name: "include", Usage: "add the records of an earlier run's results.jsonl `FILE` for the same instances (repeatable); with --heuristics \"\" nothing is solved, the runs are only combined"},
+			&cli.StringSliceFlag{Name: "include", Usage: "add the records of an earlier run's results.jsonl `FILE` for the same instances (repeatable); with --heuristics \"\" nothing is solved, the runs are only combined", Action: cmdline.InputsFlag("--include")},
 			quietFlag(),
 		), heuristicFlags()...),
 		Action: func(c *cli.Context) error { return runBench(c, e) },
@@ -46,7 +46,9 @@ func runBench(c *cli.Context, e *env) error {
 	if err := cmdline.CheckOutDir("--out", c.String("out")); err != nil {
 		return err
 	}
-	e.cleanup.WillWrite(bench.Paths(c.String("out"))...)
+	if err := e.cleanup.WillWrite("--out", bench.Paths(c.String("out"))...); err != nil {
+		return err
+	}
 	if c.Int("limit") < 0 {
 		return cmdline.BadInputf("--limit must not be negative")
 	}

@@ -17,10 +17,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gapset/gapset/bench"
-	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/keyset"
+	"github.com/gapset/gapset/solution"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -116,7 +115,7 @@ func TestSolveMaxNodesPerBoard(t *testing.T) {
 		case "json":
 			lines := strings.Split(strings.TrimSpace(out), "\n")
 			require.Len(t, lines, 2)
-			var a, b bench.Solution
+			var a, b solution.Row
 			require.NoError(t, json.Unmarshal([]byte(lines[0]), &a))
 			require.NoError(t, json.Unmarshal([]byte(lines[1]), &b))
 			assert.True(t, a.Unsolved)
@@ -321,20 +320,42 @@ func TestInterruptCleansUp(t *testing.T) {
 	}
 }
 
-// Scratch of a process that is gone is removed by the next run, which says so.
-func TestStaleScratchRemoved(t *testing.T) {
-	dead := exec.Command("true")
-	require.NoError(t, dead.Run())
+// A run killed with SIGKILL while it writes leaves its temporaries and
+// scratch; the next run in that directory removes them and says so, and a
+// live process's temporaries stay.
+func TestKilledRunsTemporariesRemoved(t *testing.T) {
+	if testing.Short() || runtime.GOOS != "linux" {
+		t.Skip("builds the binary and enumerates a 3x4 gap-6 set")
+	}
+	bin := gapsetBinary(t)
 	dir := t.TempDir()
-	stale := filepath.Join(dir, gapset.ScratchPrefix+strconv.Itoa(dead.Process.Pid)+"-x")
-	require.NoError(t, os.MkdirAll(filepath.Join(stale, "runs"), 0o755))
-	live := filepath.Join(dir, gapset.ScratchPrefix+strconv.Itoa(os.Getpid())+"-y")
-	require.NoError(t, os.Mkdir(live, 0o755))
+	cmd := exec.Command(bin, "enumerate", "--rows", "3", "--cols", "4", "--gap", "6", "--cells", "12,8", "--memory", "64", "--out-dir", dir, "-q")
+	require.NoError(t, cmd.Start())
+	temps := func() []string {
+		m, _ := filepath.Glob(filepath.Join(dir, ".Gap6*.keys.tmp-*"))
+		return m
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for len(temps()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	require.NoError(t, cmd.Process.Kill())
+	cmd.Wait()
+	left := temps()
+	require.NotEmpty(t, left, "the run was killed while writing an output")
+	live := filepath.Join(dir, ".Gap0.keys.tmp-"+strconv.Itoa(os.Getpid())+"-1")
+	require.NoError(t, os.WriteFile(live, nil, 0o644))
+
 	code, _, errs := runCmd(t, "", "enumerate", "-q", "--rows", "2", "--cols", "3", "--out-dir", dir)
 	require.Equal(t, 0, code, errs)
-	assert.Contains(t, errs, "removed scratch")
-	_, err := os.Stat(stale)
-	assert.True(t, os.IsNotExist(err))
-	_, err = os.Stat(live)
-	assert.NoError(t, err, "a live process's scratch stays")
+	for _, p := range left {
+		assert.Contains(t, errs, "removed "+p+" left by process "+strconv.Itoa(cmd.Process.Pid)+", which is gone")
+		assert.NoFileExists(t, p)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			assert.Equal(t, filepath.Base(live), e.Name(), "only the live process's temporary stays")
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/internal/cmdline"
@@ -34,6 +35,8 @@ func enumerateCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "packed", Usage: "write the key-set files delta-coded (format version 2, 2-5 bytes per key instead of 8; every command reads both)"},
 			&cli.BoolFlag{Name: "raw-runs", Usage: "keep scratch runs as 8 bytes per key (default: delta-coded, a fraction of the disk)"},
 			&cli.IntFlag{Name: "max-step", Usage: "stop after `N` reverse moves and write no key-set file (calibration: the layers found are counted)"},
+			&cli.DurationFlag{Name: "checkpoint-every", Value: 30 * time.Second, Usage: "write a checkpoint after a step only when `DURATION` has passed since the last one (0: after every step)"},
+			&cli.BoolFlag{Name: "fresh", Usage: "discard the checkpoint in the output directory (" + gapset.CheckpointName + "/) and start over instead of resuming"},
 		),
 		Action: func(c *cli.Context) error {
 			if err := cmdline.NoArgs(c); err != nil {
@@ -59,6 +62,10 @@ func enumerateCommand(e *env) *cli.Command {
 			if os.Getenv("GOMEMLIMIT") == "" { // the user's limit wins
 				debug.SetMemoryLimit(cfg.SoftMemoryLimit())
 			}
+			if err := cfg.Check(); err != nil {
+				return cmdline.BadInput(err)
+			}
+			outFlag := "--out-dir"
 			if out := c.String("out"); out != "" {
 				if len(cells) != 1 {
 					return cmdline.BadInputf("--out takes one projection; use --out-dir for %d", len(cells))
@@ -69,20 +76,21 @@ func enumerateCommand(e *env) *cli.Command {
 				if err := cmdline.CheckOutFile("--out", out); err != nil {
 					return err
 				}
-				cfg.Dir = filepath.Dir(out)
+				outFlag, cfg.Dir = "--out", filepath.Dir(out)
 				cfg.Paths = map[int]string{cells[0]: out}
+			} else if err := cmdline.CheckOutDir("--out-dir", cfg.Dir); err != nil {
+				return err
 			}
-			if st, err := os.Stat(cfg.Dir); err != nil || !st.IsDir() {
-				return cmdline.BadInputf("output directory %s does not exist", cmdline.Quote(cfg.Dir))
+			if err := cmdline.CheckOutFiles(outFlag, cfg.OutputPaths()...); err != nil {
+				return err
 			}
 			if cfg.TempDir != "" {
-				if st, err := os.Stat(cfg.TempDir); err != nil || !st.IsDir() {
-					return cmdline.BadInputf("scratch directory %s does not exist", cmdline.Quote(cfg.TempDir))
+				if err := cmdline.CheckWritableDir("--tmp", cfg.TempDir); err != nil {
+					return err
 				}
 			}
 			prog := progress.New(e.stderr, c.Bool("quiet"))
 			cfg.Progress = func(p gapset.Progress) { prog.Update(0, 0, p.Phase != "layer", "%s", p) }
-			scratch := cfg.ScratchDir()
 			cfg.RawRuns, cfg.MaxStep, cfg.Packed = c.Bool("raw-runs"), c.Int("max-step"), c.Bool("packed")
 			est := gapset.EstimateRun(cfg)
 			if c.Bool("estimate") {
@@ -92,17 +100,31 @@ func enumerateCommand(e *env) *cli.Command {
 			if !c.Bool("quiet") && est.Known {
 				fmt.Fprintln(e.stderr, est)
 			}
+			if err := os.MkdirAll(cfg.Dir, 0o755); err != nil { // checked above: a failure here is not the input's
+				return err
+			}
+			scratch := cfg.ScratchDir()
 			if est.Known && cfg.MaxStep <= 0 {
 				if err := est.CheckDisk(cfg.Dir, scratch); err != nil {
 					return cmdline.BadInput(err)
 				}
 			}
-			gapset.RemoveStaleScratch(scratch, func(path string, pid int) {
-				fmt.Fprintf(e.stderr, "gapset: removed scratch %s left by process %d, which is gone\n", path, pid)
-			})
-			e.cleanup.WillRemove(gapset.ScratchGlob(scratch))
-			for _, p := range cfg.Paths {
-				e.cleanup.WillWrite(p)
+			if err := e.cleanup.WillWrite(outFlag, cfg.OutputPaths()...); err != nil {
+				return err
+			}
+			e.cleanup.WillScratch(scratch, gapset.ScratchName)
+			if cfg.MaxStep <= 0 {
+				cfg.Checkpoint = filepath.Join(cfg.Dir, gapset.CheckpointName)
+				cfg.CheckpointEvery = c.Duration("checkpoint-every")
+				if c.Bool("fresh") {
+					if err := os.RemoveAll(cfg.Checkpoint); err != nil {
+						return err
+					}
+				}
+				cfg.OnResume = func(r gapset.Resumed) {
+					prog.Done()
+					fmt.Fprintf(e.stderr, "gapset: %s\n", r)
+				}
 			}
 			res, err := gapset.Enumerate(e.context, cfg)
 			prog.Done()
@@ -138,6 +160,7 @@ func countCommand(e *env) *cli.Command {
 		Name:      "count",
 		Usage:     "print a key-set file's header and count, verifying order and checksum",
 		ArgsUsage: "FILE...",
+		Before:    cmdline.InputArgs,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text or json"},
 		},

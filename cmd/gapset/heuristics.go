@@ -15,9 +15,9 @@ import (
 // and pattern databases. Their names are the heuristic package's options.
 func heuristicFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: heuristic.OptPDB, Value: heuristic.DefaultPDBDir, Usage: "pattern database `DIR` (see gapset pdb build)"},
-		&cli.StringSliceFlag{Name: heuristic.OptKeys, Usage: "key-set `FILE` (gapset enumerate) held exactly in memory; repeat for the Gap0 and Gap2 sets"},
-		&cli.StringSliceFlag{Name: heuristic.OptBDD, Usage: "BDD `FILE` of a gap set; repeat for the Gap0 and Gap2 sets"},
+		&cli.StringFlag{Name: heuristic.OptPDB, Value: heuristic.DefaultPDBDir, Usage: "pattern database `DIR` (see gapset pdb build)", Action: cmdline.InputDirFlag("--" + heuristic.OptPDB)},
+		&cli.StringSliceFlag{Name: heuristic.OptKeys, Usage: "key-set `FILE` (gapset enumerate) held exactly in memory; repeat for the Gap0 and Gap2 sets", Action: cmdline.InputsFlag("--" + heuristic.OptKeys)},
+		&cli.StringSliceFlag{Name: heuristic.OptBDD, Usage: "BDD `FILE` of a gap set; repeat for the Gap0 and Gap2 sets", Action: cmdline.InputsFlag("--" + heuristic.OptBDD)},
 		&cli.IntSliceFlag{Name: heuristic.OptCells, Usage: "enumerate in memory the sets Gap0, Gap2, ..., Gap<max-gap> projected onto the last `K` cells (K = rows*cols: whole boards; the 4x4 Gap0 takes about a minute); repeatable"},
 		&cli.IntFlag{Name: heuristic.OptMaxGap, Usage: "largest gap `G` enumerated for --cells (even; the 4x4 board needs key files beyond 0)"},
 		&cli.IntSliceFlag{Name: heuristic.OptDense, Value: cli.NewIntSlice(heuristic.DefaultDense()...), Usage: "put in front of each gap set its projections onto its last `K` cells as bit tables (16^K bits: 4 is 8 KiB, 5 128 KiB, 6 2 MiB), asked in the order given, that answer most questions \"no\" from the cache; repeatable; 0: none"},

@@ -9,18 +9,25 @@ import (
 )
 
 // withSize is the flags of a command on an R x C board: --rows and --cols
-// (defaults rows, cols), then its own.
+// (defaults rows, cols), then its own. They are the one place a size given
+// by the user is checked: as they are parsed, before the command runs.
 func withSize(rows, cols int, own ...cli.Flag) []cli.Flag {
 	return append([]cli.Flag{
-		&cli.IntFlag{Name: "rows", Value: rows, Usage: "board rows"},
-		&cli.IntFlag{Name: "cols", Value: cols, Usage: "board columns"},
+		&cli.IntFlag{Name: "rows", Value: rows, Usage: "board rows", Action: checkSize},
+		&cli.IntFlag{Name: "cols", Value: cols, Usage: "board columns", Action: checkSize},
 	}, own...)
+}
+
+// checkSize is the action of --rows and --cols (run when either is given):
+// encode.CheckSize, which never forms a product that can wrap around.
+func checkSize(c *cli.Context, _ int) error {
+	return cmdline.BadInput(encode.CheckSize(c.Int("rows"), c.Int("cols")))
 }
 
 // boardFlags are the flags every command that reads boards shares.
 func boardFlags() []cli.Flag {
 	return append([]cli.Flag{
-		&cli.StringFlag{Name: "input", Aliases: []string{"i"}, Usage: "read boards from `FILE` (one per line, optional leading id, # comments); - reads stdin"},
+		&cli.StringFlag{Name: "input", Aliases: []string{"i"}, Usage: "read boards from `FILE` (one per line, optional leading id, # comments); - reads stdin", Action: cmdline.InputFlag("--input")},
 	}, withSize(4, 4)...)
 }
 
@@ -31,10 +38,7 @@ func quietFlag() cli.Flag {
 // readBoards collects the boards of a command: from --input (a file, or
 // - for stdin), or from the arguments (encode.ParseArgs).
 func readBoards(c *cli.Context, e *env) ([]encode.Instance, error) {
-	rows, cols := c.Int("rows"), c.Int("cols")
-	if err := encode.CheckSize(rows, cols); err != nil {
-		return nil, cmdline.BadInput(err)
-	}
+	rows, cols := c.Int("rows"), c.Int("cols") // checked by sizeFlags
 	in := c.String("input")
 	var insts []encode.Instance
 	var err error

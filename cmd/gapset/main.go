@@ -31,7 +31,7 @@ func main() {
 
 // run executes the CLI and returns the exit status; tests call it directly.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runEnv(&env{stdin: stdin, stdout: stdout, stderr: stderr, context: context.Background()}, args)
+	return runEnv(&env{stdin: stdin, stdout: stdout, stderr: stderr, context: context.Background(), cleanup: cmdline.NewCleanup("gapset", stderr)}, args)
 }
 
 func runEnv(e *env, args []string) int {

@@ -20,9 +20,9 @@ func orderCommand(e *env) *cli.Command {
 		Usage:       "search for a variable order that gives a gap set a smaller BDD",
 		Description: help("order"),
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "keys", Usage: "key-set `FILE` of the set"},
-			&cli.StringFlag{Name: "bdd", Usage: "start from this .bdd `FILE` (its set and order) instead of --keys"},
-			&cli.StringFlag{Name: "start", Value: "reverse", Usage: "start `ORDER` with --keys: a name, a bit list or @FILE"},
+			&cli.StringFlag{Name: "keys", Usage: "key-set `FILE` of the set", Action: cmdline.InputFlag("--keys")},
+			&cli.StringFlag{Name: "bdd", Usage: "start from this .bdd `FILE` (its set and order) instead of --keys", Action: cmdline.InputFlag("--bdd")},
+			&cli.StringFlag{Name: "start", Value: "reverse", Usage: "start `ORDER` with --keys: a name, a bit list or @FILE", Action: cmdline.AtInputFlag("--start")},
 			encodingFlag(),
 			&cli.StringFlag{Name: "method", Value: "block-sift", Usage: "`METHOD`: " + strings.Join(bdd.SearchMethods(), ", ")},
 			&cli.DurationFlag{Name: "budget", Value: time.Minute, Usage: "stop searching after `DURATION` (the best order so far is kept)"},
@@ -48,7 +48,9 @@ func runOrder(c *cli.Context, e *env) error {
 		if err := cmdline.CheckOutFile("--"+f, c.String(f)); err != nil {
 			return err
 		}
-		e.cleanup.WillWrite(c.String(f))
+		if err := e.cleanup.WillWrite("--"+f, c.String(f)); err != nil {
+			return err
+		}
 	}
 	if (c.String("keys") == "") == (c.String("bdd") == "") {
 		return cmdline.BadInputf("give exactly one of --keys FILE and --bdd FILE")

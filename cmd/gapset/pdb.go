@@ -48,7 +48,9 @@ func runPDBBuild(c *cli.Context, e *env) error {
 	if err := cmdline.CheckOutDir("--out", dir); err != nil {
 		return err
 	}
-	e.cleanup.WillWrite(part.Paths(dir)...)
+	if err := e.cleanup.WillWrite("--out", part.Paths(dir)...); err != nil {
+		return err
+	}
 	if err := cmdline.CheckFreeDisk("--out", dir, part.FileBytes()); err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ func verifyCommand(e *env) *cli.Command {
 		Usage:       "check key-set, BDD and pattern database files in full (slow)",
 		ArgsUsage:   "FILE...",
 		Description: help("verify"),
+		Before:      cmdline.InputArgs,
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "workers", Value: runtime.NumCPU(), Usage: "goroutines for rebuilding large pattern databases"},
 		},

@@ -16,6 +16,7 @@ func zddCommand(e *env) *cli.Command {
 		Usage:       "count the ZDD nodes of the sets in .bdd files and store the counts in them",
 		ArgsUsage:   "FILE...",
 		Description: help("zdd"),
+		Before:      cmdline.InputArgs,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print the counts, leave the files alone"},
 			quietFlag(),
@@ -26,7 +27,10 @@ func zddCommand(e *env) *cli.Command {
 			}
 			pr := progress.New(e.stderr, c.Bool("quiet"))
 			defer pr.Done()
-			e.cleanup.WillWrite(c.Args().Slice()...) // rewritten in place: temporary file, then rename
+			// rewritten in place: temporary file, then rename
+			if err := e.cleanup.WillWrite("zdd", c.Args().Slice()...); err != nil {
+				return err
+			}
 			for _, path := range c.Args().Slice() {
 				pr.Update(0, 0, true, "%s: loading", path)
 				d, in, err := bdd.Load(path)

@@ -10,78 +10,128 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/gapset/gapset/internal/atomicfile"
 )
 
 // RunWithSignals runs run under the one interrupt handler of every command:
 // SIGINT or SIGTERM cancels run's context, gives it a moment to stop,
 // removes the temporaries and scratch registered with the Cleanup, prints
-// one line naming name and exits 130.
+// one line naming name and how many it removed, and exits 130.
 func RunWithSignals(name string, stderr io.Writer, run func(context.Context, *Cleanup) int) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	c := NewCleanup()
+	c := NewCleanup(name, stderr)
 	done := make(chan int, 1)
 	go func() { done <- run(ctx, c) }()
 	select {
 	case code := <-done:
 		return code
 	case s := <-sigs:
+		// What exists now counts as removed once it is gone, whether the
+		// run's own cleanup or Remove took it.
+		before := c.matches()
 		cancel()
 		select {
 		case <-done:
 		case <-time.After(2 * time.Second):
 		}
-		n := c.Remove()
-		fmt.Fprintf(stderr, "%s: interrupted by %v; removed %d temporary files\n", name, s, n)
+		c.Remove()
+		n := 0
+		for _, p := range before {
+			if _, err := os.Lstat(p); err != nil {
+				n++
+			}
+		}
+		fmt.Fprintf(stderr, "%s: interrupted by %v; removed %d temporary files and scratch directories\n", name, s, n)
 		return ExitInterrupted
 	}
 }
 
 // Cleanup knows where a command's temporaries appear: beside its outputs
-// (".NAME.tmp-*", ".tmp-NAME-*", ".NAME.*") and in its scratch directories.
-// Only entries changed since the run began go. A nil Cleanup registers
-// nothing.
+// and in its scratch directories, named by atomicfile with this process's
+// PID, so only this run's own go. Registering a directory also removes the
+// temporaries there whose writer is gone (a kill -9, a crash), saying so on
+// stderr. A nil Cleanup registers nothing.
 type Cleanup struct {
 	mu       sync.Mutex
-	start    time.Time
+	name     string
+	stderr   io.Writer
 	patterns []string
+	swept    map[string]bool
 }
 
-// NewCleanup starts a Cleanup for a run beginning now.
-func NewCleanup() *Cleanup { return &Cleanup{start: time.Now().Add(-time.Second)} }
+// NewCleanup starts a Cleanup whose messages name the command name.
+func NewCleanup(name string, stderr io.Writer) *Cleanup {
+	return &Cleanup{name: name, stderr: stderr, swept: map[string]bool{}}
+}
 
-// WillWrite registers output files whose temporaries an interrupt removes.
-func (c *Cleanup) WillWrite(paths ...string) {
-	for _, p := range paths {
-		dir, base := filepath.Dir(p), filepath.Base(p)
-		c.WillRemove(filepath.Join(dir, "."+base+".*"), filepath.Join(dir, ".tmp-"+base+"-*"))
+// WillWrite refuses, before any work, outputs that exist and are not
+// regular files (CheckOutFiles; flag names them in the message), and
+// registers the files whose temporaries an interrupt removes.
+func (c *Cleanup) WillWrite(flag string, paths ...string) error {
+	if err := CheckOutFiles(flag, paths...); err != nil {
+		return err
 	}
+	if c == nil {
+		return nil
+	}
+	for _, p := range paths {
+		c.sweep(filepath.Dir(p))
+		c.add(atomicfile.Glob(p))
+	}
+	return nil
 }
 
-// WillRemove registers glob patterns of scratch an interrupt removes (the
-// enumerator's scratch directories of this process: gapset.ScratchGlob).
-func (c *Cleanup) WillRemove(globs ...string) {
+// WillScratch registers this process's scratch directories called name in
+// dir (made by atomicfile.MkdirTemp).
+func (c *Cleanup) WillScratch(dir, name string) {
 	if c == nil {
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.patterns = append(c.patterns, globs...)
+	c.sweep(dir)
+	c.add(atomicfile.DirGlob(dir, name))
 }
 
-// Remove deletes the temporaries and returns how many it removed.
-func (c *Cleanup) Remove() int {
+func (c *Cleanup) add(glob string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	n := 0
+	c.patterns = append(c.patterns, glob)
+}
+
+// sweep removes the stale temporaries in dir, once per run.
+func (c *Cleanup) sweep(dir string) {
+	c.mu.Lock()
+	done := c.swept[dir]
+	c.swept[dir] = true
+	c.mu.Unlock()
+	if done {
+		return
+	}
+	atomicfile.RemoveStale(dir, func(path string, pid int) {
+		fmt.Fprintf(c.stderr, "%s: removed %s left by process %d, which is gone\n", c.name, path, pid)
+	})
+}
+
+func (c *Cleanup) matches() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
 	for _, pat := range c.patterns {
-		matches, _ := filepath.Glob(pat)
-		for _, m := range matches {
-			if st, err := os.Lstat(m); err == nil && !st.ModTime().Before(c.start) && os.RemoveAll(m) == nil {
-				n++
-			}
+		m, _ := filepath.Glob(pat)
+		out = append(out, m...)
+	}
+	return out
+}
+
+// Remove deletes this run's temporaries and returns how many it removed.
+func (c *Cleanup) Remove() int {
+	n := 0
+	for _, m := range c.matches() {
+		if os.RemoveAll(m) == nil {
+			n++
 		}
 	}
 	return n

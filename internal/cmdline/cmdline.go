@@ -1,8 +1,9 @@
 // Package cmdline is the contract between the gapset command and its user,
 // kept apart from the commands themselves: the exit statuses and the one-line
-// errors behind them (bad input, a limit reached, a flag the parser refused),
-// flags accepted after the arguments, output paths checked before any work
-// starts, and the temporaries an interrupt removes (and the one global flag,
+// errors behind them (bad input, a limit reached, a flag the parser refused,
+// a panic: see internalError), flags accepted after the arguments, input
+// paths checked alike and output paths checked before any work starts, and
+// the temporaries an interrupt removes (and the one global flag,
 // --cpuprofile). README.md and every command's --help state the contract;
 // this package is the one place that keeps it.
 package cmdline
@@ -85,8 +86,15 @@ func ExitCode(err error, limits ...error) int {
 
 // Run runs app on args (flags reordered, see Reorder) and returns the exit
 // status: an unknown command or an error is one line on stderr; once ctx is
-// cancelled the status is 130 and the interrupt handler reports it.
-func Run(ctx context.Context, app *cli.App, args []string, stderr io.Writer, limits ...error) int {
+// cancelled the status is 130 and the interrupt handler reports it. A panic
+// is one line too, with status 1 (see internalError); panics in goroutines
+// reach it through package safe.
+func Run(ctx context.Context, app *cli.App, args []string, stderr io.Writer, limits ...error) (code int) {
+	defer func() {
+		if v := recover(); v != nil {
+			code = internalError(app.Name, stderr, v)
+		}
+	}()
 	args, _, unknown := Reorder(app, args)
 	if unknown != "" && unknown != "help" {
 		fmt.Fprintf(stderr, "%s: unknown command %s (%s --help lists the commands)\n", app.Name, Quote(unknown), app.Name)

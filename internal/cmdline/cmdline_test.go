@@ -6,9 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -148,18 +151,27 @@ func TestQuoteAndChecks(t *testing.T) {
 	}
 }
 
-// The interrupt handler removes the temporaries beside registered outputs
-// and the registered scratch, and nothing else.
+// The interrupt handler removes this process's temporaries beside
+// registered outputs and its registered scratch, and nothing else; the
+// temporaries of writers that are gone go when their directory is
+// registered, with a line saying so.
 func TestCleanupRemovesTemporaries(t *testing.T) {
 	dir := t.TempDir()
-	c := NewCleanup()
-	c.WillWrite(filepath.Join(dir, "x.bdd"), filepath.Join(dir, "g.pdb"))
-	c.WillRemove(filepath.Join(dir, ".runs-42-*"))
-	temps := []string{".x.bdd.tmp-123", ".tmp-g.pdb-77", ".runs-42-abc"}
-	keep := []string{"x.bdd", ".other.tmp-1", ".runs-1-abc"}
+	dead := exec.Command("true")
+	require.NoError(t, dead.Run())
+	var msgs bytes.Buffer
+	c := NewCleanup("tool", &msgs)
+	stale := ".y.keys.tmp-" + strconv.Itoa(dead.Process.Pid) + "-1"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, stale), nil, 0o644))
+	pid := strconv.Itoa(os.Getpid())
+	temps := []string{".x.bdd.tmp-" + pid + "-123", ".g.pdb.tmp-" + pid + "-77", ".gapset-runs.tmp-" + pid + "-9"}
+	keep := []string{"x.bdd", ".other.tmp-" + pid + "-1", ".x.bdd.tmp-1-5", ".gapset-checkpoint"}
 	for _, n := range append(slices.Clone(temps), keep...) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, n), nil, 0o644))
 	}
+	require.NoError(t, c.WillWrite("--out", filepath.Join(dir, "x.bdd"), filepath.Join(dir, "g.pdb")))
+	c.WillScratch(dir, "gapset-runs")
+	assert.Equal(t, "tool: removed "+filepath.Join(dir, stale)+" left by process "+strconv.Itoa(dead.Process.Pid)+", which is gone\n", msgs.String())
 	assert.Equal(t, len(temps), c.Remove())
 	entries, _ := os.ReadDir(dir)
 	var left []string
@@ -168,7 +180,11 @@ func TestCleanupRemovesTemporaries(t *testing.T) {
 	}
 	assert.ElementsMatch(t, keep, left)
 	var none *Cleanup
-	none.WillWrite(filepath.Join(dir, "x.bdd")) // a run without a handler registers nothing
+	assert.NoError(t, none.WillWrite("--out", filepath.Join(dir, "x.bdd"))) // a run without a handler registers nothing
+	require.NoError(t, syscall.Mkfifo(filepath.Join(dir, "f"), 0o644))
+	err := none.WillWrite("--out", filepath.Join(dir, "f"))
+	assert.Equal(t, ExitInput, ExitCode(err), "a FIFO is refused, handler or not")
+	assert.ErrorContains(t, err, "is a FIFO, not a regular file")
 }
 
 // --cpuprofile writes a profile around the command; a file that cannot be

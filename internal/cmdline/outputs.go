@@ -1,21 +1,51 @@
 package cmdline
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/sysprobe"
 )
 
 // CheckOutFile refuses, before any work, an output file that cannot be
-// written: a directory, or a parent that is missing or read-only.
+// written: anything but a regular file at the path (a directory, device,
+// FIFO, socket or symlink, which the file writer would refuse at the end),
+// or a parent that is missing or read-only.
 func CheckOutFile(flag, path string) error {
 	if path == "" {
 		return BadInputf("%s FILE is required", flag)
 	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
+	if st, err := os.Lstat(path); err == nil && st.IsDir() {
 		return BadInputf("%s %s is a directory, not a file", flag, Quote(path))
 	}
+	if err := atomicfile.Check(path); err != nil {
+		return BadInputf("%s %s: %w", flag, Quote(path), notRegular(err))
+	}
 	return CheckWritableDir(flag, filepath.Dir(path))
+}
+
+// CheckOutFiles refuses, before any work, output files in an output
+// directory (checked by CheckOutDir) that exist and are not regular files.
+func CheckOutFiles(flag string, paths ...string) error {
+	for _, p := range paths {
+		if err := atomicfile.Check(p); err != nil {
+			return BadInputf("%s: %s: %w", flag, Quote(p), notRegular(err))
+		}
+	}
+	return nil
+}
+
+// notRegular says what is at the path, which the caller names already.
+func notRegular(err error) error {
+	var nr *atomicfile.NotRegularError
+	if errors.As(err, &nr) {
+		return fmt.Errorf("is %s, not a regular file; refusing to replace it", nr.Kind)
+	}
+	return err
 }
 
 // CheckOutDir refuses an output directory that is a file, or whose nearest
@@ -61,9 +91,8 @@ func CheckWritableDir(flag, dir string) error {
 // on the disk of dir (the nearest existing ancestor).
 func CheckFreeDisk(flag, dir string, need int64) error {
 	for {
-		var fs syscall.Statfs_t
-		if err := syscall.Statfs(dir, &fs); err == nil {
-			free := int64(fs.Bavail) * int64(fs.Bsize)
+		if d, err := sysprobe.FreeDisk(dir); err == nil {
+			free := d.Free
 			if free < need {
 				return BadInputf("%s %s: %d MiB free, the output needs about %d MiB", flag, Quote(dir), free>>20, need>>20)
 			}

@@ -42,6 +42,10 @@ func TestSuccessorsMatchEncode(t *testing.T) {
 	}
 	_, err = New(5, 5)
 	assert.ErrorIs(t, err, encode.ErrSize)
+	for _, s := range [][2]int{{1 << 62, 4}, {1 << 32, 1 << 32}, {-4, -4}} { // products that wrap or turn positive
+		_, err = New(s[0], s[1])
+		assert.ErrorIs(t, err, encode.ErrSize, "%dx%d", s[0], s[1])
+	}
 }
 
 // TestFarthest computes the farthest positions of the 2x3 and 3x3 boards

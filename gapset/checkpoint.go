@@ -1,0 +1,330 @@
+package gapset
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/sysprobe"
+)
+
+// CheckpointName is the directory inside the output directory where a
+// resumable enumeration keeps its state: the layer and projection runs
+// still needed and a manifest naming them, written after every completed
+// step (all layers of one depth). It carries no PID: the cleanup of stale
+// temporaries never touches it, and a run started again with the same
+// arguments continues from it. It goes when the key-set files are written.
+const CheckpointName = "gapset-checkpoint"
+
+// checkpointFormat changes whenever the manifest or the run files change
+// meaning; a checkpoint of another format is refused, not misread.
+const checkpointFormat = 1
+
+const manifestName = "manifest.json"
+
+// ErrCheckpoint marks a checkpoint that belongs to another enumeration (or
+// another format): the caller's arguments are wrong for it. It wraps
+// ErrArgs.
+var ErrCheckpoint = fmt.Errorf("%w: checkpoint mismatch", ErrArgs)
+
+// manifest is a checkpoint's description: what the enumeration is, where
+// it stands and which runs hold its state.
+type manifest struct {
+	Format int    `json:"format"`
+	Rows   int    `json:"rows"`
+	Cols   int    `json:"cols"`
+	MaxGap int    `json:"gap"`
+	Exact  bool   `json:"exact"`
+	Packed bool   `json:"packed"`
+	Cells  []int  `json:"cells"` // sorted
+	Step   int    `json:"step"`  // the last completed step
+	Done   bool   `json:"done"`  // every layer found; the key-set files are pending
+	Seq    int    `json:"seq"`
+	Spills int    `json:"spills"`
+	Peak   int64  `json:"peak_disk_bytes"`
+	RSS    uint64 `json:"peak_rss_bytes"`
+	// Elapsed and CPU add up the processes that worked on the run.
+	Elapsed time.Duration       `json:"elapsed_ns"`
+	CPU     time.Duration       `json:"cpu_ns"`
+	Members int64               `json:"members"`
+	Counts  []LayerCount        `json:"layers"`
+	Runs    [][]runRecord       `json:"runs"` // Runs[j][d]: level j's layer at step d
+	Proj    map[int][]runRecord `json:"projections"`
+}
+
+// runRecord names a run file of the checkpoint ("" for an empty layer).
+type runRecord struct {
+	Name  string `json:"name,omitempty"`
+	N     int64  `json:"n"`
+	Bytes int64  `json:"bytes"`
+	Delta bool   `json:"delta"`
+	Tier  int    `json:"tier,omitempty"`
+}
+
+// identity is what a checkpoint must agree on with the run resuming it.
+func (m manifest) identity() string {
+	return fmt.Sprintf("format %d, %dx%d, gap <= %d, exact %v, cells %v, packed %v",
+		m.Format, m.Rows, m.Cols, m.MaxGap, m.Exact, m.Cells, m.Packed)
+}
+
+func newManifest(cfg Config) manifest {
+	cells := slices.Clone(cfg.Cells)
+	slices.Sort(cells)
+	return manifest{Format: checkpointFormat, Rows: cfg.Rows, Cols: cfg.Cols, MaxGap: cfg.MaxGap,
+		Exact: cfg.Exact, Packed: cfg.Packed, Cells: cells}
+}
+
+// Resumed describes the checkpoint an enumeration continues from.
+type Resumed struct {
+	Dir     string
+	Step    int // steps completed
+	Done    bool
+	Members int64
+	Elapsed time.Duration // wall time of the earlier processes
+}
+
+func (r Resumed) String() string {
+	if r.Done {
+		return fmt.Sprintf("resuming from checkpoint %s: every layer found (%d members, %s so far); writing the key-set files",
+			r.Dir, r.Members, r.Elapsed.Round(time.Second))
+	}
+	return fmt.Sprintf("resuming from checkpoint %s after step %d (%d members, %s so far)",
+		r.Dir, r.Step, r.Members, r.Elapsed.Round(time.Second))
+}
+
+// readManifest returns the checkpoint's manifest, or ok false when the
+// directory holds none (a run stopped before its first checkpoint).
+func readManifest(dir string) (m manifest, ok bool, err error) {
+	b, err := os.ReadFile(filepath.Join(dir, manifestName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return m, false, nil
+	}
+	if err != nil {
+		return m, false, err
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, false, fmt.Errorf("checkpoint %s: damaged manifest: %v (run with --fresh to start over)", dir, err)
+	}
+	return m, true, nil
+}
+
+// checkMatch refuses a checkpoint made for another enumeration.
+func checkMatch(dir string, have, want manifest) error {
+	if have.identity() != want.identity() {
+		return fmt.Errorf("%w: %s holds a run of %s, not of %s (give --fresh to discard it, or another --out-dir)",
+			ErrCheckpoint, dir, have.identity(), want.identity())
+	}
+	return nil
+}
+
+// referenced lists the run files a manifest names.
+func (m manifest) referenced() map[string]bool {
+	names := map[string]bool{manifestName: true, lockName: true}
+	for _, rs := range m.Runs {
+		for _, r := range rs {
+			if r.Name != "" {
+				names[r.Name] = true
+			}
+		}
+	}
+	for _, rs := range m.Proj {
+		for _, r := range rs {
+			names[r.Name] = true
+		}
+	}
+	return names
+}
+
+// prune removes what the manifest does not name (runs of a step that did
+// not complete) and checks that every run it names is there whole.
+func prune(dir string, m manifest, ok bool) error {
+	keep := map[string]bool{lockName: true}
+	if ok {
+		keep = m.referenced()
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if !keep[e.Name()] {
+			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	if !ok {
+		return nil
+	}
+	check := func(r runRecord) error {
+		if r.Name == "" {
+			return nil
+		}
+		st, err := os.Stat(filepath.Join(dir, r.Name))
+		if err != nil || st.Size() != r.Bytes {
+			return fmt.Errorf("checkpoint %s: run %s is missing or has the wrong size (run with --fresh to start over)", dir, r.Name)
+		}
+		return nil
+	}
+	for _, rs := range m.Runs {
+		for _, r := range rs {
+			if err := check(r); err != nil {
+				return err
+			}
+		}
+	}
+	for _, rs := range m.Proj {
+		for _, r := range rs {
+			if err := check(r); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (e *streamer) record(r run) runRecord {
+	if r.path == "" {
+		return runRecord{}
+	}
+	return runRecord{Name: filepath.Base(r.path), N: r.n, Bytes: r.bytes, Delta: r.delta}
+}
+
+func (e *streamer) fromRecord(r runRecord) run {
+	if r.Name == "" {
+		return run{}
+	}
+	return run{path: filepath.Join(e.state, r.Name), n: r.N, bytes: r.Bytes, delta: r.Delta}
+}
+
+// checkpoint writes the manifest of the state after step (atomically, so a
+// stop at any moment leaves the previous one or this one), then removes the
+// runs that state no longer needs.
+func (e *streamer) checkpoint(res *Result, step int, done bool) error {
+	if e.state == "" || time.Since(e.lastCP) < e.cfg.CheckpointEvery {
+		return nil
+	}
+	e.lastCP = time.Now()
+	m := newManifest(e.cfg)
+	m.Step, m.Done, m.Seq, m.Spills, m.Peak, m.Members = step, done, e.seq, e.spills, e.peak, e.members
+	m.Elapsed, m.CPU = time.Since(e.start), sysprobe.ProcessCPU()-e.cpu0
+	_, rss := sysprobe.Memory()
+	m.RSS = max(rss, e.rss0)
+	m.Counts = res.Layers
+	for _, layers := range e.layers {
+		var rs []runRecord
+		for _, r := range layers {
+			rs = append(rs, e.record(r))
+		}
+		m.Runs = append(m.Runs, rs)
+	}
+	m.Proj = map[int][]runRecord{}
+	for k, ts := range e.proj {
+		for _, t := range ts {
+			rec := e.record(t.run)
+			rec.Tier = t.tier
+			m.Proj[k] = append(m.Proj[k], rec)
+		}
+	}
+	b, err := json.MarshalIndent(m, "", " ")
+	if err != nil {
+		return err
+	}
+	// The runs the manifest names reach the disk before it does.
+	for _, p := range e.fresh {
+		if err := syncPath(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	e.fresh = e.fresh[:0]
+	if err := syncPath(e.state); err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(filepath.Join(e.state, manifestName), b); err != nil {
+		return err
+	}
+	e.removeDropped()
+	return nil
+}
+
+// removeDropped deletes the runs dropped since the last manifest: until it
+// was written they were part of the state to resume from.
+func (e *streamer) removeDropped() {
+	for _, r := range e.dropped {
+		os.Remove(r.path)
+		e.disk -= r.bytes
+	}
+	e.dropped = e.dropped[:0]
+}
+
+// resume loads the checkpoint's state into the streamer and returns the
+// step to continue after, or -1 when there is nothing to resume.
+func (e *streamer) resume(res *Result) (int, error) {
+	want := newManifest(e.cfg)
+	m, ok, err := readManifest(e.state)
+	if err != nil {
+		return -1, err
+	}
+	if ok {
+		if err := checkMatch(e.state, m, want); err != nil {
+			return -1, err
+		}
+	}
+	if err := prune(e.state, m, ok); err != nil {
+		return -1, err
+	}
+	if !ok {
+		return -1, nil
+	}
+	e.seq, e.spills, e.peak, e.members, e.rss0 = m.Seq, m.Spills, m.Peak, m.Members, m.RSS
+	e.start = e.start.Add(-m.Elapsed)
+	e.cpu0 -= m.CPU
+	res.Layers = m.Counts
+	e.layers = make([][]run, len(m.Runs))
+	for j, rs := range m.Runs {
+		for _, r := range rs {
+			e.layers[j] = append(e.layers[j], e.track(e.fromRecord(r)))
+		}
+	}
+	e.proj = map[int][]tiered{}
+	for k, rs := range m.Proj {
+		for _, r := range rs {
+			e.proj[k] = append(e.proj[k], tiered{e.track(e.fromRecord(r)), r.Tier})
+		}
+	}
+	e.peak = max(e.peak, m.Peak)
+	if e.cfg.OnResume != nil {
+		e.cfg.OnResume(Resumed{Dir: e.state, Step: m.Step, Done: m.Done, Members: m.Members, Elapsed: m.Elapsed})
+	}
+	if m.Done {
+		return m.Step, errDone
+	}
+	return m.Step, nil
+}
+
+// errDone is resume's word that every layer was found before the stop.
+var errDone = errors.New("enumeration done; outputs pending")
+
+// isStateTag tells the runs that belong to the checkpoint (layers and
+// projections) from the transient pieces of one step.
+func isStateTag(tag string) bool { return strings.HasPrefix(tag, "L") || strings.HasPrefix(tag, "p") }
+
+// syncPath flushes a file's or directory's data and metadata to the disk.
+func syncPath(p string) error {
+	f, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

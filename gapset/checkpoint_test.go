@@ -1,0 +1,140 @@
+package gapset
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// readOutputs returns the files of a finished run's directory by name.
+func readOutputs(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		require.NoError(t, err)
+		out[e.Name()] = b
+	}
+	return out
+}
+
+// A run stopped at random moments (between and inside steps, and while the
+// key-set files are written) and started again as often as it takes writes
+// the same bytes as a run never stopped, and leaves no checkpoint behind.
+func TestCheckpointResumeIsByteIdentical(t *testing.T) {
+	for _, tc := range []struct {
+		rows, cols, gap int
+		exact           bool
+		cells           []int
+		inChunk         int
+	}{
+		{3, 3, 4, false, []int{9, 6, 4}, 1 << 20}, // the whole board keeps every layer
+		{3, 3, 4, true, []int{5, 7}, 64},          // tiny chunks: spills inside steps
+		{2, 4, 6, false, []int{6, 8}, 1 << 20},
+	} {
+		base := Config{Rows: tc.rows, Cols: tc.cols, MaxGap: tc.gap, Exact: tc.exact, Cells: tc.cells, Memory: 1 << 24, Packed: true}
+		ref := base
+		ref.Dir = t.TempDir()
+		_, err := enumerate(context.Background(), ref, tc.inChunk)
+		require.NoError(t, err)
+		want := readOutputs(t, ref.Dir)
+
+		rng := rand.New(rand.NewPCG(uint64(tc.rows*100+tc.gap), 7))
+		totalResumes := 0
+		for trial := 0; trial < 3; trial++ {
+			cfg := base
+			cfg.Dir = t.TempDir()
+			cfg.Checkpoint = filepath.Join(cfg.Dir, CheckpointName)
+			stops, resumes := 0, 0
+			cfg.OnResume = func(r Resumed) {
+				resumes++
+				assert.Positive(t, r.Members)
+			}
+			var res Result
+			for attempt := 0; ; attempt++ {
+				require.Less(t, attempt, 200, "no progress")
+				ctx, cancel := context.WithCancel(context.Background())
+				reports, stopAt := 0, 1+rng.IntN(40)
+				c := cfg
+				c.Progress = func(Progress) {
+					if reports++; reports == stopAt {
+						cancel()
+					}
+				}
+				res, err = enumerate(ctx, c, tc.inChunk)
+				cancel()
+				if err == nil {
+					break
+				}
+				require.ErrorIs(t, err, context.Canceled)
+				stops++
+			}
+			assert.Equal(t, want, readOutputs(t, cfg.Dir), "%+v trial %d: %d stops", tc, trial, stops)
+			assert.NoDirExists(t, cfg.Checkpoint)
+			assert.LessOrEqual(t, resumes, stops, "a stop before the first checkpoint starts over")
+			totalResumes += resumes
+			var members int64
+			for _, l := range res.Layers {
+				members += l.Count
+			}
+			assert.Equal(t, members, res.Members, "the layer counts add up across processes")
+		}
+		assert.Positive(t, totalResumes, "%+v: some stops came after a checkpoint", tc)
+	}
+}
+
+// A checkpoint of another enumeration is refused, with the arguments in
+// the message, and left alone.
+func TestCheckpointMismatchRefused(t *testing.T) {
+	dir := t.TempDir()
+	cp := filepath.Join(dir, CheckpointName)
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	_, err := Enumerate(ctx, Config{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9}, Dir: dir, Checkpoint: cp,
+		Progress: func(Progress) {
+			if n++; n == 12 {
+				cancel()
+			}
+		}})
+	require.ErrorIs(t, err, context.Canceled)
+	manifest, err := os.ReadFile(filepath.Join(cp, manifestName))
+	require.NoError(t, err)
+	for _, other := range []Config{
+		{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{9}},
+		{Rows: 3, Cols: 3, MaxGap: 2, Exact: true, Cells: []int{9}},
+		{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9, 6}},
+		{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9}, Packed: true},
+		{Rows: 2, Cols: 4, MaxGap: 2, Cells: []int{8}},
+	} {
+		other.Dir, other.Checkpoint = dir, cp
+		_, err := Enumerate(context.Background(), other)
+		require.ErrorIs(t, err, ErrCheckpoint, "%+v", other)
+		assert.ErrorIs(t, err, ErrArgs)
+		assert.ErrorContains(t, err, "--fresh")
+		after, err := os.ReadFile(filepath.Join(cp, manifestName))
+		require.NoError(t, err)
+		assert.Equal(t, manifest, after, "the checkpoint is untouched")
+	}
+	// The same enumeration with other buffers resumes and finishes.
+	_, err = Enumerate(context.Background(), Config{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9}, Dir: dir, Checkpoint: cp, Memory: 1 << 20})
+	require.NoError(t, err)
+	assert.NoDirExists(t, cp)
+}
+
+// Two processes never work on one checkpoint.
+func TestCheckpointLocked(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	unlock, err := lockDir(dir)
+	require.NoError(t, err)
+	defer unlock()
+	_, err = Enumerate(context.Background(), Config{Rows: 2, Cols: 3, MaxGap: 0, Cells: []int{6}, Dir: dir, Checkpoint: dir})
+	assert.ErrorContains(t, err, "in use by another running enumeration")
+}

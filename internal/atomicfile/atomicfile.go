@@ -1,0 +1,217 @@
+// Package atomicfile is the one place where gapset writes a file that
+// others read: the bytes go to a temporary beside the target, are synced,
+// and the temporary is renamed over the target, so a reader sees the old
+// file or the whole new one, never half of one.
+//
+// It also owns the names of temporaries. Every temporary file and scratch
+// directory is named ".NAME.tmp-PID-RANDOM", PID being the writer's process,
+// so that a later run can tell the leftovers of a writer that is gone (a kill
+// -9, a crash, a machine stop) from those of a live one (RemoveStale), and an
+// interrupt handler can find this process's own (Glob, DirGlob).
+//
+// A target must be absent or a regular file: a device, FIFO, socket,
+// symlink or directory at the output path is refused (Check), before any
+// work by the commands and again at the rename, so that no special file is
+// ever replaced by a regular one.
+package atomicfile
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+)
+
+// ErrNotRegular is what a *NotRegularError is (errors.Is).
+var ErrNotRegular = errors.New("not a regular file")
+
+// NotRegularError is Check's error for a path that exists and is not a
+// regular file.
+type NotRegularError struct {
+	Path string
+	Kind string // "a FIFO", "a symbolic link", ...
+}
+
+func (e *NotRegularError) Error() string {
+	return e.Path + " is " + e.Kind + ", not a regular file; refusing to replace it"
+}
+
+// Is makes errors.Is(err, ErrNotRegular) hold.
+func (e *NotRegularError) Is(target error) bool { return target == ErrNotRegular }
+
+// Check returns nil when path does not exist or is a regular file. A
+// symlink is refused whatever it points to: renaming over it would replace
+// the link and leave its target untouched.
+func Check(path string) error {
+	st, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if st.Mode().IsRegular() {
+		return nil
+	}
+	return &NotRegularError{Path: path, Kind: kind(st.Mode())}
+}
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	}
+	return "a special file"
+}
+
+// tmpInfix separates the target's name from the writer's PID.
+const tmpInfix = ".tmp-"
+
+// pattern is the name os.CreateTemp and os.MkdirTemp get for a temporary of
+// name in this process (they replace the star by random digits).
+func pattern(name string) string {
+	return "." + name + tmpInfix + strconv.Itoa(os.Getpid()) + "-*"
+}
+
+// Glob matches this process's temporaries of the file at path.
+func Glob(path string) string {
+	return filepath.Join(filepath.Dir(path), pattern(filepath.Base(path)))
+}
+
+// DirGlob matches this process's scratch directories called name in dir.
+func DirGlob(dir, name string) string { return filepath.Join(dir, pattern(name)) }
+
+// MkdirTemp makes a scratch directory called name in dir, named so that
+// RemoveStale knows its writer.
+func MkdirTemp(dir, name string) (string, error) { return os.MkdirTemp(dir, pattern(name)) }
+
+// tmpName matches every temporary's name and captures the writer's PID.
+var tmpName = regexp.MustCompile(`^\..+\.tmp-([0-9]+)-[0-9]+$`)
+
+// Owner returns the PID of the process that made the temporary at path, and
+// false when path is not named as a temporary.
+func Owner(path string) (int, bool) {
+	m := tmpName.FindStringSubmatch(filepath.Base(path))
+	if m == nil {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(m[1])
+	return pid, err == nil && pid > 0
+}
+
+// RemoveStale removes the temporaries and scratch directories in dir whose
+// writer is gone and calls removed for each. Anything not named as a
+// temporary (an output, an enumeration's checkpoint) and the temporaries of
+// live processes stay.
+func RemoveStale(dir string, removed func(path string, pid int)) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		pid, ok := Owner(path)
+		if !ok || pid == os.Getpid() || processAlive(pid) {
+			continue
+		}
+		if os.RemoveAll(path) == nil && removed != nil {
+			removed(path, pid)
+		}
+	}
+}
+
+// File is an output being written: an *os.File on the temporary, put in
+// place by Commit or thrown away by Abort.
+type File struct {
+	*os.File
+	target string
+	closed bool
+}
+
+// Create checks the target (Check) and opens a temporary beside it,
+// readable by all (0644): what gapset writes is data to share.
+func Create(path string) (*File, error) {
+	if err := Check(path); err != nil {
+		return nil, err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), pattern(filepath.Base(path)))
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Chmod(0o644); err != nil { // CreateTemp makes it private
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
+	}
+	return &File{File: f, target: path}, nil
+}
+
+// Target is the path Commit renames the temporary to.
+func (f *File) Target() string { return f.target }
+
+// Commit syncs and closes the temporary and renames it over the target,
+// which must still be absent or a regular file. On any error the temporary
+// is removed and the target left as it was.
+func (f *File) Commit() error {
+	if f.closed {
+		return errors.New("atomicfile: commit after close")
+	}
+	f.closed = true
+	err := f.Sync()
+	if cerr := f.File.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = Check(f.target)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), f.target)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	// The rename reaches the disk with the directory (best effort: not
+	// every file system lets a directory be synced).
+	if d, derr := os.Open(filepath.Dir(f.target)); derr == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// Abort closes and removes the temporary; the target is untouched. It is a
+// no-op after Commit, so it may be deferred.
+func (f *File) Abort() {
+	if f.closed {
+		return
+	}
+	f.closed = true
+	f.File.Close()
+	os.Remove(f.Name())
+}
+
+// WriteFile writes data to path atomically.
+func WriteFile(path string, data []byte) error {
+	f, err := Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
