@@ -50,6 +50,8 @@ type Config struct {
 	// that ends sooner after the last one writes none (small layers are
 	// cheaper to find again than to sync). 0: after every step.
 	CheckpointEvery time.Duration
+	// Fresh discards the checkpoint there and starts over.
+	Fresh bool
 	// OnResume is told where a resumed run continues from.
 	OnResume func(Resumed)
 }
@@ -134,6 +136,11 @@ func enumerate(ctx context.Context, cfg Config, inChunk int) (Result, error) {
 			return Result{}, err
 		}
 		defer unlock()
+		if cfg.Fresh { // only the holder of the lock may discard the state
+			if err := prune(cfg.Checkpoint, manifest{}, false); err != nil {
+				return Result{}, err
+			}
+		}
 		e.state, e.lastCP = cfg.Checkpoint, time.Now()
 	}
 	// Two buffers of wn keys; at least enough for one input chunk's successors.
