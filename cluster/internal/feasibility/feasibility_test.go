@@ -281,9 +281,12 @@ func TestPrismProcessWorker(t *testing.T) {
 	require.NoError(t, err)
 	// Prism v2.77.0 passes --id='ID' with the quotes inside the argument
 	// (no shell runs it); the boot program then asks for an unknown worker
-	// and the job hangs. The wrapper strips the quotes.
-	wrapper := filepath.Join(t.TempDir(), "boot.sh")
-	script := fmt.Sprintf("#!/usr/bin/env bash\nexec %q \"${@//\\'/}\"\n", boot)
+	// and the job hangs. The wrapper strips the quotes, and runs the boot
+	// program in a temporary directory: it writes pipeline_options.json to
+	// its working directory and the staged binary to --semi_persist_dir.
+	scratch := t.TempDir()
+	wrapper := filepath.Join(scratch, "boot.sh")
+	script := fmt.Sprintf("#!/usr/bin/env bash\ncd %q && exec %q --semi_persist_dir=%q \"${@//\\'/}\"\n", scratch, boot, scratch)
 	require.NoError(t, os.WriteFile(wrapper, []byte(script), 0o755))
 	boot = wrapper
 	oldT, oldC, oldW := *jobopts.EnvironmentType, *jobopts.EnvironmentConfig, *jobopts.WorkerBinary
