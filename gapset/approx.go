@@ -66,14 +66,6 @@ func (b *Bits) index(k uint64) uint64 {
 	return b.rk.rank(k)
 }
 
-// key is the projected key of a bit.
-func (b *Bits) key(i uint64) uint64 {
-	if b.rk == nil {
-		return i
-	}
-	return b.rk.unrank(i)
-}
-
 // Has reports whether key's projection is in the set.
 func (b *Bits) Has(key uint64) bool {
 	return b.hasIndex(b.index(key & encode.ProjectMask(b.cells)))
@@ -165,9 +157,15 @@ func (b *Bits) Cells() int { return b.cells }
 // reused between calls), until fn returns an error.
 func (b *Bits) Each(fn func([]uint64) error) error {
 	buf := make([]uint64, 0, 1<<16)
+	p := prefix{r: b.rk} // ranks in increasing order: mostly the last digit changes
 	for i, w := range b.words {
 		for w != 0 {
-			buf = append(buf, b.key(uint64(i)<<6|uint64(bits.TrailingZeros64(w))))
+			x := uint64(i)<<6 | uint64(bits.TrailingZeros64(w))
+			if b.rk != nil {
+				p.setRank(x)
+				x = p.key
+			}
+			buf = append(buf, x)
 			w &= w - 1
 			if len(buf) == cap(buf) {
 				if err := fn(buf); err != nil {
@@ -210,6 +208,10 @@ func (b *Bits) Keys() []uint64 {
 // there. The cost stays a lower bound (NOTES.md, "Approximated gap sets",
 // proves it by induction along a configuration's optimal path), the levels
 // below len(exact) come out exact, and the higher ones far smaller.
+//
+// The tables are 16^k bits up to MaxApproxCells cells and one bit per
+// placement rank above (ApproxMemory; approxrank.go), both giving the same
+// sets; search tables beyond MaxApproxBytes are refused with ErrArgs.
 //
 // level is called after each level with the set so far (it must not keep
 // the set past the call: the next level adds to it).

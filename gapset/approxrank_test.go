@@ -34,20 +34,29 @@ func allPatterns(n, k int) []uint64 {
 	return out
 }
 
-// The rank numbers the patterns 0..n!/(n-k)!-1 in key order, unrank
-// inverts it, and the incremental rank from a parent's prefix agrees with
-// the full one for any pattern.
+// The rank numbers the patterns 0..n!/(n-k)!-1 in key order, setRank
+// inverts it (from scratch, and from the previous pattern in any order),
+// and the incremental rank from a parent's prefix agrees with the full one
+// for any pattern.
 func TestRanker(t *testing.T) {
 	for _, c := range []struct{ n, k int }{{6, 3}, {9, 4}, {8, 7}, {12, 5}} {
-		r := &ranker{n: c.n, k: c.k}
+		r := newRanker(c.n, c.k)
 		keys := allPatterns(c.n, c.k)
 		require.Equal(t, int(Patterns(c.n, c.k)), len(keys))
 		for i, key := range keys {
 			require.Equal(t, uint64(i), r.rank(key), "n=%d k=%d %#x", c.n, c.k, key)
-			require.Equal(t, key, r.unrank(uint64(i)))
+			fresh := prefix{r: r} // unranked from scratch
+			fresh.setRank(uint64(i))
+			require.Equal(t, key, fresh.key)
 		}
 		rng := rand.New(rand.NewPCG(uint64(c.n), uint64(c.k)))
 		p := prefix{r: r}
+		for range 2000 {
+			i := rng.IntN(len(keys))
+			p.setRank(uint64(i))
+			require.Equal(t, keys[i], p.key)
+			require.Equal(t, uint64(i), p.rank(keys[i]))
+		}
 		for range 2000 {
 			p.set(keys[rng.IntN(len(keys))])
 			q := keys[rng.IntN(len(keys))]
@@ -57,6 +66,24 @@ func TestRanker(t *testing.T) {
 			q = p.key&^(15<<sh) | uint64(rng.IntN(c.n))<<sh
 			if slices.Contains(keys, q) {
 				require.Equal(t, r.rank(q), p.rank(q))
+			}
+		}
+	}
+}
+
+// The reciprocals divide every rank of up to 16 cells exactly.
+func TestRankerDiv(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := 2; n <= 16; n++ {
+		r := newRanker(n, n)
+		max := uint64(Patterns(16, 16)) // 16! < 2^45
+		for i := 0; i < n; i++ {
+			for _, x := range []uint64{0, 1, max - 1, max, uint64(n - i), uint64(n-i) - 1, uint64(n-i)*1e9 - 1} {
+				require.Equal(t, x/uint64(n-i), r.div(x, i), "%d/%d", x, n-i)
+			}
+			for range 10000 {
+				x := rng.Uint64N(max)
+				require.Equal(t, x/uint64(n-i), r.div(x, i), "%d/%d", x, n-i)
 			}
 		}
 	}
