@@ -12,9 +12,10 @@ import (
 	"github.com/gapset/gapset/keyset"
 )
 
-// MaxApproxCells bounds the projections Approximate works on: the abstract
-// space is a bit table over the 4k low bits of the key (k = 8: 512 MiB per
-// table, two tables).
+// MaxApproxCells bounds the sets held as one bit per 4k-bit key (16^k bits:
+// 512 MiB for k = 8). Above it a set is one bit per placement rank
+// (n!/(n-k)! bits: 3.6 GB for 10 of 16 cells), up to MaxApproxBytes for
+// the search's tables (ApproxMemory).
 const MaxApproxCells = 8
 
 // ApproxLevel is one finished level of Approximate: Set holds every pattern
@@ -31,32 +32,55 @@ type ApproxLevel struct {
 	Elapsed time.Duration
 }
 
-// Bits is a set of projected keys as one bit per key (key < 1<<(4k)).
+// Bits is a set of projected keys as one bit per key (key < 1<<(4k)) on at
+// most MaxApproxCells cells, else as one bit per rank of the pattern (see
+// ranker). The keys' last cells must hold distinct values below the
+// board's size (keyset.ValidKey), as every board's do.
 type Bits struct {
 	words []uint64
 	cells int
 	count int64
+	rk    *ranker // nil: the bit index is the key
 }
 
-// NewBits returns an empty set of keys of the last cells cells.
+// NewBits returns an empty set of keys of the last cells cells (at most
+// MaxApproxCells) as a 16^cells bit table.
 func NewBits(cells int) *Bits {
 	return &Bits{words: make([]uint64, (1<<(4*uint(cells))+63)/64), cells: cells}
 }
 
-// Has reports whether key's projection is in the set.
-func (b *Bits) Has(key uint64) bool {
-	k := key & encode.ProjectMask(b.cells)
-	return b.words[k>>6]>>(k&63)&1 != 0
+// newBitsOn returns an empty set of keys of the last k of n cells: a 16^k
+// bit table up to MaxApproxCells cells, else a ranked one.
+func newBitsOn(n, k int) *Bits {
+	if k <= MaxApproxCells {
+		return NewBits(k)
+	}
+	return newRankedBits(n, k)
 }
 
-// set adds k and reports whether it was new (safe for concurrent use).
+// index is the bit of a projected key.
+func (b *Bits) index(k uint64) uint64 {
+	if b.rk == nil {
+		return k
+	}
+	return b.rk.rank(k)
+}
+
+// Has reports whether key's projection is in the set.
+func (b *Bits) Has(key uint64) bool {
+	return b.hasIndex(b.index(key & encode.ProjectMask(b.cells)))
+}
+
+func (b *Bits) hasIndex(i uint64) bool { return b.words[i>>6]>>(i&63)&1 != 0 }
+
+// set adds bit k and reports whether it was new (safe for concurrent use).
 func (b *Bits) set(k uint64) bool {
 	m := uint64(1) << (k & 63)
 	return atomic.OrUint64(&b.words[k>>6], m)&m == 0
 }
 
 // Contains is Has: the set answers ida.Set's questions directly (one bit
-// per pattern: 512 MiB for 8 cells, whatever the count).
+// per pattern: 512 MiB for 8 cells, whatever the count; ranked above).
 func (b *Bits) Contains(key uint64) bool { return b.Has(key) }
 
 // Mask keeps the key bits the set looks at (ida.Masked).
@@ -65,8 +89,9 @@ func (b *Bits) Mask() uint64 { return encode.ProjectMask(b.cells) }
 // Bytes is the table's memory.
 func (b *Bits) Bytes() int64 { return int64(len(b.words)) * 8 }
 
-// LoadBits reads a key-set file on at most MaxApproxCells cells into a bit
-// table.
+// LoadBits reads a key-set file into a bit table: 16^k bits on at most
+// MaxApproxCells cells, one bit per placement rank above (Gap0_10 ...,
+// 3.6 GB each on the 4x4 board), refused beyond MaxApproxBytes.
 func LoadBits(path string) (*Bits, keyset.Header, error) {
 	r, err := keyset.Open(path)
 	if err != nil {
@@ -74,10 +99,13 @@ func LoadBits(path string) (*Bits, keyset.Header, error) {
 	}
 	defer r.Close()
 	h := r.Header()
+	n := h.Rows * h.Cols
 	if h.Cells > MaxApproxCells {
-		return nil, h, fmt.Errorf("%s: %d cells, a bit table takes at most %d", path, h.Cells, MaxApproxCells)
+		if t := rankedBytes(n, h.Cells); t > MaxApproxBytes {
+			return nil, h, fmt.Errorf("%s: %d cells, a ranked bit table of %.1f GiB is more than the %d GiB limit", path, h.Cells, gib(t), MaxApproxBytes>>30)
+		}
 	}
-	b := NewBits(h.Cells)
+	b := newBitsOn(n, h.Cells)
 	batch := make([]uint64, 0, 1<<16)
 	for key, ok := r.Next(); ok; key, ok = r.Next() {
 		if batch = append(batch, key); len(batch) == cap(batch) {
@@ -129,9 +157,15 @@ func (b *Bits) Cells() int { return b.cells }
 // reused between calls), until fn returns an error.
 func (b *Bits) Each(fn func([]uint64) error) error {
 	buf := make([]uint64, 0, 1<<16)
+	p := prefix{r: b.rk} // ranks in increasing order: mostly the last digit changes
 	for i, w := range b.words {
 		for w != 0 {
-			buf = append(buf, uint64(i)<<6|uint64(bits.TrailingZeros64(w)))
+			x := uint64(i)<<6 | uint64(bits.TrailingZeros64(w))
+			if b.rk != nil {
+				p.setRank(x)
+				x = p.key
+			}
+			buf = append(buf, x)
 			w &= w - 1
 			if len(buf) == cap(buf) {
 				if err := fn(buf); err != nil {
@@ -175,6 +209,10 @@ func (b *Bits) Keys() []uint64 {
 // configuration's optimal path: docs/proofs.md#approximated-gap-sets), the
 // levels below len(exact) come out exact, and the higher ones far smaller.
 //
+// The tables are 16^k bits up to MaxApproxCells cells and one bit per
+// placement rank above (ApproxMemory; approxrank.go), both giving the same
+// sets; search tables beyond MaxApproxBytes are refused with ErrArgs.
+//
 // level is called after each level with the set so far (it must not keep
 // the set past the call: the next level adds to it).
 func Approximate(ctx context.Context, rows, cols, k, maxLevel int, exact []*Bits, level func(ApproxLevel) error) error {
@@ -182,19 +220,37 @@ func Approximate(ctx context.Context, rows, cols, k, maxLevel int, exact []*Bits
 	if err != nil {
 		return err
 	}
-	if k > MaxApproxCells || k >= g.N {
-		return fmt.Errorf("%w: approximated sets need 1..%d cells, fewer than the board's %d", ErrArgs, MaxApproxCells, g.N)
+	if k < 1 || k >= g.N {
+		return fmt.Errorf("%w: approximated sets need 1..%d cells, fewer than the board's %d", ErrArgs, g.N-1, g.N)
 	}
+	if err := CheckApproxMemory(g.N, k); err != nil {
+		return fmt.Errorf("%w: %w", ErrArgs, err)
+	}
+	return approximate(ctx, g, rows, cols, k, maxLevel, exact, level, k > MaxApproxCells)
+}
+
+// approximate is Approximate on ranked tables or on 16^k ones (tests force
+// either where both fit). Exact sets held the other way are copied.
+func approximate(ctx context.Context, g *geometry, rows, cols, k, maxLevel int, exact []*Bits, level func(ApproxLevel) error, ranked bool) error {
 	for i, e := range exact {
-		if e == nil || e.cells != k {
-			return fmt.Errorf("%w: exact level %d is not a set on %d cells", ErrArgs, i, k)
+		if e == nil || e.cells != k || e.rk != nil && e.rk.n != g.N {
+			return fmt.Errorf("%w: exact level %d is not a set on %d cells of %d", ErrArgs, i, k, g.N)
 		}
 	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	a := newAbstract(g, k)
-	a.exact = exact
+	a.exact = make([]*Bits, len(exact))
+	for i, e := range exact {
+		a.exact[i] = e.reindexed(g.N, ranked)
+	}
+	if len(exact) == 0 {
+		a.exact = nil
+	}
+	if ranked {
+		return approximateRanked(ctx, a, rows, cols, maxLevel, exact, level)
+	}
 	seen, next := NewBits(k), NewBits(k)
 	if len(exact) > 1 {
 		a.later = NewBits(k)
@@ -381,6 +437,20 @@ func (a *abstract) successors(p uint64, fn func(q uint64, cost int)) {
 	}
 }
 
+// reindexed is the set held as a ranked table (ranked) or a 16^k one: b
+// itself when it is held so, else a copy.
+func (b *Bits) reindexed(n int, ranked bool) *Bits {
+	if (b.rk != nil) == ranked {
+		return b
+	}
+	c := NewBits(b.cells)
+	if ranked {
+		c = newRankedBits(n, b.cells)
+	}
+	b.Each(func(keys []uint64) error { c.Add(keys); return nil })
+	return c
+}
+
 // BitsOf returns the set of the given keys, projected onto the last cells
 // cells.
 func BitsOf(keys []uint64, cells int) *Bits {
@@ -394,7 +464,7 @@ func BitsOf(keys []uint64, cells int) *Bits {
 func (b *Bits) Add(keys []uint64) {
 	mask := encode.ProjectMask(b.cells)
 	for _, k := range keys {
-		if b.set(k & mask) {
+		if b.set(b.index(k & mask)) {
 			b.count++
 		}
 	}

@@ -81,7 +81,21 @@ func TestApproximateIsSuperset(t *testing.T) {
 func TestApproximateBadArgs(t *testing.T) {
 	nop := func(ApproxLevel) error { return nil }
 	assert.ErrorIs(t, Approximate(context.Background(), 3, 3, 9, 1, nil, nop), ErrArgs)
-	assert.ErrorIs(t, Approximate(context.Background(), 4, 4, 9, 1, nil, nop), ErrArgs)
+	// 11 of 16 cells: two ranked tables of 20 GiB each
+	err := Approximate(context.Background(), 4, 4, 11, 1, nil, nop)
+	assert.ErrorIs(t, err, ErrArgs)
+	assert.ErrorContains(t, err, "40.6 GiB), more than the 16 GiB limit")
+	assert.NoError(t, CheckApproxMemory(16, 10))
+	table, tables := ApproxMemory(16, 10)
+	assert.Equal(t, int64(29059430400/8), table, "16!/6! bits")
+	assert.Equal(t, 2, tables)
 	assert.ErrorIs(t, Approximate(context.Background(), 3, 3, 4, -1, nil, nop), ErrArgs)
 	assert.ErrorIs(t, Approximate(context.Background(), 3, 3, 4, 1, []*Bits{NewBits(5)}, nop), ErrArgs)
+}
+
+// The memory line names the tables a run holds: 16^k ones with the wave
+// lists up to 8 cells, two ranked ones above (3.4 GiB each for 10 of 16).
+func TestApproxMemoryString(t *testing.T) {
+	assert.Equal(t, "3 search tables and 2 exact tables (16^k bits) of 512.0 MiB each: 2.5 GiB and the lists of a wave's patterns (4 bytes each)", ApproxMemoryString(16, 8, 2))
+	assert.Equal(t, "2 search tables and 3 exact tables (placement-rank bits) of 3.4 GiB each: 16.9 GiB", ApproxMemoryString(16, 10, 3))
 }

@@ -17,7 +17,7 @@ func approxCommand(e *env) *cli.Command {
 		Usage:       "write approximated gap sets (supersets of the projections) for h_G:4 ... h_G:8",
 		Description: help("approx"),
 		Flags: withSize(4, 4,
-			&cli.IntFlag{Name: "cells", Value: 8, Usage: fmt.Sprintf("the last `K` cells (at most %d; a bit table of 16^K bits per set)", gapset.MaxApproxCells)},
+			&cli.IntFlag{Name: "cells", Value: 8, Usage: fmt.Sprintf("the last `K` cells (a table of 16^K bits per set up to %d, one bit per placement above: 3.4 GiB for 10 of 16 cells)", gapset.MaxApproxCells)},
 			&cli.IntFlag{Name: "max-gap", Value: 8, Usage: "largest gap `G` (even)"},
 			&cli.StringSliceFlag{Name: "exact", Usage: "exact key-set `FILE` of the lowest levels, in order (Gap0_K, then Gap2_K, ...)", Action: cmdline.InputsFlag("--exact")},
 			&cli.StringFlag{Name: "out-dir", Required: true, Usage: "write the key-set files into `DIR` (required: a 4x4 run writes gigabytes, 8 bytes per pattern)"},
@@ -29,8 +29,11 @@ func approxCommand(e *env) *cli.Command {
 				return err
 			}
 			rows, cols, k, maxGap := c.Int("rows"), c.Int("cols"), c.Int("cells"), c.Int("max-gap") // the size checked by sizeFlags
-			if k < 1 || k > gapset.MaxApproxCells || k > rows*cols {
-				return cmdline.BadInputf("--cells %d: want 1..%d", k, min(gapset.MaxApproxCells, rows*cols))
+			if k < 1 || k >= rows*cols {
+				return cmdline.BadInputf("--cells %d: want 1..%d", k, rows*cols-1)
+			}
+			if err := gapset.CheckApproxMemory(rows*cols, k); err != nil {
+				return cmdline.BadInputf("--cells %d: %v", k, err)
 			}
 			dir := c.String("out-dir")
 			if err := cmdline.CheckWritableDir("--out-dir", dir); err != nil {
@@ -38,6 +41,9 @@ func approxCommand(e *env) *cli.Command {
 			}
 			if maxGap < 0 || maxGap%2 != 0 {
 				return cmdline.BadInputf("--max-gap %d must be even and not negative", maxGap)
+			}
+			if !c.Bool("quiet") {
+				fmt.Fprintf(e.stderr, "approx: %s\n", gapset.ApproxMemoryString(rows*cols, k, len(c.StringSlice("exact"))))
 			}
 			exact, err := gapset.LoadExact(c.StringSlice("exact"), rows, cols, k)
 			if ne := (*gapset.NotExactError)(nil); errors.As(err, &ne) {

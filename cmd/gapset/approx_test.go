@@ -64,6 +64,38 @@ func TestApproxCommand(t *testing.T) {
 	assert.Contains(t, errs, "not the exact gap <= 0 set")
 }
 
+// Above 8 cells approx holds its sets as one bit per placement rank: 9
+// cells of the 3x4 board, seeded with the exact Gap0_9, give a Gap2_9a that
+// holds the enumerated Gap2_9; 11 of 16 cells are refused before work.
+func TestApproxCommandRanked(t *testing.T) {
+	dir := t.TempDir()
+	for _, g := range []string{"0", "2"} {
+		code, _, errs := runCmd(t, "", "enumerate", "-q", "--rows", "3", "--cols", "4", "--gap", g, "--cells", "9", "--out-dir", dir)
+		require.Equal(t, 0, code, errs)
+	}
+	out := t.TempDir()
+	code, _, errs := runCmd(t, "", "approx", "--rows", "3", "--cols", "4", "--cells", "9", "--max-gap", "2", "--exact", filepath.Join(dir, "Gap0_9.keys"), "--out-dir", out)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, errs, "approx: 2 search tables and 1 exact tables (placement-rank bits) of 9.5 MiB each") // 12!/3! bits
+	_, exact, err := keyset.ReadAll(filepath.Join(dir, "Gap2_9.keys"))
+	require.NoError(t, err)
+	h, approx, err := keyset.ReadAll(filepath.Join(out, "Gap2_9a.keys"))
+	require.NoError(t, err)
+	assert.True(t, h.Approx)
+	assert.Greater(t, len(approx), len(exact))
+	i := 0 // both sorted: every exact key is in approx
+	for _, k := range exact {
+		for i < len(approx) && approx[i] < k {
+			i++
+		}
+		require.True(t, i < len(approx) && approx[i] == k, "%#x missing", k)
+	}
+
+	code, _, errs = runCmd(t, "", "approx", "--cells", "11", "--out-dir", out)
+	assert.Equal(t, 2, code)
+	assert.Equal(t, "gapset: --cells 11: an approximation on 11 of 16 cells holds 2 tables of 20.3 GiB (40.6 GiB), more than the 16 GiB limit\n", errs)
+}
+
 // column returns one CSV column's values.
 func column(csv, name string) []string {
 	lines := strings.Split(strings.TrimSpace(csv), "\n")

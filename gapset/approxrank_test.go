@@ -1,0 +1,270 @@
+package gapset
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/gapset/gapset/keyset"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// allPatterns lists the k-cell patterns of n values (distinct, below n) in
+// increasing key order.
+func allPatterns(n, k int) []uint64 {
+	var out []uint64
+	var rec func(key uint64, used uint32, depth int)
+	rec = func(key uint64, used uint32, depth int) {
+		if depth == k {
+			out = append(out, key)
+			return
+		}
+		for v := 0; v < n; v++ {
+			if used&(1<<v) == 0 {
+				rec(key<<4|uint64(v), used|1<<v, depth+1)
+			}
+		}
+	}
+	rec(0, 0, 0)
+	return out
+}
+
+// The rank numbers the patterns 0..n!/(n-k)!-1 in key order, setRank
+// inverts it (from scratch, and from the previous pattern in any order),
+// and the incremental rank from a parent's prefix agrees with the full one
+// for any pattern.
+func TestRanker(t *testing.T) {
+	for _, c := range []struct{ n, k int }{{6, 3}, {9, 4}, {8, 7}, {12, 5}} {
+		r := newRanker(c.n, c.k)
+		keys := allPatterns(c.n, c.k)
+		require.Equal(t, int(Patterns(c.n, c.k)), len(keys))
+		for i, key := range keys {
+			require.Equal(t, uint64(i), r.rank(key), "n=%d k=%d %#x", c.n, c.k, key)
+			fresh := prefix{r: r} // unranked from scratch
+			fresh.setRank(uint64(i))
+			require.Equal(t, key, fresh.key)
+		}
+		rng := rand.New(rand.NewPCG(uint64(c.n), uint64(c.k)))
+		p := prefix{r: r}
+		for range 2000 {
+			i := rng.IntN(len(keys))
+			p.setRank(uint64(i))
+			require.Equal(t, keys[i], p.key)
+			require.Equal(t, uint64(i), p.rank(keys[i]))
+		}
+		for range 2000 {
+			p.set(keys[rng.IntN(len(keys))])
+			q := keys[rng.IntN(len(keys))]
+			require.Equal(t, r.rank(q), p.rank(q))
+			// a successor-like change: one cell's value replaced
+			sh := 4 * uint(rng.IntN(c.k))
+			q = p.key&^(15<<sh) | uint64(rng.IntN(c.n))<<sh
+			if slices.Contains(keys, q) {
+				require.Equal(t, r.rank(q), p.rank(q))
+			}
+		}
+	}
+}
+
+// The reciprocals divide every rank of up to 16 cells exactly.
+func TestRankerDiv(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := 2; n <= 16; n++ {
+		r := newRanker(n, n)
+		max := uint64(Patterns(16, 16)) // 16! < 2^45
+		for i := 0; i < n; i++ {
+			for _, x := range []uint64{0, 1, max - 1, max, uint64(n - i), uint64(n-i) - 1, uint64(n-i)*1e9 - 1} {
+				require.Equal(t, x/uint64(n-i), r.div(x, i), "%d/%d", x, n-i)
+			}
+			for range 10000 {
+				x := rng.Uint64N(max)
+				require.Equal(t, x/uint64(n-i), r.div(x, i), "%d/%d", x, n-i)
+			}
+		}
+	}
+}
+
+// writeLevels runs the approximation with ranked or 16^k tables and writes
+// every level's set into dir; it returns the files' contents.
+func writeLevels(t *testing.T, rows, cols, k, maxLevel int, exact []*Bits, ranked bool, dir string) [][]byte {
+	g, err := newGeometry(rows, cols)
+	require.NoError(t, err)
+	var out [][]byte
+	err = approximate(context.Background(), g, rows, cols, k, maxLevel, exact, func(l ApproxLevel) error {
+		assert.Equal(t, ranked, l.Set.rk != nil)
+		assert.Equal(t, l.Set.Len(), int64(len(l.Set.Keys())))
+		path := filepath.Join(dir, l.Header.Name()+".keys")
+		require.NoError(t, l.Set.WriteFile(path, l.Header))
+		b, err := os.ReadFile(path)
+		require.NoError(t, err)
+		out = append(out, b)
+		return nil
+	}, ranked)
+	require.NoError(t, err)
+	return out
+}
+
+// Ranked tables give the same key-set files, byte for byte, as 16^k
+// tables, unseeded and seeded with one, two or three exact levels (given
+// as 16^k or ranked tables); and the sets contain the exact projections.
+func TestApproximateRankedSameFiles(t *testing.T) {
+	big := os.Getenv("GAPSET_BIG") != ""
+	for _, c := range []struct{ rows, cols, maxGap, maxCells int }{{3, 3, 8, 7}, {2, 4, 8, 7}, {3, 4, 4, 6}} {
+		// 8 cells take 512 MiB 16^k tables (GAPSET_BIG=1)
+		if big {
+			c.maxCells = min(c.rows*c.cols-1, MaxApproxCells)
+		}
+		var cells []int
+		for k := 2; k <= c.maxCells; k++ {
+			cells = append(cells, k)
+		}
+		exact, err := LevelSets(context.Background(), c.rows, c.cols, c.maxGap, cells, nil)
+		require.NoError(t, err)
+		n := c.rows * c.cols
+		for _, k := range cells {
+			for seeds := 0; seeds <= min(3, c.maxGap/2); seeds++ {
+				var flat, ranked []*Bits
+				for i := 0; i < seeds; i++ {
+					flat = append(flat, BitsOf(exact[k][i], k))
+					ranked = append(ranked, BitsOf(exact[k][i], k).reindexed(n, true))
+				}
+				want := writeLevels(t, c.rows, c.cols, k, c.maxGap/2, flat, false, t.TempDir())
+				dir := t.TempDir()
+				got := writeLevels(t, c.rows, c.cols, k, c.maxGap/2, ranked, true, dir)
+				require.Equal(t, len(want), len(got))
+				for j := range want {
+					assert.True(t, bytes.Equal(want[j], got[j]), "%dx%d k=%d seeds=%d level %d: the files differ", c.rows, c.cols, k, seeds, j)
+				}
+				// seeds held as 16^k tables are copied into ranked ones
+				got2 := writeLevels(t, c.rows, c.cols, k, c.maxGap/2, flat, true, t.TempDir())
+				assert.Equal(t, want, got2)
+				for j := range got {
+					_, keys, err := keyset.ReadAll(filepath.Join(dir, ApproxHeader(c.rows, c.cols, k, j, seeds).Name()+".keys"))
+					require.NoError(t, err)
+					assert.True(t, isSubset(exact[k][j], keys), "%dx%d k=%d seeds=%d level %d misses a pattern", c.rows, c.cols, k, seeds, j)
+					if j < seeds {
+						assert.Equal(t, exact[k][j], keys)
+					}
+				}
+			}
+		}
+	}
+}
+
+// Above MaxApproxCells the public path takes ranked tables: on 3x4 with 10
+// cells (a 16^10 table would be 128 GiB, a ranked one is 29 MiB) the sets,
+// seeded from ranked key-set files that LoadExact reads, contain the exact
+// projections and the seeded levels are exact (9 cells: the command's
+// test).
+func TestApproximateRankedCells(t *testing.T) {
+	cells := []int{10}
+	exact, err := LevelSets(context.Background(), 3, 4, 4, cells, nil)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	for _, k := range cells {
+		var paths []string
+		for i := 0; i < 2; i++ {
+			h := keyset.Header{Rows: 3, Cols: 4, Cells: k, Gap: 2 * i, Exact: i == 0}
+			p := filepath.Join(dir, h.Name()+".keys")
+			require.NoError(t, keyset.WriteFile(p, h, exact[k][i]))
+			paths = append(paths, p)
+		}
+		seeds, err := LoadExact(paths, 3, 4, k)
+		require.NoError(t, err)
+		for i, s := range seeds {
+			require.NotNil(t, s.rk, "a %d-cell set is ranked", k)
+			assert.Equal(t, rankedBytes(12, k), s.Bytes())
+			assert.Equal(t, exact[k][i], s.Keys())
+			assert.Equal(t, int64(len(exact[k][i])), s.Len())
+		}
+		// members and non-members, asked with whole-board keys (the first
+		// cells' values do not matter)
+		in := exact[k][1][len(exact[k][1])/2]
+		assert.True(t, seeds[1].Contains(in|0xf<<44))
+		out := 0
+		for _, p := range allPatterns(12, k)[:5000] {
+			if !slices.Contains(exact[k][1], p) {
+				assert.False(t, seeds[1].Contains(p))
+				out++
+			}
+		}
+		assert.Greater(t, out, 0)
+		err = Approximate(context.Background(), 3, 4, k, 2, seeds, func(l ApproxLevel) error {
+			require.NotNil(t, l.Set.rk)
+			keys := l.Set.Keys()
+			assert.True(t, isSubset(exact[k][l.Level], keys), "k=%d level %d misses a pattern", k, l.Level)
+			if l.Level < 2 {
+				assert.Equal(t, exact[k][l.Level], keys)
+			} else {
+				assert.Greater(t, len(keys), len(exact[k][l.Level]), "k=%d: an approximation", k)
+			}
+			t.Logf("3x4 k=%d gap<=%d: exact %d approx %d (%.1fs)", k, 2*l.Level, len(exact[k][l.Level]), len(keys), l.Elapsed.Seconds())
+			return nil
+		})
+		require.NoError(t, err)
+	}
+}
+
+// BenchmarkApproximate3x4 times the approximation on 8 cells of the 3x4
+// board, seeded with the exact gap <= 0 and gap <= 2 levels, up to gap 4,
+// with 16^8 bit tables (512 MiB each) and with ranked ones (2.5 MiB each):
+//
+//	go test -run - -bench Approximate3x4 -benchtime 1x -count 3 ./gapset/
+func BenchmarkApproximate3x4(b *testing.B) {
+	exact, err := LevelSets(context.Background(), 3, 4, 2, []int{8}, nil)
+	require.NoError(b, err)
+	seeds := []*Bits{BitsOf(exact[8][0], 8), BitsOf(exact[8][1], 8)}
+	g, err := newGeometry(3, 4)
+	require.NoError(b, err)
+	for _, c := range []struct {
+		name   string
+		ranked bool
+	}{{"bits", false}, {"ranked", true}} {
+		s := []*Bits{seeds[0].reindexed(12, c.ranked), seeds[1].reindexed(12, c.ranked)}
+		b.Run(c.name, func(b *testing.B) {
+			var n int64
+			for b.Loop() {
+				err := approximate(context.Background(), g, 3, 4, 8, 2, s, func(l ApproxLevel) error {
+					n = l.Set.Len()
+					return nil
+				}, c.ranked)
+				require.NoError(b, err)
+			}
+			b.ReportMetric(float64(n), "patterns")
+		})
+	}
+}
+
+// TestApproximateRankedFiles writes the approximated sets of a key-set
+// directory's exact seeds with ranked tables, whatever the cells, for a
+// comparison (cmp) with the files `gapset approx` writes from 16^k tables:
+//
+//	GAPSET_APPROX_SEEDS=DIR GAPSET_APPROX_OUT=OUT go test -run RankedFiles -v -timeout 0 ./gapset/
+//
+// with DIR holding Gap0_8.keys and Gap2_8.keys of the 4x4 board (files
+// written packed, up to gap 8).
+func TestApproximateRankedFiles(t *testing.T) {
+	seedDir, out := os.Getenv("GAPSET_APPROX_SEEDS"), os.Getenv("GAPSET_APPROX_OUT")
+	if seedDir == "" || out == "" {
+		t.Skip("set GAPSET_APPROX_SEEDS and GAPSET_APPROX_OUT to write a 4x4 8-cell approximation with ranked tables")
+	}
+	seeds, err := LoadExact([]string{filepath.Join(seedDir, "Gap0_8.keys"), filepath.Join(seedDir, "Gap2_8.keys")}, 4, 4, 8)
+	require.NoError(t, err)
+	g, err := newGeometry(4, 4)
+	require.NoError(t, err)
+	err = approximate(context.Background(), g, 4, 4, 8, 4, seeds, func(l ApproxLevel) error {
+		t.Logf("%s: %d patterns, %.1fs", l.Header.Name(), l.Set.Len(), l.Elapsed.Seconds())
+		if l.Level < len(seeds) {
+			return nil
+		}
+		h := l.Header
+		h.Packed = true
+		return l.Set.WriteFile(filepath.Join(out, h.Name()+".keys"), h)
+	}, true)
+	require.NoError(t, err)
+}
