@@ -5,13 +5,19 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math/bits"
 	"os"
 	"unsafe"
 )
 
-// Runs are the enumeration's scratch files: sorted uint64 keys in the
-// machine's byte order, no header. They live only inside one run of the
-// program (in its temporary directory); key-set files are the durable form.
+// Runs are the enumeration's state and scratch files: sorted uint64 keys,
+// no header, either raw (8 bytes each, little-endian) or delta-coded. A
+// resumable run keeps its layers and projections as runs in the checkpoint
+// (docs/enumeration-layout.md); key-set files are the final form.
+
+// littleEndian tells whether the machine's byte order is the raw runs'
+// (then keys are written and read without conversion).
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 func asBytes(keys []uint64) []byte {
 	if len(keys) == 0 {
@@ -55,7 +61,16 @@ func (w *runWriter) write(keys []uint64) error {
 	w.n += int64(len(keys))
 	if !w.delta {
 		w.bytes += 8 * int64(len(keys))
-		_, err := w.bw.Write(asBytes(keys))
+		if littleEndian {
+			_, err := w.bw.Write(asBytes(keys))
+			return err
+		}
+		b := w.enc[:0]
+		for _, k := range keys {
+			b = binary.LittleEndian.AppendUint64(b, k)
+		}
+		w.enc = b
+		_, err := w.bw.Write(b)
 		return err
 	}
 	b := w.enc[:0]
@@ -126,6 +141,21 @@ func openCursor(r run, bufKeys int) (*cursor, error) {
 	return c, nil
 }
 
+// reopen points the cursor at the start of another run, keeping its
+// buffers.
+func (c *cursor) reopen(r run) error {
+	f, err := os.Open(r.path)
+	if err != nil {
+		return err
+	}
+	c.f.Close()
+	*c = cursor{f: f, buf: c.buf[:0], left: r.n, delta: r.delta, raw: c.raw[:0]}
+	if r.delta && cap(c.raw) == 0 {
+		c.raw = make([]byte, 0, max(4096, 2*cap(c.buf)))
+	}
+	return nil
+}
+
 // next advances to the next key; false at the end or on an error.
 func (c *cursor) next() bool {
 	if c.pos >= len(c.buf) {
@@ -138,6 +168,10 @@ func (c *cursor) next() bool {
 			c.err = c.decode()
 		} else if _, err := io.ReadFull(c.f, asBytes(c.buf)); err != nil {
 			c.err = fmt.Errorf("reading %s: %w", c.f.Name(), err)
+		} else if !littleEndian {
+			for i, v := range c.buf {
+				c.buf[i] = bits.ReverseBytes64(v)
+			}
 		}
 		if c.err != nil {
 			return false
