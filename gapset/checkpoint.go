@@ -51,10 +51,10 @@ type manifest struct {
 	Peak   int64  `json:"peak_disk_bytes"`
 	RSS    uint64 `json:"peak_rss_bytes"`
 	// Elapsed and CPU add up the processes that worked on the run.
-	Elapsed time.Duration       `json:"elapsed_ns"`
-	CPU     time.Duration       `json:"cpu_ns"`
-	Members int64        `json:"members"`
-	Counts  []LayerCount `json:"layers"`
+	Elapsed time.Duration `json:"elapsed_ns"`
+	CPU     time.Duration `json:"cpu_ns"`
+	Members int64         `json:"members"`
+	Counts  []LayerCount  `json:"layers"`
 	// PrefixBits partitions the runs (the top bits of whole-board keys;
 	// min(PrefixBits, 4k) of k-cell projections).
 	PrefixBits int                   `json:"prefix_bits"`

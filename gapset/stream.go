@@ -36,7 +36,7 @@ type Config struct {
 	RawRuns bool
 	// Packed writes the key-set files delta-coded (keyset format version
 	// 2): 2-5 bytes per key instead of 8.
-	Packed   bool
+	Packed bool
 	// PrefixBits is the number of top key bits that partition every layer
 	// and projection run (at most 8; default DefaultPrefixBits, -1: one
 	// partition). A resumed run keeps its checkpoint's.
