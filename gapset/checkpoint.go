@@ -55,9 +55,11 @@ type manifest struct {
 	CPU     time.Duration `json:"cpu_ns"`
 	Members int64         `json:"members"`
 	Counts  []LayerCount  `json:"layers"`
-	// PrefixBits partitions the runs (the top bits of whole-board keys;
-	// min(PrefixBits, 4k) of k-cell projections).
-	PrefixBits int                   `json:"prefix_bits"`
+	// PrefixBits partitions the layers (the top bits of whole-board
+	// keys), ProjectionBits the projection runs (min(ProjectionBits, 4k)
+	// top bits of k-cell keys).
+	PrefixBits     int                   `json:"prefix_bits"`
+	ProjectionBits int                   `json:"projection_prefix_bits"`
 	Runs       [][]partsRecord       `json:"runs"` // Runs[j][d]: level j's layer at step d
 	Proj       map[int][]partsRecord `json:"projections"`
 }
@@ -189,7 +191,7 @@ func prune(dir string, m manifest, ok bool) error {
 	if !ok {
 		return nil
 	}
-	np := 1 << m.PrefixBits
+	np := 1 << max(m.PrefixBits, m.ProjectionBits)
 	return m.eachRun(func(r runRecord) error {
 		if r.Name == "" || strings.ContainsAny(r.Name, `/\`) || r.P < 0 || r.P >= np {
 			return fmt.Errorf("checkpoint %s: damaged manifest: bad run %q of partition %d (run with --fresh to start over)", dir, r.Name, r.P)
@@ -213,15 +215,23 @@ func (e *streamer) record(l parts) partsRecord {
 }
 
 // fromRecord is the partitioned run a record names; width is its keys'.
-func (e *streamer) fromRecord(rec partsRecord, width int) parts {
+func (e *streamer) fromRecord(rec partsRecord, bits, width int) (parts, error) {
 	if len(rec.Parts) == 0 && rec.N == 0 {
-		return parts{}
+		return parts{}, nil
 	}
-	l := parts{runs: make([]run, 1<<partBits(e.bits, width)), n: rec.N}
+	l := parts{runs: make([]run, 1<<partBits(bits, width)), n: rec.N}
+	var n int64
 	for _, r := range rec.Parts {
+		if r.P >= len(l.runs) || l.runs[r.P].path != "" {
+			return l, fmt.Errorf("checkpoint %s: damaged manifest: partition %d of %s (run with --fresh to start over)", e.state, r.P, r.Name)
+		}
 		l.runs[r.P] = e.track(run{path: filepath.Join(e.state, r.Name), n: r.N, bytes: r.Bytes, delta: r.Delta})
+		n += r.N
 	}
-	return l
+	if n != rec.N {
+		return l, fmt.Errorf("checkpoint %s: damaged manifest: partitions of %d keys make a run of %d (run with --fresh to start over)", e.state, n, rec.N)
+	}
+	return l, nil
 }
 
 // checkpoint writes the manifest of the state after step (atomically, so a
@@ -237,7 +247,7 @@ func (e *streamer) checkpoint(res *Result, step int, done bool) error {
 	m.Elapsed, m.CPU = time.Since(e.start), cpuTime()-e.cpu0
 	_, rss := memUsage()
 	m.RSS = max(rss, e.rss0)
-	m.Counts, m.PrefixBits = res.Layers, e.bits
+	m.Counts, m.PrefixBits, m.ProjectionBits = res.Layers, e.bits, e.pbits
 	for _, layers := range e.layers {
 		var rs []partsRecord
 		for _, l := range layers {
@@ -297,8 +307,8 @@ func (e *streamer) resume(res *Result) (int, error) {
 			return -1, err
 		}
 	}
-	if ok && (m.PrefixBits < 0 || m.PrefixBits > maxPrefixBits) {
-		return -1, fmt.Errorf("checkpoint %s: damaged manifest: prefix bits %d (run with --fresh to start over)", e.state, m.PrefixBits)
+	if ok && (m.PrefixBits < 0 || m.PrefixBits > maxPrefixBits || m.ProjectionBits < 0 || m.ProjectionBits > maxPrefixBits) {
+		return -1, fmt.Errorf("checkpoint %s: damaged manifest: prefix bits %d/%d (run with --fresh to start over)", e.state, m.PrefixBits, m.ProjectionBits)
 	}
 	if err := prune(e.state, m, ok); err != nil {
 		return -1, err
@@ -307,7 +317,7 @@ func (e *streamer) resume(res *Result) (int, error) {
 		return -1, nil
 	}
 	// The checkpoint's partitioning is the layout of its runs.
-	e.bits = m.PrefixBits
+	e.bits, e.pbits = m.PrefixBits, m.ProjectionBits
 	e.seq, e.spills, e.peak, e.members, e.rss0 = m.Seq, m.Spills, m.Peak, m.Members, m.RSS
 	e.start = e.start.Add(-m.Elapsed)
 	e.cpu0 -= m.CPU
@@ -315,13 +325,21 @@ func (e *streamer) resume(res *Result) (int, error) {
 	e.layers = make([][]parts, len(m.Runs))
 	for j, rs := range m.Runs {
 		for _, r := range rs {
-			e.layers[j] = append(e.layers[j], e.fromRecord(r, 4*e.g.N))
+			l, err := e.fromRecord(r, e.bits, 4*e.g.N)
+			if err != nil {
+				return -1, err
+			}
+			e.layers[j] = append(e.layers[j], l)
 		}
 	}
 	e.proj = map[int][]tiered{}
 	for k, rs := range m.Proj {
 		for _, r := range rs {
-			e.proj[k] = append(e.proj[k], tiered{e.fromRecord(r, 4*k), r.Tier})
+			l, err := e.fromRecord(r, e.pbits, 4*k)
+			if err != nil {
+				return -1, err
+			}
+			e.proj[k] = append(e.proj[k], tiered{l, r.Tier})
 		}
 	}
 	e.peak = max(e.peak, m.Peak)

@@ -56,12 +56,12 @@ func (x *expander) claim() (expandTask, bool) {
 	return x.tasks[x.next-1], true
 }
 
-// batch expands up to (len(work)-fill)/4 input keys into work[fill:] and
-// returns the new fill.
-func (x *expander) batch(work []uint64, fill int) (int, error) {
+// batch expands up to maxIn input keys, and no more than fit, into
+// work[fill:] and returns the new fill.
+func (x *expander) batch(work []uint64, fill, maxIn int) (int, error) {
 	room := len(work) - fill
-	w := max(1, min(len(x.readers), room/4))
-	q := room / (4 * w) // input keys per worker
+	w := max(1, min(len(x.readers), room/4, maxIn))
+	q := min(room/(4*w), (maxIn+w-1)/w) // input keys per worker
 	// With fewer workers than readers, those holding input go first: a
 	// batch always makes progress.
 	who := make([]int, 0, len(x.readers))

@@ -28,6 +28,12 @@ const DefaultPrefixBits = 8
 // maxPrefixBits bounds the partitions of one run (256 files).
 const maxPrefixBits = 8
 
+// projectionPrefixBits partitions the projection runs more coarsely than
+// the layers: there are two or three of them per layer, each file costs a
+// create, and the partitions only have to balance the workers of their
+// merges.
+const projectionPrefixBits = 4
+
 // parts is a partitioned run: runs[p] is partition p (path "" when empty;
 // runs is nil for an empty run of no partitions at all).
 type parts struct {
@@ -235,7 +241,7 @@ func (e *streamer) mergeParts(in [][]run, base string, bufKeys int, newKeep func
 			}
 			if w == nil {
 				var err error
-				if w, err = createRun(partPath(base, p), !e.cfg.RawRuns); err != nil {
+				if w, err = createRun(partPath(base, p), !e.cfg.RawRuns, sizes[p]); err != nil {
 					return err
 				}
 			}

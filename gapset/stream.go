@@ -126,6 +126,7 @@ func enumerateWith(ctx context.Context, cfg Config, inChunk int, onLayer func(j,
 	defer os.RemoveAll(tmp)
 	e := &streamer{cfg: cfg, g: g, ctx: ctx, tmp: tmp, start: time.Now(), cpu0: cpuTime(), workers: cfg.Workers, inChunk: inChunk,
 		bits: cfg.prefixBits(), onLayer: onLayer}
+	e.pbits = min(e.bits, projectionPrefixBits)
 	if cfg.Checkpoint != "" && cfg.MaxStep <= 0 {
 		if err := os.MkdirAll(cfg.Checkpoint, 0o755); err != nil {
 			return Result{}, err
@@ -153,7 +154,8 @@ type streamer struct {
 	cpu0    time.Duration
 	workers int
 	inChunk int // keys of an input layer expanded at a time
-	bits    int // prefix bits of the partitions (of whole-board keys)
+	bits    int // prefix bits of the layers' partitions (whole-board keys)
+	pbits   int // prefix bits of the projection runs' partitions
 	// onLayer, when set, sees every finished layer (tests).
 	onLayer func(j, d int, l parts)
 	// state is the checkpoint directory ("" for none): layer and
@@ -388,9 +390,12 @@ func (e *streamer) step(j, d int) (parts, []uint64, error) {
 				return parts{}, nil, err
 			}
 		}
-		e.need(int(min(int64(e.wn), int64(fill)+4*x.left)), fill)
+		// A batch expands at most an input chunk: the buffer grows as the
+		// children come, not by the bound of four per key.
+		in := min(x.left, int64(e.inChunk))
+		e.need(int(min(int64(e.wn), int64(fill)+4*in)), fill)
 		var err error
-		if fill, err = x.batch(e.work, fill); err != nil {
+		if fill, err = x.batch(e.work, fill, int(in)); err != nil {
 			return parts{}, nil, err
 		}
 		if err := e.ctx.Err(); err != nil {
@@ -482,7 +487,7 @@ func (e *streamer) project(l parts, inWork []uint64) error {
 			e.maskAll(a, encode.ProjectMask(k))
 			width := 4 * k
 			e.sortWork(a, width)
-			pr, m, err := e.writeParts(a, partBounds(a, width, partBits(e.bits, width)), e.partsBase(fmt.Sprintf("p%d", k)), nil)
+			pr, m, err := e.writeParts(a, partBounds(a, width, partBits(e.pbits, width)), e.partsBase(fmt.Sprintf("p%d", k)), nil)
 			if err != nil {
 				return err
 			}
