@@ -60,8 +60,8 @@ type manifest struct {
 	// top bits of k-cell keys).
 	PrefixBits     int                   `json:"prefix_bits"`
 	ProjectionBits int                   `json:"projection_prefix_bits"`
-	Runs       [][]partsRecord       `json:"runs"` // Runs[j][d]: level j's layer at step d
-	Proj       map[int][]partsRecord `json:"projections"`
+	Runs           [][]partsRecord       `json:"runs"` // Runs[j][d]: level j's layer at step d
+	Proj           map[int][]partsRecord `json:"projections"`
 }
 
 // partsRecord is a partitioned run of the checkpoint: its non-empty
