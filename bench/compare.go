@@ -3,38 +3,45 @@ package bench
 import (
 	"fmt"
 	"io"
+	"math"
+	"slices"
+	"strconv"
 
+	"github.com/gapset/gapset/data"
 	"github.com/gapset/gapset/encode"
 )
 
-// CPUOrWall is the record's CPU time, or its wall time where CPU time is
-// unknown.
-func (r Record) CPUOrWall() float64 {
-	if r.CPU > 0 {
-		return r.CPU
+// WritePaperTable2 prints a summary's averages beside the paper's Table 2
+// rows, as Markdown: nodes and node ratios from s, times and time ratios
+// (with their range over the rounds) from times, which method describes.
+func WritePaperTable2(w io.Writer, s Summary, times []TimeRow, method string) {
+	fmt.Fprintln(w, "## Table 2 comparison")
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "Averages over the instances; ratios to Manhattan distance. %s\n\n", method)
+	fmt.Fprintln(w, "| heuristic | nodes | time (s) | node ratio | time ratio | time ratio min-max |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|")
+	for _, r := range s.Rows {
+		i := slices.IndexFunc(times, func(t TimeRow) bool { return t.Heuristic == r.Heuristic })
+		if i < 0 {
+			continue // not timed: no figure to print
+		}
+		t := times[i]
+		fmt.Fprintf(w, "| %s, here | %.3g | %s | %.3f | %.3f | %.3f-%.3f |\n", r.Heuristic, r.AvgNodes, Figure(t.Seconds), r.NodeRatio, t.Ratio, t.RatioMin, t.RatioMax)
 	}
-	return r.Seconds
+	paper := data.PaperTable2()
+	for _, p := range paper[:2] {
+		fmt.Fprintf(w, "| %s, paper (300 random) | %.3g | %s | %.3f | %.3f | - |\n", p.Heuristic, p.Nodes, Figure(p.Seconds), p.Nodes/paper[0].Nodes, p.Seconds/paper[0].Seconds)
+	}
+	fmt.Fprintln(w)
 }
 
-// WritePaperTable2 prints a summary's averages and ratios beside the
-// paper's Table 2 rows, as Markdown.
-func WritePaperTable2(w io.Writer, s Summary) {
-	fmt.Fprintln(w, "## Table 2 comparison (averages; ratios to Manhattan distance; our times are CPU seconds of the search thread)")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| heuristic | nodes | time (s) | node ratio | time ratio |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|")
-	for _, r := range s.Rows {
-		t, tr := r.AvgCPU, r.CPURatio
-		if t == 0 { // no per-thread CPU clock: wall time
-			t, tr = r.AvgSeconds, r.TimeRatio
-		}
-		fmt.Fprintf(w, "| %s, here | %.3g | %.3f | %.3f | %.3f |\n", r.Heuristic, r.AvgNodes, t, r.NodeRatio, tr)
+// Figure writes x with three significant digits and no exponent (51.8,
+// 0.00512), for times that span many powers of ten in one column.
+func Figure(x float64) string {
+	if x <= 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return strconv.FormatFloat(x, 'g', 3, 64)
 	}
-	base := PaperTable2[0]
-	for _, p := range PaperTable2[:2] {
-		fmt.Fprintf(w, "| %s, paper (300 random) | %.3g | %.1f | %.3f | %.3f |\n", p.Heuristic, p.Nodes, p.Seconds, p.Nodes/base.Nodes, p.Seconds/base.Seconds)
-	}
-	fmt.Fprintln(w)
+	return strconv.FormatFloat(x, 'f', max(0, 2-int(math.Floor(math.Log10(x)))), 64)
 }
 
 // Merge puts included records (earlier runs) and new ones together,

@@ -1,14 +1,10 @@
 package bench
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/gapset/gapset/encode"
-	"github.com/gapset/gapset/ida"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -41,45 +37,4 @@ func TestReadRecords(t *testing.T) {
 	none, err := ReadRecords(nil)
 	assert.NoError(t, err)
 	assert.Empty(t, none)
-}
-
-// The writer renders each format as Solution does, sums the boards, and
-// closes text with a line of totals.
-func TestSolutionWriter(t *testing.T) {
-	var sols []Solution
-	for i, text := range []string{"1 2 3 4 5 6 0 7 8", "1 2 3 4 5 6 7 0 8"} {
-		b, err := encode.Parse(text, 3, 3)
-		require.NoError(t, err)
-		res, err := ida.Solve(b, ida.Manhattan{}, ida.Options{})
-		require.NoError(t, err)
-		s := NewSolution(encode.Instance{ID: itoa(int64(i + 1)), Board: b}, res, i == 1)
-		s.Seconds = float64(i+1) / 4
-		sols = append(sols, s)
-	}
-	for _, format := range []string{"text", "csv", "json"} {
-		var out bytes.Buffer
-		w := NewSolutionWriter(&out, format, 7, false)
-		for _, s := range sols {
-			require.NoError(t, w.Write(s))
-		}
-		require.NoError(t, w.Close())
-		assert.Equal(t, 2, w.Boards, format)
-		assert.Equal(t, 1, w.Unsolved, format)
-		assert.Equal(t, sols[0].Nodes+sols[1].Nodes, w.Nodes, format)
-		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-		switch format {
-		case "text":
-			assert.Equal(t, sols[0].Text(7, false)+sols[1].Text(7, false)+"solved 1 boards: "+itoa(w.Nodes)+" nodes, 0.750s\n", out.String())
-		case "csv":
-			assert.Equal(t, []string{strings.Join(SolutionCSVHeader, ","), strings.Join(sols[0].CSV(), ","), strings.Join(sols[1].CSV(), ",")}, lines)
-		case "json":
-			assert.Len(t, lines, 2)
-			assert.Contains(t, lines[1], `"unsolved":true`)
-		}
-	}
-	var one bytes.Buffer
-	w := NewSolutionWriter(&one, "text", 0, false)
-	require.NoError(t, w.Write(sols[0]))
-	require.NoError(t, w.Close())
-	assert.Equal(t, sols[0].Text(0, false), one.String(), "no totals for one board")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
 	"github.com/gapset/gapset/internal/safe"
+	"github.com/gapset/gapset/internal/sysprobe"
 )
 
 // Record is one solve of one instance with one heuristic.
@@ -135,11 +136,11 @@ feed:
 func solveOne(in encode.Instance, h ida.Heuristic, opt ida.Options) (Record, error) {
 	r := Record{ID: in.ID, Board: in.Board.String(), Heuristic: h.Name()}
 	start := time.Now()
-	cpu0, okCPU := threadCPU()
+	cpu0, okCPU := sysprobe.ThreadCPU()
 	res, err := ida.Solve(in.Board, h, opt)
 	elapsed := time.Since(start)
-	if cpu1, ok := threadCPU(); ok && okCPU {
-		r.CPU = cpu1 - cpu0
+	if cpu1, ok := sysprobe.ThreadCPU(); ok && okCPU {
+		r.CPU = (cpu1 - cpu0).Seconds()
 	}
 	r.Length, r.RootBound, r.Generated = res.Length, res.RootBound, res.Generated
 	r.Nodes, r.Seconds = res.Expanded, res.Elapsed.Seconds()

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/gapset/gapset/data"
 )
 
 // Row summarises one heuristic over the instances that every heuristic
@@ -145,23 +147,6 @@ func median(xs []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
-// PaperTable2 is Table 2 of Hasegawa & Yamamoto, "BDDを用いた15パズルの
-// ギャップ集合の効率的な表現について" (300 random instances, averages; C on a
-// 2.93 GHz Xeon).
-var PaperTable2 = []struct {
-	Heuristic string
-	Nodes     float64
-	Seconds   float64
-}{
-	{"M(c)", 1.32e8, 51.8},
-	{"h_G (Gap0_8)", 3.44e7, 22.3},
-	{"h_G (Gap0_10)", 3.42e7, 23.9},
-	{"h_G (Gap0_12)", 3.42e7, 23.6},
-	{"h_G (Gap0)", 3.28e7, 12.9},
-	{"h_G:2 (Gap0_8 / Gap2_8)", 8.65e6, 9.1},
-	{"h_G:2 (Gap0_10 / Gap2_10)", 8.32e6, 10.9},
-}
-
 // DefaultTitle names what a run measured: the heuristics, the instances
 // (how many, from which file) and the day, so that a summary or chart read
 // later says what it holds.
@@ -204,9 +189,10 @@ func (s Summary) Markdown(w io.Writer, title string, notes []string) error {
 	b.WriteString("\nTime is wall clock; CPU is the search thread's own CPU time, steadier on a shared machine.\n")
 	b.WriteString("\nThe paper's Table 2 (300 random instances, averages; C, GCC 4.2.1, 2.93 GHz Xeon):\n\n")
 	b.WriteString("| heuristic (BDD) | nodes | time (s) | node ratio | time ratio |\n|---|---:|---:|---:|---:|\n")
-	for _, p := range PaperTable2 {
+	paper := data.PaperTable2()
+	for _, p := range paper {
 		fmt.Fprintf(&b, "| %s | %s | %.1f | %.3f | %.3f |\n", p.Heuristic, sci(p.Nodes), p.Seconds,
-			p.Nodes/PaperTable2[0].Nodes, p.Seconds/PaperTable2[0].Seconds)
+			p.Nodes/paper[0].Nodes, p.Seconds/paper[0].Seconds)
 	}
 	if len(s.Mismatches) > 0 {
 		b.WriteString("\n**Lengths differ between heuristics (a bug or an inadmissible set):**\n\n")

@@ -1,11 +1,17 @@
-// Package data embeds the shipped instance files so that the demo and tests
-// run on a fresh machine with no files prepared.
+// Package data holds what the project checks itself against and runs on:
+// the shipped instance files, embedded so that the demo and tests run on a
+// fresh machine with no files prepared, and the published figures.
 //
 //   - korf100.txt: Korf's 100 random 15-puzzle instances (1985), rewritten for
 //     the goal with the blank in the last cell; one line per board, id first.
+//     KorfLength gives their published optimal lengths.
 //   - random300.txt: 300 boards drawn uniformly from the solvable 15-puzzle
 //     configurations by `gapset gen --count 300 --seed 2012` (the workload of
 //     the paper's Table 2).
+//   - PaperTable1 and PaperTable2: the BDD sizes and the search figures of
+//     Hasegawa & Yamamoto's paper.
+//
+// Tests read instances through this package, never through a path.
 package data
 
 import (
@@ -21,7 +27,7 @@ var korf100 string
 //go:embed random300.txt
 var random300 string
 
-// Korf100 returns Korf's 100 instances.
+// Korf100 returns Korf's 100 instances in order (instance i at index i-1).
 func Korf100() []encode.Instance { return mustRead(korf100, "korf100.txt") }
 
 // Random300 returns the 300 random instances.

@@ -2,9 +2,11 @@ package demo
 
 import (
 	"context"
-	"github.com/gapset/gapset/bench"
 	"io"
 	"testing"
+
+	"github.com/gapset/gapset/bench"
+	"github.com/gapset/gapset/encode"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -37,8 +39,8 @@ func TestRunReportsEachStep(t *testing.T) {
 		Done: func() { dones++ },
 	}
 	require.NoError(t, Run(context.Background(), io.Discard, true, p))
-	assert.Equal(t, 3, dones, "three steps, each ended")
-	assert.Len(t, steps, 3, "every step shows progress")
+	assert.Equal(t, 4, dones, "four steps, each ended")
+	assert.Len(t, steps, 4, "every step shows progress")
 	assert.NoError(t, Run(context.Background(), io.Discard, true, Progress{}), "nil fields show nothing")
 }
 
@@ -50,16 +52,22 @@ func TestRunStopsWhenCancelled(t *testing.T) {
 
 func TestTruthIsChecked(t *testing.T) {
 	small := Instances(true)
-	want := truth(small, true)
+	want, err := truth(small, true)
+	require.NoError(t, err)
 	require.Len(t, want, len(small))
 	for _, in := range small {
 		assert.Positive(t, want[in.ID], "random boards are not the goal")
 	}
-	assert.Equal(t, 45, truth(nil, false)["12"], "Korf 12 is 45 moves")
+	korf, err := truth(Instances(false), false)
+	require.NoError(t, err)
+	assert.Len(t, korf, len(KorfIDs))
+	assert.Equal(t, 45, korf["12"], "Korf 12 is 45 moves")
+	_, err = truth([]encode.Instance{{ID: "101"}}, false)
+	assert.ErrorContains(t, err, "not one of Korf's 100")
 	good := []bench.Record{{ID: "12", Heuristic: "md", Length: 45}}
-	assert.NoError(t, checkLengths(good, korfLengths))
+	assert.NoError(t, checkLengths(good, korf))
 	bad := []bench.Record{{ID: "12", Heuristic: "md", Length: 47}}
-	assert.ErrorContains(t, checkLengths(bad, korfLengths), "optimum is 45")
+	assert.ErrorContains(t, checkLengths(bad, korf), "optimum is 45")
 	unknown := []bench.Record{{ID: "13", Heuristic: "md", Length: 45}}
-	assert.Error(t, checkLengths(unknown, korfLengths))
+	assert.Error(t, checkLengths(unknown, korf))
 }

@@ -171,9 +171,9 @@ func (b *Bits) Keys() []uint64 {
 // (exact[i]: gap <= 2i on the same k cells, e.g. Gap0_8 and Gap2_8): a
 // pattern outside exact[i] has no configuration of gap <= 2i, so the
 // search settles it no earlier than level i+1 and expands it only from
-// there. The cost stays a lower bound (NOTES.md, "Approximated gap sets",
-// proves it by induction along a configuration's optimal path), the levels
-// below len(exact) come out exact, and the higher ones far smaller.
+// there. The cost stays a lower bound (by induction along a
+// configuration's optimal path: docs/proofs.md#approximated-gap-sets), the
+// levels below len(exact) come out exact, and the higher ones far smaller.
 //
 // level is called after each level with the set so far (it must not keep
 // the set past the call: the next level adds to it).

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/sysprobe"
 )
 
 // CheckpointName is the directory inside the output directory where a
@@ -244,8 +245,8 @@ func (e *streamer) checkpoint(res *Result, step int, done bool) error {
 	e.lastCP = time.Now()
 	m := newManifest(e.cfg)
 	m.Step, m.Done, m.Seq, m.Spills, m.Peak, m.Members = step, done, e.seq, e.spills, e.peak, e.members
-	m.Elapsed, m.CPU = time.Since(e.start), cpuTime()-e.cpu0
-	_, rss := memUsage()
+	m.Elapsed, m.CPU = time.Since(e.start), sysprobe.ProcessCPU()-e.cpu0
+	_, rss := sysprobe.Memory()
 	m.RSS = max(rss, e.rss0)
 	m.Counts, m.PrefixBits, m.ProjectionBits = res.Layers, e.bits, e.pbits
 	for _, layers := range e.layers {

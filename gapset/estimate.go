@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/gapset/gapset/internal/sysprobe"
 )
 
-// Estimate is what an enumeration will take, from measured growth (NOTES.md,
-// "Gap sets beyond gap 2"). Figures are rough: within a factor of about 2.
+// Estimate is what an enumeration will take, from measured growth (the
+// measurements: docs/resuming.md#what-the-estimate-is-calibrated-on).
+// Figures are rough: within a factor of about 2.
 type Estimate struct {
 	Known   bool      // false: no measurements for this board (figures are 0)
 	Members float64   // configurations of gap <= MaxGap
@@ -36,12 +39,12 @@ const longRun = 2 * time.Hour
 // Disk is the peak disk the run needs: the layers' scratch while they are
 // enumerated, the outputs and the projections' runs they are merged from
 // at the end (measured for gap <= 4 with projections 8 and 10: 10.3 GB of
-// scratch, the model says 11.5 GB).
+// scratch, the model says 11.7 GB).
 func (e Estimate) Disk() float64 { return max(e.ScratchBytes, e.OutputBytes+e.ProjectionBytes) }
 
 // Measured level sizes (exact gap 2j), from our enumerations: the 4x4 G0,
-// G2 (NOTES.md, "Gap-set enumeration") and G4 ("Exact gap <= 4") and every
-// level up to gap 8 of the 3x4 board (LevelSets).
+// G2 and G4 and every level up to gap 8 of the 3x4 board (LevelSets); see
+// docs/resuming.md#what-the-estimate-is-calibrated-on.
 var measuredLevels = map[[2]int][]float64{
 	{4, 4}: {88728780, 1243092017, 10080723128},
 	{3, 4}: {114831, 740821, 3443143, 11502195, 27779243},
@@ -81,9 +84,9 @@ func packedBytes(n, k int, p float64) float64 {
 }
 
 // cpuPerMember is the CPU per member of the gap <= 4 run with projections
-// 8 and 10 and delta-coded runs (3,030 s for 1.14e10 members, alone on the
-// machine; NOTES.md, "Exact gap <= 4"). The gap <= 2 run measured 1.3 times
-// as much per member on a loaded machine.
+// 8 and 10 and delta-coded runs (3,030 s for 1.14e10 members;
+// docs/resuming.md). The gap <= 2 run measured 1.3 times as much per member
+// on a loaded machine.
 const cpuPerMember = 3030.0 / 11412543925
 
 // cpuPerWideMember is the CPU per member that a projection onto 12 or more
@@ -211,4 +214,34 @@ func (e Estimate) String() string {
 		s += "; longer than one process may live: it checkpoints after each step, and the same command run again resumes it"
 	}
 	return s
+}
+
+// CheckDisk refuses a run whose estimated peak disk does not fit: the
+// outputs in dir, the scratch runs in scratch (both on one file system
+// when they share it). Without figures to check against it lets the run try.
+func (e Estimate) CheckDisk(dir, scratch string) error {
+	a, err := sysprobe.FreeDisk(dir)
+	if err != nil {
+		return nil
+	}
+	b, err := sysprobe.FreeDisk(scratch)
+	if err != nil {
+		return nil
+	}
+	free := func(d sysprobe.Disk) float64 { return float64(d.Free) }
+	gib := func(x float64) float64 { return x / (1 << 30) }
+	if a.SameFS(b) {
+		if e.Disk() > free(a) {
+			return fmt.Errorf("not enough disk: the run needs about %.1f GiB (outputs %.1f, scratch %.1f), %s has %.1f GiB free (fewer --cells, --packed, or --tmp on another disk)",
+				gib(e.Disk()), gib(e.OutputBytes), gib(e.ScratchBytes), dir, gib(free(a)))
+		}
+		return nil
+	}
+	if e.OutputBytes > free(a) {
+		return fmt.Errorf("not enough disk: the key-set files need about %.1f GiB, %s has %.1f GiB free", gib(e.OutputBytes), dir, gib(free(a)))
+	}
+	if e.ScratchBytes > free(b) {
+		return fmt.Errorf("not enough disk: the scratch runs need about %.1f GiB, %s has %.1f GiB free", gib(e.ScratchBytes), scratch, gib(free(b)))
+	}
+	return nil
 }

@@ -31,7 +31,7 @@ func TestEstimateRun(t *testing.T) {
 	assert.InDelta(t, 11412543925, g4.Members, 1)
 	assert.InDelta(t, 122333832, g4.Projected[0], 1)
 	assert.InDelta(t, 1428073614, g4.Projected[1], 1)
-	// the run measured 10.3 GB of peak disk (NOTES.md): within a factor 2
+	// the run measured 10.3 GB of peak disk (docs/resuming.md): within a factor 2
 	assert.InDelta(t, 10275397219, g4.Disk(), 10275397219)
 	e := EstimateRun(Config{Rows: 4, Cols: 4, MaxGap: 6, Cells: []int{8, 10, 12}})
 	require.Len(t, e.Levels, 4)

@@ -3,6 +3,8 @@ package gapset
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/gapset/gapset/internal/atomicfile"
 	"github.com/gapset/gapset/keyset"
@@ -69,4 +71,23 @@ func (c Config) Check() error {
 		return fmt.Errorf("%w: %d prefix bits: at most %d", ErrArgs, c.PrefixBits, maxPrefixBits)
 	}
 	return nil
+}
+
+// ParseCells reads a comma-separated list of projections ("8,10,12").
+func ParseCells(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		k, err := strconv.Atoi(f)
+		if err != nil {
+			return nil, fmt.Errorf("--cells: %q is not a number", f)
+		}
+		out = append(out, k)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--cells: no projection given")
+	}
+	return out, nil
 }

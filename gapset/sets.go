@@ -9,6 +9,7 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/safe"
+	"github.com/gapset/gapset/internal/sysprobe"
 )
 
 // Progress reports one finished layer of an enumeration.
@@ -145,7 +146,7 @@ func memLayers(ctx context.Context, rows, cols, maxGap, maxStep int, progress fu
 		}
 		members += int64(len(keys))
 		if progress != nil {
-			rss, peak := memUsage()
+			rss, peak := sysprobe.Memory()
 			progress(Progress{Gap: 2 * j, Manhattan: d - 2*j, Step: d, Layer: int64(len(keys)), Members: members,
 				Elapsed: time.Since(start), RSS: rss, PeakRSS: peak, Phase: "layer"})
 		}

@@ -18,23 +18,14 @@
 // ida.Variant named with them ("pdb78-dual+bpmx+fsm"), so that bench
 // reports it beside the plain one.
 //
-// Names, with the options each reads (Names lists every registered one;
-// other entries, such as dual lookups and gap+pdb combinations, follow the
-// same forms):
-//
-//	md, lc, wd, wd-noskip, id, wdid, wdlc   no files
-//	pdb78, pdb663, pdb555, pdb78-direct, pdb78-noskip, pdb78-noprefetch, pdb78-compact, pdb78-dual, pdb663-dual, pdb78+663, pdb44
-//	                                         databases in Options.PDBDir
-//	gap0, gap2, gap4, gap6, gap8            h_G:G: sets of gap 0, 2, ..., G from
-//	                                         Options.Keys, BDDs or Cells
-//	gapG:K                                  the same on the sets of K cells (a level
-//	                                         with none: its set on the most cells below K)
-//	gapG:K/F                                the same, asking the sets of F
-//	                                         cells first as a filter
-//	gap0r ... gap8r (also :K, :K/F)         the same, a board passing a level only
-//	                                         when its transpose does too (square boards)
-//	max(a,b,...)                            the largest of the parts (admissible
-//	                                         when every part is)
+// Names: Names lists every registered one and Entries gives each its usage
+// line and the options it reads; docs/heuristics.md in the repository is
+// the reference that explains them all. The forms: bounds that read no
+// files (md, lc, wd, ...), pattern databases read from Options.PDBDir
+// (pdb78, pdb78-dual, ...), h_G:G on gap sets from Options.Keys, BDDs or
+// Cells (gapG, gapG:K on the sets of K cells, gapG:K/F asking the sets of
+// F cells first, gapGr asking about the transpose too), the two together
+// (pdb78+gapG[r]), and max(a,b,...), the largest of the parts.
 //
 // A '+' inside a name is part of the name: "pdb78+663" is one registered
 // heuristic (the max of the 7-8 and 6-6-3 databases), never an arithmetic

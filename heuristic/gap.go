@@ -55,20 +55,35 @@ func gapEntries() []Entry {
 }
 
 // mirrored makes every level of h ask about the board's transpose too
-// (gapset.Mirrored): the dense tables and filters stay in front, as they
-// are supersets of the plain levels.
+// (mirroredSet): the dense tables and filters stay in front, as they are
+// supersets of the plain levels.
 func mirrored(h ida.Gap, rows, cols int) (ida.Heuristic, error) {
-	t, err := gapset.NewTransposer(rows, cols)
+	t, err := encode.NewMirror(rows, cols)
 	if err != nil {
 		return nil, err
 	}
 	levels := make([]ida.Set, len(h.Levels))
 	for i, s := range h.Levels {
-		levels[i] = gapset.Mirrored{Inner: s, T: t}
+		levels[i] = mirroredSet{inner: s, t: t}
 	}
 	h.Levels = levels
 	h.Label = strings.Replace(h.Label, "(", "r(", 1)
 	return h, nil
+}
+
+// mirroredSet is a gap set that holds a board only when the inner set holds
+// both the board and its mirror image: still a superset of the gap set (a
+// board of gap <= 2i and its mirror image, of the same gap, are both in the
+// inner set), and smaller, since a projected set sees other cells of the
+// mirror image. It costs a second question and a transposition per query.
+type mirroredSet struct {
+	inner ida.Set
+	t     *encode.Transposition
+}
+
+// Contains implements ida.Set.
+func (m mirroredSet) Contains(key uint64) bool {
+	return m.inner.Contains(key) && m.inner.Contains(m.t.Key(key))
 }
 
 // gapArgs reads "K" or "K/F" (empty: 0, 0).
@@ -349,8 +364,8 @@ func (r *Resolver) gapHeuristic(maxGap, cells, filter int) (ida.Heuristic, error
 }
 
 // DefaultDense is the dense tables' cells by default: 8 KiB that stays in
-// the L1 cache, then 2 MiB in L2 (NOTES.md: the fastest of 4, 5, 6 and 4+6
-// on random instances).
+// the L1 cache, then 2 MiB in L2 (the fastest of 4, 5, 6 and 4+6 on
+// random instances: docs/heuristics.md).
 func DefaultDense() []int { return []int{4, 6} }
 
 // CheckDense validates dense table cells (0 means none).

@@ -80,20 +80,17 @@ func (c Combined) NewEvaluator(rows, cols int) (Evaluator, error) {
 		mirror: c.Mirror, gapFirst: c.GapFirst, noSkip: c.NoSkip, mul: geo.Flip}
 	e.top = 2 * e.gap.Levels
 	if c.Mirror {
+		tp, err := encode.NewMirror(rows, cols)
+		if err != nil {
+			return nil, err
+		}
+		e.tp = *tp // by value: Push reads its tile map
 		n := rows * cols
-		var cmap [16]int
-		for cell := 0; cell < n; cell++ {
-			cmap[cell] = (cell%cols)*cols + cell/cols
-		}
-		for t := 1; t < n; t++ {
-			e.rtile[t] = uint8(cmap[t-1] + 1) // tile t's home t-1 mirrors to the home of tile rtile[t]
-		}
 		for a := 0; a < n; a++ {
 			for b := 0; b < n; b++ {
-				e.rmul[a][b] = e.mul[cmap[a]][cmap[b]]
+				e.rmul[a][b] = e.mul[e.tp.Cell[a]][e.tp.Cell[b]]
 			}
 		}
-		e.cmap = cmap
 	}
 	return e, nil
 }
@@ -119,9 +116,8 @@ type combinedEval struct {
 	noSkip   bool
 	lo, hi   []int // the database's bounds per depth (see SkipEvaluator)
 	rkey     uint64
-	rtile    [16]uint8
+	tp       encode.Transposition // the mirror image, with mirror
 	rmul     [16][16]uint64
-	cmap     [16]int
 
 	checks     int64 // database bounds computed
 	baseSkip   int64 // database bounds skipped (cannot cut)
@@ -139,16 +135,7 @@ type combinedEval struct {
 }
 
 // mirrorKey is Position.Key of p mirrored in the main diagonal.
-func (e *combinedEval) mirrorKey(p *Position) uint64 {
-	n := p.Rows * p.Cols
-	var cells [16]uint8
-	for c := 0; c < n; c++ {
-		if t := p.Tiles[c]; t != 0 {
-			cells[e.cmap[c]] = e.rtile[t]
-		}
-	}
-	return encode.KeyOf(cells[:n])
-}
+func (e *combinedEval) mirrorKey(p *Position) uint64 { return e.tp.Key(p.Key()) }
 
 // gapExact is the exact h_G:2N bound, the larger of the board's and its
 // mirror image's.
@@ -197,7 +184,7 @@ func (e *combinedEval) Push(p *Position, tile uint8, from, to int, need int) int
 	e.tr.Move(p, tile, from, to)
 	e.key ^= uint64(tile) * e.mul[from][to]
 	if e.mirror {
-		e.rkey ^= uint64(e.rtile[tile]) * e.rmul[from][to]
+		e.rkey ^= uint64(e.tp.Tile[tile]) * e.rmul[from][to]
 	}
 	d := p.Depth
 	if e.noSkip {
@@ -273,7 +260,7 @@ func (e *combinedEval) Pop(p *Position, tile uint8, from, to int) {
 	e.tr.Undo(p, tile, from, to)
 	e.key ^= uint64(tile) * e.mul[from][to]
 	if e.mirror {
-		e.rkey ^= uint64(e.rtile[tile]) * e.rmul[from][to]
+		e.rkey ^= uint64(e.tp.Tile[tile]) * e.rmul[from][to]
 	}
 }
 

@@ -95,21 +95,6 @@ func position(b encode.Board) ida.Position {
 	return p
 }
 
-// mirror is b mirrored in the main diagonal with its tiles renumbered (tile
-// t becomes the tile whose home mirrors t's home).
-func mirror(b encode.Board) encode.Board {
-	n := b.Rows
-	m := encode.Board{Rows: n, Cols: n, Tiles: make([]uint8, n*n)}
-	for c, t := range b.Tiles {
-		mc := (c%n)*n + c/n
-		if t != 0 {
-			h := int(t) - 1
-			m.Tiles[mc] = uint8((h%n)*n + h/n + 1)
-		}
-	}
-	return m
-}
-
 // On every 3x3 board the combined bound is at most the BFS distance and
 // equals the larger of the database's bound and h_G:2N's of the board (and,
 // with the mirror query, of its mirror image, whose optimum is the same);
@@ -135,10 +120,13 @@ func TestCombinedBoundOnEvery3x3Board(t *testing.T) {
 	}
 	dbt, err := w.db.NewTracker(3, 3)
 	require.NoError(t, err)
+	tr, err := encode.NewMirror(3, 3) // tested in encode
+	require.NoError(t, err)
 	for key, d := range w.dist {
 		b, _ := encode.FromKey(key, 3, 3)
 		p := position(b)
-		m := mirror(b)
+		m, err := encode.FromKey(tr.Key(key), 3, 3)
+		require.NoError(t, err)
 		mp := position(m)
 		require.Equal(t, d, w.dist[m.Key()], "the mirror image of %s has the same optimum", b)
 		dbt.Reset(&p)

@@ -40,17 +40,14 @@ import (
 // the path that is a proper prefix of a duplicate string, and a move that
 // completes a duplicate string has no next state (pruned).
 //
-// Soundness (NOTES.md, 2026-11-24): let P be the shortlex-least optimal
-// solution. If the machine pruned P, some piece of P would be a duplicate
-// string long with a partner short that is legal there (it fits in long's
-// box, which lies on the board) and leaves the same board; P with short in
-// place of long is a solution that is shorter (impossible: P is optimal)
-// or of the same length and lexicographically smaller (impossible: P is
-// the least). So P is never pruned; its nodes are never cut at the optimal
-// limit (admissible bounds), so IDA* still returns the optimal length. The
-// search expands children in direction order, so the first solution of the
-// last iteration is the lexicographically least one, P, with or without
-// the machine.
+// Soundness (docs/proofs.md#duplicate-move-pruning): the shortlex-least
+// optimal solution P is never pruned (a duplicate string in P could be
+// replaced by its partner, giving a shorter or a lexicographically smaller
+// solution), and with admissible bounds its nodes are never cut at the
+// optimal limit, so IDA* still returns the optimal length. The search
+// expands children in direction order, so the first solution of the last
+// iteration is the lexicographically least one, P, with or without the
+// machine.
 
 // Directions of a blank move, in the search loops' order.
 const (
@@ -104,9 +101,10 @@ func (f *FSM) Prunes(moves string) bool {
 }
 
 // DefaultFSMLength is the string length bound of DefaultFSM, chosen by
-// measurement (NOTES.md, 2026-11-24): 19,625 duplicate strings, 70,051
-// states; learning them takes seconds and a gigabyte, so they are stored
-// in fsm14.gz (written by gen_fsm.go, checked by the tests).
+// measurement (docs/solving.md#search-options---bpmx---fsm): 19,625
+// duplicate strings, 70,051 states; learning them takes seconds and a
+// gigabyte, so they are stored in fsm14.gz (written by gen_fsm.go, checked
+// by the tests).
 const DefaultFSMLength = 14
 
 //go:embed fsm14.gz

@@ -2,8 +2,8 @@
 
 package ida
 
-// searchMD4 runs the 4x4 Manhattan loop below the node whose blank is at
-// blank (see searchMD4x4 in gen_md4.go).
+// searchMD4 runs the Manhattan loop (searchMD) on the 4x4 board below the
+// node whose blank is at blank, one function per blank cell.
 func (s *searcher) searchMD4(blank, prev, g, h int) bool {
 	switch blank {
 	case 0:

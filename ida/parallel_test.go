@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/gapset/gapset/data"
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/memset"
 	"github.com/stretchr/testify/assert"
@@ -101,13 +102,13 @@ func TestParallelKorf(t *testing.T) {
 		require.NoError(t, err)
 		par, err := Solve(b, Manhattan{}, Options{Threads: 2, splitMin: -1})
 		require.NoError(t, err)
-		assert.Equal(t, korfOptimal[id], par.Length, "korf %d", id)
+		assert.Equal(t, data.KorfLength(id), par.Length, "korf %d", id)
 		k := len(seq.Iterations) - 1
 		assert.Equal(t, seq.Iterations[:k], par.Iterations[:k], "korf %d", id)
 		// by default the first iterations, below splitNodes, run alone
 		def, err := Solve(b, Manhattan{}, Options{Threads: 2})
 		require.NoError(t, err)
-		assert.Equal(t, korfOptimal[id], def.Length, "korf %d", id)
+		assert.Equal(t, data.KorfLength(id), def.Length, "korf %d", id)
 		assert.Equal(t, seq.Iterations[:k], def.Iterations[:k], "korf %d", id)
 	}
 	// a search that never reaches splitNodes is the sequential search, to

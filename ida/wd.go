@@ -3,6 +3,8 @@ package ida
 import (
 	"fmt"
 	"sync"
+
+	"github.com/gapset/gapset/encode"
 )
 
 // Walking distance (WD) and inversion distance (ID) are the two lower bounds
@@ -232,23 +234,17 @@ func (InversionDistance) NewTracker(rows, cols int) (Tracker, error) {
 	if err := checkWDSize("inversion distance", rows, cols); err != nil {
 		return nil, err
 	}
-	t := &idTracker{rows: rows, cols: cols}
-	n := rows * cols
-	for c := 0; c < n; c++ {
-		// Column-major reading order and the transposed goal rank.
-		r, k := c/cols, c%cols
-		t.colOrder[k*rows+r] = uint8(c)
-		if c < n-1 {
-			t.trank[c+1] = uint8(k*rows + r)
-		}
+	tr, err := encode.NewTransposition(rows, cols)
+	if err != nil {
+		return nil, err
 	}
-	return t, nil
+	return &idTracker{rows: rows, cols: cols, colOrder: tr.Order, trank: tr.Tile}, nil
 }
 
 type idTracker struct {
 	rows, cols int
 	colOrder   [16]uint8 // cells in column-major order
-	trank      [16]uint8 // tile's position in the column-major goal
+	trank      [16]uint8 // tile's rank in the column-major goal (its name on the transposed board)
 }
 
 func (*idTracker) Reset(*Position)                 {}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gapset/gapset/data"
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
 )
@@ -37,7 +38,7 @@ func BenchmarkPDB(b *testing.B) {
 		}
 	}
 	var boards []encode.Board
-	for _, in := range korf(b)[:10] {
+	for _, in := range data.Korf100()[:10] {
 		boards = append(boards, in.Board)
 	}
 	for _, v := range []struct {

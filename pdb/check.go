@@ -3,11 +3,11 @@ package pdb
 import (
 	"bytes"
 	"fmt"
-	"io"
-	"math/rand/v2"
-	"os"
-
 	"math/bits"
+	"math/rand/v2"
+	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/gapset/gapset/encode"
 )
@@ -115,34 +115,53 @@ func checkSamples(rows, cols int, group []uint8, step int, value func(r int, pos
 }
 
 // ReadAny loads a database file of any group, taking the board and the
-// group from its header (Read then checks them as usual).
+// group from its file name (ParseFileName), then reads it as Load does: the
+// header must hold that group, so a file renamed to another group's name
+// is refused here as it is by a load.
 func ReadAny(path string) (rows, cols int, group []uint8, table []uint8, step int, err error) {
-	f, err := os.Open(path)
+	rows, cols, group, err = ParseFileName(filepath.Base(path))
 	if err != nil {
-		return 0, 0, nil, nil, 0, err
-	}
-	hdr := make([]byte, headerSize)
-	_, err = io.ReadFull(f, hdr)
-	f.Close()
-	if err != nil || string(hdr[:7]) != magic[:7] {
-		return 0, 0, nil, nil, 0, fmt.Errorf("%w %s: not a pattern database file", ErrCorrupt, path)
-	}
-	rows, cols = int(hdr[8]), int(hdr[9])
-	k := min(int(hdr[10]), 16)
-	group = append([]uint8(nil), hdr[12:12+k]...)
-	if err := encode.CheckSize(rows, cols); err != nil {
-		return 0, 0, nil, nil, 0, fmt.Errorf("%w %s: %v", ErrCorrupt, path, err)
-	}
-	var seen uint32
-	for _, t := range group {
-		if t == 0 || int(t) >= rows*cols || seen&(1<<t) != 0 {
-			return 0, 0, nil, nil, 0, fmt.Errorf("%w %s: group %v is not a set of tiles of a %dx%d board", ErrCorrupt, path, group, rows, cols)
-		}
-		seen |= 1 << t
-	}
-	if len(group) == 0 || len(group) >= rows*cols {
-		return 0, 0, nil, nil, 0, fmt.Errorf("%w %s: a group of %d tiles", ErrCorrupt, path, len(group))
+		return 0, 0, nil, nil, 0, fmt.Errorf("%w %s: %w", ErrCorrupt, path, err)
 	}
 	table, step, err = Read(path, rows, cols, group)
 	return rows, cols, group, table, step, err
+}
+
+// ParseFileName is the inverse of FileName: the board and group a
+// database's file name says it holds ("4x4-9-10-11-12-13-14-15.pdb").
+func ParseFileName(name string) (rows, cols int, group []uint8, err error) {
+	fail := func() (int, int, []uint8, error) {
+		return 0, 0, nil, fmt.Errorf("file name %q is not a database's: gapset names them ROWSxCOLS-TILE-TILE-....pdb (see gapset pdb build) and reads no other", name)
+	}
+	base, ok := strings.CutSuffix(name, ".pdb")
+	if !ok {
+		return fail()
+	}
+	fields := strings.Split(base, "-")
+	rs, cs, ok := strings.Cut(fields[0], "x")
+	if !ok || len(fields) < 2 {
+		return fail()
+	}
+	if rows, err = strconv.Atoi(rs); err != nil {
+		return fail()
+	}
+	if cols, err = strconv.Atoi(cs); err != nil {
+		return fail()
+	}
+	if encode.CheckSize(rows, cols) != nil || len(fields)-1 >= rows*cols {
+		return fail()
+	}
+	var seen uint32
+	for _, f := range fields[1:] {
+		t, err := strconv.Atoi(f)
+		if err != nil || t < 1 || t >= rows*cols || seen&(1<<t) != 0 {
+			return fail()
+		}
+		seen |= 1 << t
+		group = append(group, uint8(t))
+	}
+	if FileName(rows, cols, group) != name { // leading zeros, signs
+		return fail()
+	}
+	return rows, cols, group, nil
 }

@@ -3,6 +3,7 @@ package pdb
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"hash/crc32"
 	"math/rand/v2"
 	"testing"
@@ -47,8 +48,9 @@ func TestCheck(t *testing.T) {
 	assert.Error(t, Check(3, 3, group, table[:10], step))
 }
 
-// readSummed's chunked checksum and zero count equal the one-pass ones,
-// whatever the table's size against the chunk; a short source is an error.
+// readSummed's chunked checksum, zero count and digest equal the one-pass
+// ones, whatever the table's size against the chunk; a short source is an
+// error.
 func TestReadSummed(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, n := range []int{0, 1, readChunk - 1, readChunk, 2*readChunk + 12345} {
@@ -57,13 +59,15 @@ func TestReadSummed(t *testing.T) {
 			src[i] = byte(rng.IntN(5)) // about a fifth are 0
 		}
 		table := make([]byte, n)
-		sum, zeros, err := readSummed(bytes.NewReader(src), table, 77)
+		sha := sha256.New()
+		sum, zeros, err := readSummed(bytes.NewReader(src), table, 77, sha)
 		require.NoError(t, err, n)
+		assert.Equal(t, sha256.Sum256(src), [32]byte(sha.Sum(nil)), n)
 		assert.Equal(t, src, table, n)
 		assert.Equal(t, crc32.Update(77, castagnoli, src), sum, n)
 		assert.Equal(t, bytes.Count(src, []byte{0}), zeros, n)
 		if n > 0 {
-			_, _, err = readSummed(bytes.NewReader(src[:n-1]), table, 0)
+			_, _, err = readSummed(bytes.NewReader(src[:n-1]), table, 0, nil)
 			assert.Error(t, err, n)
 		}
 	}

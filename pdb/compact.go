@@ -14,13 +14,15 @@ import (
 // A group's value v and its tiles' Manhattan distance m have the same
 // parity (every move of a group tile changes the count by one and m by
 // one), and v >= m; so (v - m) / 2 is a whole number, and on the 4x4
-// partitions it stays below 16 (the 7-8 tables: at most 11, NOTES.md). The
-// compact entry of rank r is that number, in the low (r even) or high
-// nibble of byte r/2. When the groups cover every tile, the sum of their m
-// is the board's Manhattan distance, which the search keeps anyway: the
-// additive bound is MD + 2 * (the sum of the entries), with no per-group
-// distance to track. The dual boards, whose groups in use are a subset,
-// add their groups' distances at the lookup.
+// partitions it stays below 16 (the 7-8 tables: at most 7 in the 7-tile
+// group, 9 in the 8-tile one; docs/pattern-databases.md; the argument in
+// docs/proofs.md#compact-database-entries). The compact entry of rank r is
+// that number, in the low (r even) or high nibble of byte r/2. When the
+// groups cover every tile, the sum of their m is the board's Manhattan
+// distance, which the search keeps anyway: the additive bound is MD + 2 *
+// (the sum of the entries), with no per-group distance to track. The dual
+// boards, whose groups in use are a subset, add their groups' distances at
+// the lookup.
 
 // Compact returns the set with its tables in the compact coding (Nibbles;
 // Tables nil), converted on workers goroutines. It fails when the groups

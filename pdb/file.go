@@ -2,9 +2,11 @@ package pdb
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"hash/crc32"
 	"io"
 	"os"
@@ -97,27 +99,38 @@ func write(path string, rows, cols int, group []uint8, payload []uint8, entries,
 }
 
 // Read loads one group's table and checks that it is the table of that group
-// on that board, complete and with a matching checksum. A compact file is
-// decoded to a byte per entry; the table of a byte file of 64 MiB or more is
-// the file mapped read-only (it must not be written).
+// on that board, complete and with a matching checksum, and its contents
+// (see checkWhole). A compact file is decoded to a byte per entry; the table
+// of a byte file of 64 MiB or more is the file mapped read-only (it must not
+// be written).
 func Read(path string, rows, cols int, group []uint8) (table []uint8, step int, err error) {
-	data, compact, step, err := readRaw(path, rows, cols, group)
-	if err != nil || !compact {
-		return data, step, err
+	st, err := readRaw(path, rows, cols, group)
+	if err != nil || !st.compact {
+		return st.data, st.step, err
 	}
 	geo, err := encode.NewGeometry(rows, cols)
 	if err != nil {
 		return nil, 0, err
 	}
-	return expandTable(geo, group, data, Entries(rows*cols, len(group)), runtime.NumCPU()), step, nil
+	return expandTable(geo, group, st.data, Entries(rows*cols, len(group)), runtime.NumCPU()), st.step, nil
+}
+
+// stored is one group's file as loaded.
+type stored struct {
+	data    []uint8 // a byte per entry, or (compact) the compact entries
+	compact bool
+	step    int
+	// whole: the contents were checked whole (a known digest, or the
+	// table built again); else only the sampled checks saw them.
+	whole bool
 }
 
 // readRaw loads one group's file as it is stored: a byte per entry, or
 // (compact) the compact entries.
-func readRaw(path string, rows, cols int, group []uint8) (data []uint8, compact bool, step int, err error) {
+func readRaw(path string, rows, cols int, group []uint8) (stored, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, false, 0, err
+		return stored{}, err
 	}
 	defer f.Close()
 	return decode(f, path, rows, cols, group, func(size int64) ([]byte, func()) {
@@ -133,35 +146,44 @@ const mapFiles = true
 
 // decode reads a file's header and payload from r, or takes the payload
 // from mapped (when it returns the payload's bytes for its size, and how to
-// release them if the file fails its checks; nil: read it from r).
-func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func(size int64) ([]byte, func())) (_ []uint8, _ bool, _ int, err error) {
+// release them if the file fails its checks; nil: read it from r). The
+// cheap checks come first, so that their errors name what is wrong; the
+// complete check (checkWhole) last.
+func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func(size int64) ([]byte, func())) (_ stored, err error) {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w %s: %s", ErrCorrupt, name, fmt.Sprintf(format, a...))
 	}
 	hdr := make([]byte, headerSize)
 	if _, err := io.ReadFull(r, hdr); err != nil {
-		return nil, false, 0, bad("header too short")
+		return stored{}, bad("header too short")
 	}
 	if string(hdr[:7]) != magic[:7] {
-		return nil, false, 0, bad("not a pattern database file")
+		return stored{}, bad("not a pattern database file")
 	}
 	if hdr[7] != magic[7] && hdr[7] != compactVer {
-		return nil, false, 0, bad("format version %d, want %d or %d", hdr[7], magic[7], compactVer)
+		return stored{}, bad("format version %d, want %d or %d", hdr[7], magic[7], compactVer)
 	}
 	compact := hdr[7] == compactVer
 	var want [16]byte
 	copy(want[:], group)
 	if int(hdr[8]) != rows || int(hdr[9]) != cols || int(hdr[10]) != len(group) || !bytes.Equal(hdr[12:28], want[:]) {
-		return nil, false, 0, bad("holds group %v of a %dx%d board, want %v of %dx%d",
+		return stored{}, bad("holds group %v of a %dx%d board, want %v of %dx%d",
 			hdr[12:12+min(int(hdr[10]), 16)], hdr[8], hdr[9], group, rows, cols)
 	}
 	entries := binary.LittleEndian.Uint64(hdr[28:])
 	if entries != uint64(Entries(rows*cols, len(group))) {
-		return nil, false, 0, bad("%d entries, want %d", entries, Entries(rows*cols, len(group)))
+		return stored{}, bad("%d entries, want %d", entries, Entries(rows*cols, len(group)))
 	}
 	size := entries
 	if compact {
 		size = (entries + 1) / 2
+	}
+	// A file of a known group is hashed as it is read (see checkWhole).
+	digest, known := knownDigest(rows, cols, group, compact)
+	var sha hash.Hash
+	if known {
+		sha = sha256.New()
+		sha.Write(hdr)
 	}
 	var data []uint8
 	var sum uint32
@@ -177,24 +199,24 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func
 		}
 	}
 	if data != nil { // the length was checked by the mapping
-		sum, zeros = sumMapped(data, crc32.Checksum(hdr[:36], castagnoli), !compact)
+		sum, zeros = sumMapped(data, crc32.Checksum(hdr[:36], castagnoli), !compact, sha)
 	} else {
 		data = make([]uint8, size)
 		hugeHint(data)
-		sum, zeros, err = readSummed(r, data, crc32.Checksum(hdr[:36], castagnoli))
+		sum, zeros, err = readSummed(r, data, crc32.Checksum(hdr[:36], castagnoli), sha)
 		if err != nil {
-			return nil, false, 0, bad("truncated payload")
+			return stored{}, bad("truncated payload")
 		}
 		if n, _ := r.Read(make([]byte, 1)); n != 0 {
-			return nil, false, 0, bad("trailing bytes after the payload")
+			return stored{}, bad("trailing bytes after the payload")
 		}
 	}
 	if sum != binary.LittleEndian.Uint32(hdr[36:]) {
-		return nil, false, 0, bad("checksum mismatch")
+		return stored{}, bad("checksum mismatch")
 	}
 	step := int(hdr[11])
 	if step == 0 {
-		return nil, false, 0, bad("step 0")
+		return stored{}, bad("step 0")
 	}
 	if compact {
 		err = checkCompact(rows, cols, group, data, int(entries), step)
@@ -202,9 +224,17 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func
 		err = check(rows, cols, group, data, step, zeros)
 	}
 	if err != nil {
-		return nil, false, 0, fmt.Errorf("%s: %w", name, err)
+		return stored{}, fmt.Errorf("%s: %w", name, err)
 	}
-	return data, compact, step, nil
+	var got []byte
+	if known {
+		got = sha.Sum(nil)
+	}
+	whole, err := checkWhole(rows, cols, group, data, compact, step, digest, got)
+	if err != nil {
+		return stored{}, fmt.Errorf("%w %s: %w", ErrCorrupt, name, err)
+	}
+	return stored{data: data, compact: compact, step: step, whole: whole}, nil
 }
 
 // readChunk is how much readSummed reads before handing it to the checksum:
@@ -212,10 +242,11 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func
 const readChunk = 4 << 20
 
 // readSummed fills table from r and returns the CRC-32C of its bytes
-// continuing crc, and how many of them are 0. Reading (the kernel's copy)
-// and summing run on two cores, chunk by chunk: loading the 7-8 tables is
-// then bounded by the copy alone, not by the copy and two more passes.
-func readSummed(r io.Reader, table []byte, crc uint32) (uint32, int, error) {
+// continuing crc, and how many of them are 0; sha, when set, is fed them
+// too. Reading (the kernel's copy) and summing run on two cores, chunk by
+// chunk: loading the 7-8 tables is then bounded by the copy alone, not by
+// the copy and two more passes.
+func readSummed(r io.Reader, table []byte, crc uint32, sha hash.Hash) (uint32, int, error) {
 	chunks := make(chan []byte, 4)
 	zeros := 0
 	var sum safe.Group
@@ -227,6 +258,9 @@ func readSummed(r io.Reader, table []byte, crc uint32) (uint32, int, error) {
 		for b := range chunks {
 			crc = crc32.Update(crc, castagnoli, b)
 			zeros += bytes.Count(b, []byte{0})
+			if sha != nil {
+				sha.Write(b)
+			}
 		}
 	})
 	var err error
@@ -242,14 +276,18 @@ func readSummed(r io.Reader, table []byte, crc uint32) (uint32, int, error) {
 }
 
 // sumMapped is readSummed for a payload already in memory: the checksum on
-// this core, the zero count (when wanted) on another.
-func sumMapped(data []byte, crc uint32, countZeros bool) (uint32, int) {
+// this core, the zero count (when wanted) and the digest (sha, when set) on
+// others.
+func sumMapped(data []byte, crc uint32, countZeros bool, sha hash.Hash) (uint32, int) {
 	zeros := -1
-	var count safe.Group
+	var others safe.Group
 	if countZeros {
-		count.Go(func() { zeros = bytes.Count(data, []byte{0}) })
+		others.Go(func() { zeros = bytes.Count(data, []byte{0}) })
+	}
+	if sha != nil {
+		others.Go(func() { sha.Write(data) })
 	}
 	crc = crc32.Update(crc, castagnoli, data)
-	count.Wait()
+	others.Wait()
 	return crc, zeros
 }

@@ -141,26 +141,38 @@ func TestMappedPayload(t *testing.T) {
 			t.Cleanup(func() { f.Close() })
 			return f, func(size int64) ([]byte, func()) { return mapPayload(f, headerSize, size) }
 		}
-		want, wc, wstep, err := readRaw(p, 3, 3, g) // small: read
+		want, err := readRaw(p, 3, 3, g) // small: read
 		require.NoError(t, err)
 		f, m := open()
-		got, gc, gstep, err := decode(f, p, 3, 3, g, m)
+		got, err := decode(f, p, 3, 3, g, m)
 		require.NoError(t, err)
 		assert.Equal(t, want, got)
-		assert.Equal(t, wc, gc)
-		assert.Equal(t, wstep, gstep)
 		raw, err := os.ReadFile(p)
 		require.NoError(t, err)
 		bad := append([]byte(nil), raw...)
 		bad[headerSize+100] ^= 0x22
 		require.NoError(t, os.WriteFile(p, bad, 0o644))
 		f, m = open()
-		_, _, _, err = decode(f, p, 3, 3, g, m)
+		_, err = decode(f, p, 3, 3, g, m)
 		assert.ErrorIs(t, err, ErrCorrupt)
 		assert.ErrorContains(t, err, "checksum")
 		require.NoError(t, os.WriteFile(p, raw[:len(raw)-3], 0o644))
 		f, m = open()
-		_, _, _, err = decode(f, p, 3, 3, g, m)
+		_, err = decode(f, p, 3, 3, g, m)
 		assert.ErrorContains(t, err, "truncated")
+	}
+}
+
+// ParseFileName reads back what FileName writes, and nothing else.
+func TestParseFileName(t *testing.T) {
+	for _, p := range namedGroups(t) {
+		r, c, g, err := ParseFileName(p.Name)
+		require.NoError(t, err, p.Name)
+		assert.Equal(t, []any{p.Rows, p.Cols, p.Groups[0]}, []any{r, c, g}, p.Name)
+	}
+	for _, bad := range []string{"", ".pdb", "3x3.pdb", "3x3-1-2", "3x3-1-2.PDB", "3x3-01-2.pdb", "3x3-+1-2.pdb",
+		"3x3-1-1.pdb", "3x3-0-1.pdb", "3x3-9.pdb", "3x3-1-2-3-4-5-6-7-8-9.pdb", "9x9-1.pdb", "3-3-1.pdb", "3x-1.pdb", "groups.pdb", "3x3--1.pdb"} {
+		_, _, _, err := ParseFileName(bad)
+		assert.Error(t, err, bad)
 	}
 }

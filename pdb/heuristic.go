@@ -22,6 +22,10 @@ type Set struct {
 	// Nibbles, when set instead of Tables, are the tables in the compact
 	// coding (see Compact): half the bytes, so half the cache lines.
 	Nibbles [][]uint8
+	// Sampled are the files Load checked only by samples (no known digest,
+	// too large to build again at load): a caller should say so, and that
+	// gapset verify checks them whole. Empty for the named partitions.
+	Sampled []string
 }
 
 // Step is the largest change of the additive bound along one move: a move
@@ -51,13 +55,15 @@ var ErrMissing = errors.New("pattern database not built")
 
 // Load reads the databases of part from dir, the groups' files at once
 // (files of 64 MiB or more are mapped read-only: their tables must not be
-// written). A
-// missing or corrupt file gives an error that says how to build it. Files
+// written), each checked as Read checks it: a file of a named partition's
+// group whole, by its digest (see checkWhole). A missing or corrupt file
+// gives an error that says how to build it. Files
 // written compact (pdb build --compact) load as Nibbles, the others as
 // Tables; a mix of the two is refused.
 func Load(dir string, part Partition) (*Set, error) {
 	data := make([][]uint8, len(part.Groups))
 	compact := make([]bool, len(part.Groups))
+	whole := make([]bool, len(part.Groups))
 	s := &Set{Part: part, Steps: make([]int, len(part.Groups))}
 	errs := make([]error, len(part.Groups))
 	hint := fmt.Sprintf("build it with: gapset pdb build --partition %s --rows %d --cols %d --out %s", part.Name, part.Rows, part.Cols, dir)
@@ -65,7 +71,9 @@ func Load(dir string, part Partition) (*Set, error) {
 	for i, g := range part.Groups {
 		wg.Go(func() {
 			path := filepath.Join(dir, FileName(part.Rows, part.Cols, g))
-			data[i], compact[i], s.Steps[i], errs[i] = readRaw(path, part.Rows, part.Cols, g)
+			var st stored
+			st, errs[i] = readRaw(path, part.Rows, part.Cols, g)
+			data[i], compact[i], s.Steps[i], whole[i] = st.data, st.compact, st.step, st.whole
 			switch {
 			case errors.Is(errs[i], fs.ErrNotExist):
 				errs[i] = fmt.Errorf("%w: %s is missing; %s", ErrMissing, path, hint)
@@ -83,6 +91,11 @@ func Load(dir string, part Partition) (*Set, error) {
 	for i := range compact {
 		if compact[i] != compact[0] {
 			return nil, fmt.Errorf("%w: %s holds compact and byte tables; re%s", ErrCorrupt, dir, hint)
+		}
+	}
+	for i, path := range part.Paths(dir) {
+		if !whole[i] {
+			s.Sampled = append(s.Sampled, path)
 		}
 	}
 	if compact[0] {
@@ -187,14 +200,15 @@ func (h *Heuristic) NewTracker(rows, cols int) (ida.Tracker, error) {
 			w *= int32(t.n - i)
 		}
 	}
-	for c := 0; c < t.n; c++ {
-		tc := c
-		if rows == cols {
-			tc = (c%cols)*cols + c/cols
+	if rows == cols {
+		mirror, err := encode.NewMirror(rows, cols)
+		if err != nil {
+			return nil, err
 		}
-		t.cmap[c] = uint8(tc)
-		if c < t.n-1 {
-			t.tmap[c+1] = uint8(tc + 1) // tile c+1 lives at cell c in the goal
+		t.cmap, t.tmap = mirror.Cell, mirror.Tile
+	} else {
+		for c := 0; c < t.n; c++ {
+			t.cmap[c], t.tmap[c] = uint8(c), uint8(c) // no mirror: the identity
 		}
 	}
 	t.good = dualGroups(rows, cols, p.Groups)
@@ -205,8 +219,8 @@ func (h *Heuristic) NewTracker(rows, cols int) (ida.Tracker, error) {
 }
 
 // dualGroups returns, for each blank cell c, the groups whose dual value is
-// a proven lower bound (NOTES.md, "Dual lookups"): the groups that do not
-// hold the tile whose home is c, and in whose goal placement c and the
+// a proven lower bound (docs/proofs.md#dual-lookups): the groups that do
+// not hold the tile whose home is c, and in whose goal placement c and the
 // blank's home are in the same region of free cells.
 func dualGroups(rows, cols int, groups [][]uint8) (good [encode.MaxCells]uint16) {
 	g := newGrid(rows, cols)
@@ -246,7 +260,7 @@ type tracker struct {
 	grpOf                 [encode.MaxCells]uint8
 	idxIn                 [encode.MaxCells]uint8 // a tile's place in its group
 	wt                    [maxGroups][encode.MaxCells]int32
-	cmap, tmap            [encode.MaxCells]uint8
+	cmap, tmap            [encode.MaxCells]uint8  // the mirror image's cell and tile maps (encode.Transposition)
 	pos, rpos             [encode.MaxCells]uint8  // cell of each tile; of each mirrored tile
 	rtiles                [encode.MaxCells]uint8  // the mirrored board: tile on each cell
 	rk, rr                [maxGroups]int          // each group's rank (table index), direct and mirrored

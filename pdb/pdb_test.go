@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/gapset/gapset/data"
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
 	"github.com/stretchr/testify/assert"
@@ -260,30 +261,23 @@ func TestReflectionAddsInformation(t *testing.T) {
 	assert.Greater(t, better, 0)
 }
 
-func korf(t testing.TB) []encode.Instance {
-	f, err := os.Open("../data/korf100.txt")
-	require.NoError(t, err)
-	defer f.Close()
-	insts, err := encode.ReadInstances(f, "korf100.txt", 4, 4)
-	require.NoError(t, err)
-	return insts
-}
+// korfQuick are Korf instances solved in a moment with any database here;
+// data.KorfLength has their published optimal lengths.
+var korfQuick = []int{12, 42, 55, 79, 97}
 
 // 5-5-5 is small enough to build in a test (about a second). The easy Korf
 // instances have published lengths; random walks are checked against the
 // Manhattan-only optimum; skipping changes neither nodes nor lengths.
 func TestPDB555On15Puzzle(t *testing.T) {
 	set := buildSet(t, "5-5-5", 4, 4)
-	insts := korf(t)
-	want := map[int]int{12: 45, 42: 42, 55: 41, 79: 42, 97: 44}
 	for _, refl := range []bool{false, true} {
 		h := &Heuristic{Set: set, Reflect: refl}
 		noSkip := &Heuristic{Set: set, Reflect: refl, NoSkip: true}
-		for id, l := range want {
-			b := insts[id-1].Board
+		for _, id := range korfQuick {
+			b := data.KorfInstance(id).Board
 			res, err := ida.Solve(b, h, ida.Options{})
 			require.NoError(t, err)
-			require.Equal(t, l, res.Length, "korf %d", id)
+			require.Equal(t, data.KorfLength(id), res.Length, "korf %d", id)
 			res2, err := ida.Solve(b, noSkip, ida.Options{})
 			require.NoError(t, err)
 			require.Equal(t, res.Length, res2.Length)
@@ -414,7 +408,8 @@ func FuzzDecode(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		table, compact, _, err := decode(strings.NewReader(string(data)), "fuzz", 3, 3, group, nil)
+		st, err := decode(strings.NewReader(string(data)), "fuzz", 3, 3, group, nil)
+		table, compact := st.data, st.compact
 		want := Entries(9, 2)
 		if compact {
 			want = (want + 1) / 2
@@ -459,11 +454,10 @@ func TestPDB78FromEnv(t *testing.T) {
 	set, err := Load(dir, part)
 	require.NoError(t, err)
 	h := &Heuristic{Set: set, Reflect: true}
-	insts := korf(t)
-	for id, l := range map[int]int{1: 57, 2: 55, 3: 59, 12: 45, 42: 42, 55: 41, 79: 42, 97: 44} {
-		res, err := ida.Solve(insts[id-1].Board, h, ida.Options{})
+	for _, id := range append([]int{1, 2, 3}, korfQuick...) {
+		res, err := ida.Solve(data.KorfInstance(id).Board, h, ida.Options{})
 		require.NoError(t, err)
-		require.Equal(t, l, res.Length, "korf %d", id)
+		require.Equal(t, data.KorfLength(id), res.Length, "korf %d", id)
 	}
 	b, err := encode.Parse("0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1", 4, 4)
 	require.NoError(t, err)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/gapset/gapset/data"
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
 )
@@ -16,7 +17,6 @@ import (
 func TestPrefetchSameSearch(t *testing.T) {
 	s555 := buildSet(t, "5-5-5", 4, 4)
 	s663 := buildSet(t, "6-6-3", 4, 4)
-	insts := korf(t)
 	fsm := ida.DefaultFSM()
 	opts := map[string]ida.Options{
 		"plain":   {},
@@ -34,8 +34,8 @@ func TestPrefetchSameSearch(t *testing.T) {
 		}
 	}
 	on, off := heur(false), heur(true)
-	for _, id := range []int{12, 42, 55, 79, 97} {
-		b := insts[id-1].Board
+	for _, id := range korfQuick {
+		b := data.KorfInstance(id).Board
 		for on1, o := range opts {
 			for name := range on {
 				a, err := ida.Solve(b, on[name], o)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gapset/gapset/bdd"
+	"github.com/gapset/gapset/data"
 )
 
 // Row describes one BDD file (one line of `gapset report`).
@@ -41,7 +42,7 @@ func NewRow(path string, in bdd.Info) Row {
 	if in.Nodes > 0 {
 		row.BytesPerNode = float64(in.FileSize) / float64(in.Nodes)
 	}
-	if p, ok := bdd.PaperTable1()[row.Set]; ok && in.Rows == 4 && in.Cols == 4 {
+	if p, ok := data.PaperTable1()[row.Set]; ok && in.Rows == 4 && in.Cols == 4 {
 		row.PaperFileSize, row.PaperNodes, row.PaperPatterns = p.FileSize, p.Nodes, p.Patterns
 	}
 	return row

@@ -17,9 +17,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gapset/gapset/bench"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/keyset"
+	"github.com/gapset/gapset/solution"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -115,7 +115,7 @@ func TestSolveMaxNodesPerBoard(t *testing.T) {
 		case "json":
 			lines := strings.Split(strings.TrimSpace(out), "\n")
 			require.Len(t, lines, 2)
-			var a, b bench.Solution
+			var a, b solution.Row
 			require.NoError(t, json.Unmarshal([]byte(lines[0]), &a))
 			require.NoError(t, json.Unmarshal([]byte(lines[1]), &b))
 			assert.True(t, a.Unsolved)

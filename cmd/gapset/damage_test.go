@@ -10,11 +10,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gapset/gapset/keyset"
+	"github.com/gapset/gapset/pdb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -39,24 +42,7 @@ func TestDamageCampaign(t *testing.T) {
 	}
 	bin := gapsetBinary(t)
 	dir := t.TempDir()
-	run := func(args ...string) (int, string, string) {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, bin, args...)
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		if ctx.Err() != nil {
-			return -1, out.String(), errb.String() // a hang
-		}
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return code, out.String(), errb.String()
-	}
+	run := func(args ...string) (int, string, string) { return runTimed(t, bin, args...) }
 	mustRun := func(args ...string) {
 		code, _, errs := run(args...)
 		require.Equal(t, 0, code, "%v: %s", args, errs)
@@ -222,6 +208,26 @@ func TestDamageCampaign(t *testing.T) {
 	}
 }
 
+// runTimed runs the binary with a timeout of 30 s: exit code -1 is a hang.
+func runTimed(t *testing.T, bin string, args ...string) (int, string, string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		return -1, out.String(), errb.String() // a hang
+	}
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return code, out.String(), errb.String()
+}
+
 // normalize drops the fields of an output that vary from run to run (times).
 func normalize(out string) string {
 	var sb strings.Builder
@@ -236,3 +242,221 @@ func normalize(out string) string {
 	}
 	return sb.String()
 }
+
+// The coherent forgeries (GAPSET_DAMAGE=1, as the damage campaign): files
+// made the way the toolkit makes its own, so that every check short of the
+// full one passes them.
+//
+//   - Pattern databases (3x3, 4-4, byte and compact files): 2 added to the
+//     entries of one group (every non-zero one, those of at least a
+//     threshold, or a random 1%), the stored step as it was or raised by 2,
+//     written by the database writer (checksum recomputed). No run may
+//     exit 0 with a wrong length: a load checks these files whole.
+//
+//   - Key sets (3x3 Gap0_6, 3x4 Gap0_8): valid keys removed (one, 1%, 10%;
+//     three draws each), written by the key-set writer (count and checksum
+//     coherent); BDDs built from them by gapset build (a member removed:
+//     count and checksum coherent). A load cannot tell (docs/file-checks.md):
+//     the wrong lengths printed with exit 0 are counted, and must be the
+//     figures the docs give; each is longer than the optimum (removing
+//     members only raises h_G:2N), and gapset verify refuses every file.
+//
+//     GAPSET_DAMAGE=1 go test ./cmd/gapset -run TestForgeryCampaign -v -timeout 30m
+func TestForgeryCampaign(t *testing.T) {
+	if os.Getenv("GAPSET_DAMAGE") == "" {
+		t.Skip("set GAPSET_DAMAGE=1 to run the forgery campaign (minutes)")
+	}
+	bin := gapsetBinary(t)
+	dir := t.TempDir()
+	run := func(args ...string) (int, string, string) { return runTimed(t, bin, args...) }
+	mustRun := func(args ...string) string {
+		code, out, errs := run(args...)
+		require.Equal(t, 0, code, "%v: %s", args, errs)
+		return out
+	}
+	// lengths reads solve's CSV: the length of each board, in order.
+	lengths := func(out string) []int {
+		var ls []int
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
+			f := strings.Split(line, ",")
+			n, err := strconv.Atoi(f[2])
+			require.NoError(t, err, line)
+			ls = append(ls, n)
+		}
+		return ls
+	}
+	boardFile := func(rows, cols, n int) (string, []int) {
+		p := filepath.Join(dir, fmt.Sprintf("boards%dx%d.txt", rows, cols))
+		r, c := strconv.Itoa(rows), strconv.Itoa(cols)
+		require.NoError(t, os.WriteFile(p, []byte(mustRun("gen", "--rows", r, "--cols", c, "--count", strconv.Itoa(n), "--seed", "2026")), 0o644))
+		return p, lengths(mustRun("solve", "-q", "--rows", r, "--cols", c, "--threads", "1", "-f", "csv", "-H", "md", "-i", p))
+	}
+	var report strings.Builder
+
+	// Pattern databases.
+	boards33, truth33 := boardFile(3, 3, 50)
+	part, err := pdb.ParsePartition("4-4", 3, 3)
+	require.NoError(t, err)
+	fmt.Fprintln(&report, "| database forgery | refused at load | exit 0, wrong lengths | wrong lengths printed (any exit) |")
+	fmt.Fprintln(&report, "|---|---:|---:|---:|")
+	rng := rand.New(rand.NewPCG(25, 11))
+	for _, compact := range []bool{false, true} {
+		pdbDir := filepath.Join(dir, fmt.Sprintf("pdb-compact-%t", compact))
+		args := []string{"pdb", "build", "-q", "--rows", "3", "--cols", "3", "--partition", "4-4", "--out", pdbDir}
+		if compact {
+			args = append(args, "--compact")
+		}
+		mustRun(args...)
+		solve := []string{"solve", "-q", "--rows", "3", "--cols", "3", "--threads", "1", "-f", "csv", "-H", "pdb44", "--pdb", pdbDir, "-i", boards33}
+		require.Equal(t, truth33, lengths(mustRun(solve...)))
+		for gi, g := range part.Groups {
+			path := part.Paths(pdbDir)[gi]
+			good, err := os.ReadFile(path)
+			require.NoError(t, err)
+			table, step, err := pdb.Read(path, 3, 3, g)
+			require.NoError(t, err)
+			top := slices.Max(table)
+			for _, how := range []string{"every non-zero entry", "entries >= 6", "entries >= 12", "the largest entries", "1% of the entries"} {
+				for _, dstep := range []int{0, 2} {
+					bad := append([]uint8(nil), table...)
+					for i, v := range bad {
+						var raise bool
+						switch how {
+						case "every non-zero entry":
+							raise = v != 0
+						case "1% of the entries":
+							raise = v != 0 && rng.IntN(100) == 0
+						case "the largest entries":
+							raise = v == top
+						default:
+							th, _ := strconv.Atoi(strings.TrimPrefix(how, "entries >= "))
+							raise = int(v) >= th
+						}
+						if raise {
+							bad[i] += 2
+						}
+					}
+					if compact {
+						tables := make([][]uint8, len(part.Groups))
+						for i := range tables {
+							tables[i] = make([]uint8, len(bad)) // a placeholder: only group gi is written
+							if i == gi {
+								tables[i] = bad
+							} else if tables[i], _, err = pdb.Read(part.Paths(pdbDir)[i], 3, 3, part.Groups[i]); err != nil {
+								t.Fatal(err)
+							}
+						}
+						set, err := (&pdb.Set{Part: part, Tables: tables, Steps: []int{step, step}}).Compact(1)
+						require.NoError(t, err)
+						require.NoError(t, pdb.WriteCompact(path, 3, 3, g, set.Nibbles[gi], step+dstep))
+					} else {
+						require.NoError(t, pdb.Write(path, 3, 3, g, bad, step+dstep))
+					}
+					code, out, errs := run(solve...)
+					refused, wrong, printed := 0, 0, 0
+					if code != 0 && out == "" {
+						refused = 1
+					}
+					if out != "" {
+						for i, l := range lengths(out) {
+							if l != truth33[i] {
+								printed++
+								if code == 0 {
+									wrong++
+								}
+							}
+						}
+					}
+					what := fmt.Sprintf("group %v (compact %t): 2 added to %s, step +%d", g, compact, how, dstep)
+					assert.Equal(t, 1, refused, "%s: not refused at load (exit %d: %s)", what, code, errs)
+					assert.Zero(t, printed, "%s: wrong lengths printed", what)
+					fmt.Fprintf(&report, "| %s | %d | %d | %d |\n", what, refused, wrong, printed)
+				}
+			}
+			require.NoError(t, os.WriteFile(path, good, 0o644))
+		}
+	}
+
+	// Key sets and BDDs.
+	fmt.Fprintln(&report, "\n| set forgery | boards | removed | draws | exit 0, wrong length (keys) | (BDD) | shorter than the optimum | refused by verify |")
+	fmt.Fprintln(&report, "|---|---:|---|---:|---:|---:|---:|---:|")
+	boards34, truth34 := boardFile(3, 4, 30)
+	totalWrong := 0
+	for _, cfg := range []struct {
+		rows, cols, cells int
+		boards            string
+		truth             []int
+	}{{3, 3, 6, boards33, truth33}, {3, 4, 8, boards34, truth34}} {
+		r, c := strconv.Itoa(cfg.rows), strconv.Itoa(cfg.cols)
+		setDir := filepath.Join(dir, "sets"+r+"x"+c)
+		require.NoError(t, os.MkdirAll(setDir, 0o755))
+		mustRun("enumerate", "-q", "--rows", r, "--cols", c, "--gap", "0", "--cells", strconv.Itoa(cfg.cells), "--out-dir", setDir)
+		name := fmt.Sprintf("Gap0_%d", cfg.cells)
+		h, keys, err := keyset.ReadAll(filepath.Join(setDir, name+".keys"))
+		require.NoError(t, err)
+		for _, removed := range []string{"1 key", "1%", "10%"} {
+			n := 1
+			switch removed {
+			case "1%":
+				n = len(keys) / 100
+			case "10%":
+				n = len(keys) / 10
+			}
+			wrongKeys, wrongBDD, shorter, refused := 0, 0, 0, 0
+			const draws = 3
+			for d := 0; d < draws; d++ {
+				drop := map[int]bool{}
+				for len(drop) < n {
+					drop[rng.IntN(len(keys))] = true
+				}
+				var kept []uint64
+				for i, k := range keys {
+					if !drop[i] {
+						kept = append(kept, k)
+					}
+				}
+				vdir := filepath.Join(setDir, fmt.Sprintf("%s-%d", strings.TrimSuffix(strings.ReplaceAll(removed, " ", ""), "%"), d))
+				require.NoError(t, os.MkdirAll(vdir, 0o755))
+				kf, bf := filepath.Join(vdir, name+".keys"), filepath.Join(vdir, name+".bdd")
+				require.NoError(t, keyset.WriteFile(kf, h, kept))
+				mustRun("build", "-q", "--keys", kf, "--out", bf)
+				for _, src := range [][]string{{"--keys", kf}, {"--bdd", bf}} {
+					code, out, errs := run(append([]string{"solve", "-q", "--rows", r, "--cols", c, "--threads", "1", "-f", "csv", "-H", "gap0", "-i", cfg.boards}, src...)...)
+					require.Equal(t, 0, code, "a coherent forgery loads: %s", errs)
+					for i, l := range lengths(out) {
+						if l == cfg.truth[i] {
+							continue
+						}
+						if src[0] == "--keys" {
+							wrongKeys++
+						} else {
+							wrongBDD++
+						}
+						if l < cfg.truth[i] {
+							shorter++
+						}
+					}
+					code, _, _ = run("verify", src[1])
+					if code == 2 {
+						refused++
+					}
+				}
+			}
+			totalWrong += wrongKeys + wrongBDD
+			assert.Zero(t, shorter, "removing members only raises the bound")
+			assert.Equal(t, 2*draws, refused, "verify refuses every forged set")
+			fmt.Fprintf(&report, "| %dx%d %s | %d | %s (%d) | %d | %d | %d | %d | %d of %d |\n",
+				cfg.rows, cfg.cols, name, len(cfg.truth), removed, n, draws, wrongKeys, wrongBDD, shorter, refused, 2*draws)
+		}
+	}
+	t.Log("\n" + report.String())
+	if out := os.Getenv("GAPSET_DAMAGE_OUT"); out != "" {
+		require.NoError(t, os.WriteFile(out+".forgeries", []byte(report.String()), 0o644))
+	}
+	assert.Equal(t, forgedSetWrongAnswers, totalWrong, "the count docs/file-checks.md gives")
+}
+
+// forgedSetWrongAnswers is the number of wrong lengths printed with exit 0
+// by TestForgeryCampaign's forged key sets and BDDs (fixed seeds, one
+// thread: the same every run), as docs/file-checks.md and NOTES.md state it.
+const forgedSetWrongAnswers = 142

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gapset/gapset/gapset"
@@ -27,9 +26,11 @@ func enumerateCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "cells", Usage: "comma-separated projections `K[,K...]` (last K cells; default rows*cols = whole boards)"},
 			&cli.StringFlag{Name: "out", Usage: "write the (single) projection to `FILE`"},
 			&cli.StringFlag{Name: "out-dir", Value: ".", Usage: "write the key-set files into `DIR`"},
-			&cli.StringFlag{Name: "tmp", Usage: "scratch `DIR` for sorted runs (default: inside the output directory)"},
-			&cli.IntFlag{Name: "memory", Value: 4096, Usage: "MiB for the work buffers (sort buffer + scratch); bigger layers spill to disk; the process holds more (gap <= 4 at 8192: 14 GB)"},
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "summary format: text or json"},
+			&cli.StringFlag{Name: "tmp", Usage: "scratch `DIR` for sorted runs (default: inside the output directory)",
+				Action: func(_ *cli.Context, v string) error { return cmdline.CheckWritableDir("--tmp", v) }},
+			&cli.IntFlag{Name: "memory", Value: 4096, Usage: "MiB for the work buffers (sort buffer + scratch); bigger layers spill to disk; the process holds more (gap <= 4 at 8192: 14 GB)",
+				Action: func(_ *cli.Context, v int) error { return cmdline.InRange("--memory", v, 64, 1<<24) }},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "summary format: text or json", Action: textOrJSON},
 			quietFlag(),
 			&cli.BoolFlag{Name: "estimate", Usage: "print the estimated members, disk and CPU time and stop"},
 			&cli.BoolFlag{Name: "packed", Usage: "write the key-set files delta-coded (format version 2, 2-5 bytes per key instead of 8; every command reads both)"},
@@ -46,16 +47,9 @@ func enumerateCommand(e *env) *cli.Command {
 			if !c.IsSet("cells") {
 				spec = strconv.Itoa(c.Int("rows") * c.Int("cols"))
 			}
-			cells, err := parseCells(spec)
+			cells, err := gapset.ParseCells(spec)
 			if err != nil {
 				return cmdline.BadInput(err)
-			}
-			format := c.String("format")
-			if format != "text" && format != "json" {
-				return cmdline.BadInputf("--format must be text or json, got %s", cmdline.Quote(format))
-			}
-			if c.Int("memory") < 64 {
-				return cmdline.BadInputf("--memory must be at least 64 (MiB), got %d", c.Int("memory"))
 			}
 			cfg := gapset.Config{Rows: c.Int("rows"), Cols: c.Int("cols"), MaxGap: c.Int("gap"), Exact: c.Bool("exact"),
 				Cells: cells, Dir: c.String("out-dir"), TempDir: c.String("tmp"), Memory: int64(c.Int("memory")) << 20}
@@ -84,11 +78,6 @@ func enumerateCommand(e *env) *cli.Command {
 			if err := cmdline.CheckOutFiles(outFlag, cfg.OutputPaths()...); err != nil {
 				return err
 			}
-			if cfg.TempDir != "" {
-				if err := cmdline.CheckWritableDir("--tmp", cfg.TempDir); err != nil {
-					return err
-				}
-			}
 			prog := progress.New(e.stderr, c.Bool("quiet"))
 			cfg.Progress = func(p gapset.Progress) { prog.Update(0, 0, p.Phase != "layer", "%s", p) }
 			cfg.RawRuns, cfg.MaxStep, cfg.Packed = c.Bool("raw-runs"), c.Int("max-step"), c.Bool("packed")
@@ -115,45 +104,21 @@ func enumerateCommand(e *env) *cli.Command {
 			e.cleanup.WillScratch(scratch, gapset.ScratchName)
 			if cfg.MaxStep <= 0 {
 				cfg.Checkpoint = filepath.Join(cfg.Dir, gapset.CheckpointName)
-				cfg.CheckpointEvery = c.Duration("checkpoint-every")
-				if c.Bool("fresh") {
-					if err := os.RemoveAll(cfg.Checkpoint); err != nil {
-						return err
-					}
-				}
-				cfg.OnResume = func(r gapset.Resumed) {
-					prog.Done()
-					fmt.Fprintf(e.stderr, "gapset: %s\n", r)
-				}
+				cfg.CheckpointEvery, cfg.Fresh = c.Duration("checkpoint-every"), c.Bool("fresh")
+				cfg.OnResume = func(r gapset.Resumed) { prog.Done(); fmt.Fprintf(e.stderr, "gapset: %s\n", r) }
 			}
 			res, err := gapset.Enumerate(e.context, cfg)
 			prog.Done()
 			if err != nil {
 				return cmdline.InputIf(err, gapset.ErrArgs)
 			}
-			return res.Write(e.stdout, format)
+			return res.Write(e.stdout, c.String("format"))
 		},
 	}
 }
 
-func parseCells(s string) ([]int, error) {
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			continue
-		}
-		k, err := strconv.Atoi(f)
-		if err != nil {
-			return nil, fmt.Errorf("--cells: %s is not a number", cmdline.Quote(f))
-		}
-		out = append(out, k)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("--cells: no projection given")
-	}
-	return out, nil
-}
+// textOrJSON checks a --format flag of the two summary formats.
+func textOrJSON(_ *cli.Context, v string) error { return cmdline.CheckFormat(v, "text", "json") }
 
 func countCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -162,22 +127,18 @@ func countCommand(e *env) *cli.Command {
 		ArgsUsage: "FILE...",
 		Before:    cmdline.InputArgs,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "text or json"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "text or json", Action: textOrJSON},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return cmdline.BadInputf("no key-set file given")
-			}
-			format := c.String("format")
-			if format != "text" && format != "json" {
-				return cmdline.BadInputf("--format must be text or json, got %s", cmdline.Quote(format))
 			}
 			for _, path := range c.Args().Slice() {
 				h, n, err := keyset.Count(path)
 				if err != nil {
 					return cmdline.BadInput(err)
 				}
-				if err := keyset.WriteCount(e.stdout, format, path, h, n); err != nil {
+				if err := keyset.WriteCount(e.stdout, c.String("format"), path, h, n); err != nil {
 					return err
 				}
 			}

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -154,4 +157,42 @@ func TestEnumerateOutDir(t *testing.T) {
 	code, _, errs = runCmd(t, "", "enumerate", "-q", "--rows", "2", "--cols", "3", "--out-dir", filepath.Join(file, "x"))
 	assert.Equal(t, cmdline.ExitInput, code, errs)
 	assert.Contains(t, errs, "is a file, not a directory")
+}
+
+// enumerate and build refuse an output directory they cannot write before
+// any work (exit 2, one line), as a user without write permission. Tests
+// run as root here, whom no mode stops, so the binary runs as nobody.
+func TestReadOnlyOutDirRefusedBeforeWork(t *testing.T) {
+	if testing.Short() || runtime.GOOS != "linux" || os.Getuid() != 0 {
+		t.Skip("needs root to run the binary as another user")
+	}
+	bin := gapsetBinary(t)
+	require.NoError(t, os.Chmod(filepath.Dir(bin), 0o755))
+	dir := t.TempDir()
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		require.NoError(t, os.Chmod(d, 0o755)) // readable, not writable by nobody
+	}
+	keys := filepath.Join(dir, "Gap0.keys")
+	code, _, errs := runCmd(t, "", "enumerate", "-q", "--rows", "2", "--cols", "3", "--out-dir", dir)
+	require.Equal(t, 0, code, errs)
+	require.NoError(t, os.Chmod(keys, 0o644))
+	for _, args := range [][]string{
+		{"enumerate", "-q", "--rows", "2", "--cols", "3", "--out-dir", filepath.Join(dir, "sub")},
+		{"enumerate", "-q", "--rows", "2", "--cols", "3", "--gap", "2", "--out-dir", dir},
+		{"build", "-q", "--keys", keys, "--out", filepath.Join(dir, "x.bdd")},
+		{"pdb", "build", "-q", "--rows", "3", "--cols", "3", "--partition", "4-4", "--out", filepath.Join(dir, "pdb")},
+	} {
+		cmd := exec.Command(bin, args...)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		var ee *exec.ExitError
+		require.ErrorAs(t, err, &ee, "%v: %s", args, stderr.String())
+		assert.Equal(t, 2, ee.ExitCode(), "%v: %s", args, stderr.String())
+		assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), "%v: %s", args, stderr.String())
+		assert.Contains(t, stderr.String(), "not writable", args)
+	}
+	entries, _ := os.ReadDir(dir)
+	assert.Len(t, entries, 1, "nothing written but the first run's file")
 }

@@ -44,24 +44,3 @@ func TestPDBBuildAndSolve(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "unknown partition")
 }
-
-// Each registered heuristic gives the Manhattan-only lengths.
-func TestNewHeuristicsSolve(t *testing.T) {
-	boards := []string{"1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", "5 1 2 3 9 6 7 4 13 10 11 8 0 14 15 12", "2 3 4 8 1 6 7 12 5 9 11 15 13 10 14 0"}
-	lengths := func(h string) []string {
-		code, out, errOut := runCmd(t, "", append([]string{"solve", "-q", "-H", h, "--format", "csv"}, boards...)...)
-		require.Equal(t, 0, code, errOut)
-		lines := strings.Split(strings.TrimSpace(out), "\n")
-		require.Len(t, lines, len(boards)+1, h)
-		var ls []string
-		for _, l := range lines[1:] {
-			ls = append(ls, strings.Split(l, ",")[2])
-		}
-		return ls
-	}
-	want := lengths("md")
-	assert.Equal(t, []string{"1", "9"}, want[:2])
-	for _, h := range []string{"lc", "wd", "wd-noskip", "id", "wdid", "wdlc"} {
-		assert.Equal(t, want, lengths(h), h)
-	}
-}

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"runtime"
 
-	"github.com/gapset/gapset/bench"
 	"github.com/gapset/gapset/ida"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/internal/progress"
+	"github.com/gapset/gapset/solution"
 	"github.com/urfave/cli/v2"
 )
 
@@ -65,7 +65,7 @@ func runSolve(c *cli.Context, e *env) error {
 	}
 	h := hs[0]
 	prog := progress.New(e.stderr, c.Bool("quiet"))
-	out := bench.NewSolutionWriter(e.stdout, format, c.Int64("max-nodes"), c.Bool("all-solutions"))
+	out := solution.NewWriter(e.stdout, format, c.Int64("max-nodes"), c.Bool("all-solutions"))
 	for i, in := range insts {
 		prog.Update(int64(i), int64(len(insts)), true, "solving %s (%s)", in.ID, h.Name())
 		opt := ida.Options{Context: e.context, MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo"), Threads: c.Int("threads"), BPMX: c.Bool("bpmx")}
@@ -83,7 +83,7 @@ func runSolve(c *cli.Context, e *env) error {
 			return fmt.Errorf("board %s (line %d): %w", in.ID, in.Line, err)
 		}
 		prog.Clear()
-		if err := out.Write(bench.NewSolution(in, res, err != nil)); err != nil {
+		if err := out.Write(solution.New(in, res, err != nil)); err != nil {
 			return err
 		}
 	}

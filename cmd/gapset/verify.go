@@ -6,8 +6,8 @@ import (
 	"os"
 	"runtime"
 
-	"github.com/gapset/gapset/heuristic"
 	"github.com/gapset/gapset/internal/cmdline"
+	"github.com/gapset/gapset/verify"
 	"github.com/urfave/cli/v2"
 )
 
@@ -29,8 +29,8 @@ func verifyCommand(e *env) *cli.Command {
 				return err
 			}
 			for _, path := range c.Args().Slice() {
-				msg, err := heuristic.VerifyFile(e.context, path, c.Int("workers"))
-				if errors.Is(err, heuristic.ErrVerify) || errors.Is(err, os.ErrNotExist) {
+				msg, err := verify.File(e.context, path, c.Int("workers"))
+				if errors.Is(err, verify.ErrFailed) || errors.Is(err, os.ErrNotExist) {
 					return cmdline.BadInput(err)
 				}
 				if err != nil {

@@ -111,6 +111,10 @@ func Owner(path string) (int, bool) {
 	return pid, err == nil && pid > 0
 }
 
+// Alive reports whether the process pid exists and can still write: a
+// zombie (a process killed but not yet torn down) counts as gone.
+func Alive(pid int) bool { return processAlive(pid) }
+
 // RemoveStale removes the temporaries and scratch directories in dir whose
 // writer is gone and calls removed for each. Anything not named as a
 // temporary (an output, an enumeration's checkpoint) and the temporaries of

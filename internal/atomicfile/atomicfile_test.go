@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -182,4 +183,24 @@ func TestMkdirTempIsFoundByDirGlobAndOwner(t *testing.T) {
 	assert.Equal(t, os.Getpid(), pid)
 	_, ok = Owner(filepath.Join(dir, "Gap2_8.keys"))
 	assert.False(t, ok)
+}
+
+// A child that has exited but is not yet waited for is a zombie: gone for
+// RemoveStale, though signal 0 still finds it.
+func TestZombieIsGone(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc here")
+	}
+	cmd := exec.Command("true")
+	require.NoError(t, cmd.Start())
+	pid := cmd.Process.Pid
+	deadline := time.Now().Add(10 * time.Second)
+	for !zombie(pid) && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	require.True(t, zombie(pid), "the child exited and was not waited for")
+	assert.NoError(t, syscall.Kill(pid, 0), "signal 0 still finds a zombie")
+	assert.False(t, processAlive(pid))
+	assert.True(t, processAlive(os.Getpid()))
+	require.NoError(t, cmd.Wait())
 }

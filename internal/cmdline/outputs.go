@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/sysprobe"
 )
 
 // CheckOutFile refuses, before any work, an output file that cannot be
@@ -90,9 +91,8 @@ func CheckWritableDir(flag, dir string) error {
 // on the disk of dir (the nearest existing ancestor).
 func CheckFreeDisk(flag, dir string, need int64) error {
 	for {
-		var fs syscall.Statfs_t
-		if err := syscall.Statfs(dir, &fs); err == nil {
-			free := int64(fs.Bavail) * int64(fs.Bsize)
+		if d, err := sysprobe.FreeDisk(dir); err == nil {
+			free := d.Free
 			if free < need {
 				return BadInputf("%s %s: %d MiB free, the output needs about %d MiB", flag, Quote(dir), free>>20, need>>20)
 			}

@@ -1,4 +1,8 @@
-package heuristic
+// Package verify runs the full, slow checks of the files the heuristics
+// read (gapset verify): each file against the set enumerated again or the
+// table built again, beyond what a load checks (docs/file-checks.md says
+// what each covers).
+package verify
 
 import (
 	"bytes"
@@ -16,11 +20,11 @@ import (
 	"github.com/gapset/gapset/pdb"
 )
 
-// ErrVerify is wrapped by every verification failure that is the file's
+// ErrFailed is wrapped by every verification failure that is the file's
 // fault (as opposed to an error reading it).
-var ErrVerify = errors.New("verification failed")
+var ErrFailed = errors.New("verification failed")
 
-// VerifyFile runs the full, slow checks of a file the heuristics read,
+// File runs the full, slow checks of a file the heuristics read,
 // whatever its kind (found by its magic bytes), and returns a one-line
 // summary:
 //   - key-set files: checksum, order, every key a valid projected board,
@@ -29,9 +33,10 @@ var ErrVerify = errors.New("verification failed")
 //   - BDD files: checksum, structure, the member count, the order's name
 //     against its bits, the ZDD node count if stored, and the members
 //     compared with the set enumerated again where that fits;
-//   - pattern databases: checksum, the load-time checks, and the whole
-//     table built again and compared byte for byte.
-func VerifyFile(ctx context.Context, path string, workers int) (string, error) {
+//   - pattern databases: the group its file name says (as a load
+//     requires), checksum, the load-time checks, and the whole table built
+//     again and compared byte for byte.
+func File(ctx context.Context, path string, workers int) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err
@@ -41,7 +46,7 @@ func VerifyFile(ctx context.Context, path string, workers int) (string, error) {
 	f.Close()
 	switch {
 	case err != nil:
-		return "", fmt.Errorf("%s: %w: too short for any gapset file", path, ErrVerify)
+		return "", fmt.Errorf("%s: %w: too short for any gapset file", path, ErrFailed)
 	case bytes.HasPrefix(head[:], []byte("GAPKEYS")):
 		return verifyKeys(ctx, path)
 	case bytes.HasPrefix(head[:], []byte("GAPBDD")):
@@ -49,10 +54,10 @@ func VerifyFile(ctx context.Context, path string, workers int) (string, error) {
 	case bytes.HasPrefix(head[:], []byte("GAPSPDB")):
 		return verifyPDB(ctx, path, workers)
 	}
-	return "", fmt.Errorf("%s: %w: not a key-set, BDD or pattern database file", path, ErrVerify)
+	return "", fmt.Errorf("%s: %w: not a key-set, BDD or pattern database file", path, ErrFailed)
 }
 
-func failed(err error) error { return fmt.Errorf("%w: %w", ErrVerify, err) }
+func failed(err error) error { return fmt.Errorf("%w: %w", ErrFailed, err) }
 
 // enumerable reports whether a set can be enumerated again in memory here.
 func enumerable(rows, cols, gap int, exact bool) bool {
@@ -73,7 +78,7 @@ func verifyKeys(ctx context.Context, path string) (string, error) {
 		return "", failed(err)
 	}
 	if h.Exact && h.Gap == 0 {
-		return "", fmt.Errorf("%w: %s: the header marks a gap-0 set exact, which no writer does", ErrVerify, path)
+		return "", fmt.Errorf("%w: %s: the header marks a gap-0 set exact, which no writer does", ErrFailed, path)
 	}
 	msg := fmt.Sprintf("%s: key set %s, %d keys: checksum, order and keys valid", path, h.Name(), len(keys))
 	if !enumerable(h.Rows, h.Cols, h.Gap, h.Exact) {
@@ -87,12 +92,12 @@ func verifyKeys(ctx context.Context, path string) (string, error) {
 		// an approximation must hold the whole set (admissibility), and
 		// more: one equal to the set would be marked exact
 		if missing := countMissing(keys, want); missing > 0 || len(keys) == len(want) {
-			return "", fmt.Errorf("%w: %s: marked approximate, but %d keys of %s are missing and %d extra", ErrVerify, path, missing, h.Name(), len(keys)-len(want)+missing)
+			return "", fmt.Errorf("%w: %s: marked approximate, but %d keys of %s are missing and %d extra", ErrFailed, path, missing, h.Name(), len(keys)-len(want)+missing)
 		}
 		return msg + "; a superset of the set enumerated again", nil
 	}
 	if !slices.Equal(keys, want) {
-		return "", fmt.Errorf("%w: %s: %d keys, but %s enumerated again has %d (or other keys)", ErrVerify, path, len(keys), h.Name(), len(want))
+		return "", fmt.Errorf("%w: %s: %d keys, but %s enumerated again has %d (or other keys)", ErrFailed, path, len(keys), h.Name(), len(want))
 	}
 	return msg + "; equal to the set enumerated again", nil
 }
@@ -103,7 +108,7 @@ func verifyBDD(ctx context.Context, path string) (string, error) {
 		return "", failed(err)
 	}
 	if o, err := bdd.NamedOrder(in.Order.Name, in.Rows, in.Cols, in.Cells); err == nil && !slices.Equal(o.Bits, in.Order.Bits) {
-		return "", fmt.Errorf("%w: %s: the order is named %q but its bits are another order's", ErrVerify, path, in.Order.Name)
+		return "", fmt.Errorf("%w: %s: the order is named %q but its bits are another order's", ErrFailed, path, in.Order.Name)
 	}
 	// Writers name a named order by its name: bits of a named order under
 	// another name (not "custom", not a search's "method:start") mean a
@@ -111,12 +116,12 @@ func verifyBDD(ctx context.Context, path string) (string, error) {
 	for _, n := range bdd.OrderNames() {
 		if o, err := bdd.NamedOrder(n, in.Rows, in.Cols, in.Cells); err == nil && slices.Equal(o.Bits, in.Order.Bits) &&
 			in.Order.Name != n && in.Order.Name != "custom" && !strings.Contains(in.Order.Name, ":") {
-			return "", fmt.Errorf("%w: %s: the order is %s's, but named %q", ErrVerify, path, n, in.Order.Name)
+			return "", fmt.Errorf("%w: %s: the order is %s's, but named %q", ErrFailed, path, n, in.Order.Name)
 		}
 	}
 	for _, r := range in.Order.Name {
 		if r < ' ' || r > '~' {
-			return "", fmt.Errorf("%w: %s: the order's name %q is not printable", ErrVerify, path, in.Order.Name)
+			return "", fmt.Errorf("%w: %s: the order's name %q is not printable", ErrFailed, path, in.Order.Name)
 		}
 	}
 	if in.ZDDNodes > 0 && !in.ZDD {
@@ -125,7 +130,7 @@ func verifyBDD(ctx context.Context, path string) (string, error) {
 			return "", err
 		}
 		if n := uint64(z.NodeCount()); n != in.ZDDNodes {
-			return "", fmt.Errorf("%w: %s: the header says %d ZDD nodes, the set has %d", ErrVerify, path, in.ZDDNodes, n)
+			return "", fmt.Errorf("%w: %s: the header says %d ZDD nodes, the set has %d", ErrFailed, path, in.ZDDNodes, n)
 		}
 	}
 	msg := fmt.Sprintf("%s: BDD of %s, %d nodes, %d members: checksum, structure and count valid", path, in.Name(), in.Nodes, in.Count)
@@ -137,15 +142,15 @@ func verifyBDD(ctx context.Context, path string) (string, error) {
 		return "", err
 	}
 	if in.Exact && in.Gap == 0 {
-		return "", fmt.Errorf("%w: %s: the header marks a gap-0 set exact, which no writer does", ErrVerify, path)
+		return "", fmt.Errorf("%w: %s: the header marks a gap-0 set exact, which no writer does", ErrFailed, path)
 	}
 	if in.Approx {
 		// an approximation holds the whole set and more (see verifyKeys)
 		if uint64(len(want)) >= in.Count {
-			return "", fmt.Errorf("%w: %s: marked approximate, but it has %d members and %s enumerated again %d", ErrVerify, path, in.Count, in.Name(), len(want))
+			return "", fmt.Errorf("%w: %s: marked approximate, but it has %d members and %s enumerated again %d", ErrFailed, path, in.Count, in.Name(), len(want))
 		}
 	} else if uint64(len(want)) != in.Count {
-		return "", fmt.Errorf("%w: %s: %d members, but %s enumerated again has %d", ErrVerify, path, in.Count, in.Name(), len(want))
+		return "", fmt.Errorf("%w: %s: %d members, but %s enumerated again has %d", ErrFailed, path, in.Count, in.Name(), len(want))
 	}
 	s, err := bdd.NewSet(d, in)
 	if err != nil {
@@ -153,7 +158,7 @@ func verifyBDD(ctx context.Context, path string) (string, error) {
 	}
 	for _, k := range want {
 		if !s.Contains(k) {
-			return "", fmt.Errorf("%w: %s: key %#x of %s enumerated again is missing", ErrVerify, path, k, in.Name())
+			return "", fmt.Errorf("%w: %s: key %#x of %s enumerated again is missing", ErrFailed, path, k, in.Name())
 		}
 	}
 	if in.Approx {
@@ -172,10 +177,10 @@ func verifyPDB(ctx context.Context, path string, workers int) (string, error) {
 		return "", err
 	}
 	if wstep != step {
-		return "", fmt.Errorf("%w: %s: stored step %d, built again %d", ErrVerify, path, step, wstep)
+		return "", fmt.Errorf("%w: %s: stored step %d, built again %d", ErrFailed, path, step, wstep)
 	}
 	if i := firstDiff(table, want); i >= 0 {
-		return "", fmt.Errorf("%w: %s: entry %d is %d, built again %d", ErrVerify, path, i, table[i], want[i])
+		return "", fmt.Errorf("%w: %s: entry %d is %d, built again %d", ErrFailed, path, i, table[i], want[i])
 	}
 	return fmt.Sprintf("%s: pattern database of group %v on %dx%d, %d entries, step %d: equal to the table built again", path, group, rows, cols, len(table), step), nil
 }

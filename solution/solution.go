@@ -1,4 +1,8 @@
-package bench
+// Package solution describes solved boards the way `gapset solve` prints
+// them: one Row per board (its length, moves and the search's work), written
+// as text, CSV or JSON lines by a Writer. It knows nothing of benchmarks, so
+// that solving a board does not depend on package bench.
+package solution
 
 import (
 	"encoding/csv"
@@ -12,8 +16,8 @@ import (
 	"github.com/gapset/gapset/ida"
 )
 
-// Solution is one board's line of `gapset solve` (text, CSV or JSON).
-type Solution struct {
+// Row is one board's line of `gapset solve` (text, CSV or JSON).
+type Row struct {
 	ID         string           `json:"id"`
 	Board      string           `json:"board"`
 	Length     int              `json:"length"`
@@ -30,10 +34,10 @@ type Solution struct {
 	Unsolved bool `json:"unsolved,omitempty"`
 }
 
-// NewSolution describes the search of one board; unsolved: it reached the
-// node limit (res then holds the work done).
-func NewSolution(in encode.Instance, res ida.Result, unsolved bool) Solution {
-	s := Solution{
+// New describes the search of one board; unsolved: it reached the node
+// limit (res then holds the work done).
+func New(in encode.Instance, res ida.Result, unsolved bool) Row {
+	s := Row{
 		ID: in.ID, Board: in.Board.String(), Length: res.Length, Moves: res.Moves,
 		Nodes: res.Expanded, Generated: res.Generated, Seconds: res.Elapsed.Seconds(),
 		Heuristic: res.Heuristic, RootBound: res.RootBound, Iterations: res.Iterations, Counters: res.Counters,
@@ -45,12 +49,12 @@ func NewSolution(in encode.Instance, res ida.Result, unsolved bool) Solution {
 	return s
 }
 
-// SolutionCSVHeader is the header line of CSV rows.
-var SolutionCSVHeader = []string{"id", "board", "length", "nodes", "generated", "seconds", "heuristic", "moves"}
+// CSVHeader is the header line of CSV rows.
+var CSVHeader = []string{"id", "board", "length", "nodes", "generated", "seconds", "heuristic", "moves"}
 
 // CSV is the solution as a CSV row ("unsolved" for the length of one that
 // reached the limit).
-func (s Solution) CSV() []string {
+func (s Row) CSV() []string {
 	length := strconv.Itoa(s.Length)
 	if s.Unsolved {
 		length = "unsolved"
@@ -62,7 +66,7 @@ func (s Solution) CSV() []string {
 // Text is the solution as text: a line of figures, the board and the
 // moves; maxNodes names the limit of an unsolved board, all adds the number
 // of optimal solutions.
-func (s Solution) Text(maxNodes int64, all bool) string {
+func (s Row) Text(maxNodes int64, all bool) string {
 	if s.Unsolved {
 		return fmt.Sprintf("%s: unsolved: --max-nodes %d reached, %d nodes, %.3fs, %s\n  board: %s\n",
 			s.ID, maxNodes, s.Nodes, s.Seconds, s.Heuristic, s.Board)
@@ -83,10 +87,10 @@ func moveList(moves []int) string {
 	return strings.Join(parts, " ")
 }
 
-// SolutionWriter writes solutions one at a time as text, CSV (the header
+// Writer writes rows one at a time as text, CSV (the header
 // first) or JSON lines (format "text", "csv", "json"), each flushed as it is
 // written, and keeps their totals.
-type SolutionWriter struct {
+type Writer struct {
 	w        io.Writer
 	format   string
 	maxNodes int64 // named by the text of an unsolved board
@@ -99,19 +103,19 @@ type SolutionWriter struct {
 	Seconds          float64
 }
 
-// NewSolutionWriter writes to w; maxNodes and all are the search's options
-// that the text shows (see Solution.Text).
-func NewSolutionWriter(w io.Writer, format string, maxNodes int64, all bool) *SolutionWriter {
-	s := &SolutionWriter{w: w, format: format, maxNodes: maxNodes, all: all, json: json.NewEncoder(w)}
+// NewWriter writes to w; maxNodes and all are the search's options that
+// the text shows (see Row.Text).
+func NewWriter(w io.Writer, format string, maxNodes int64, all bool) *Writer {
+	s := &Writer{w: w, format: format, maxNodes: maxNodes, all: all, json: json.NewEncoder(w)}
 	if format == "csv" {
 		s.csv = csv.NewWriter(w)
-		_ = s.csv.Write(SolutionCSVHeader)
+		_ = s.csv.Write(CSVHeader)
 	}
 	return s
 }
 
-// Write writes one solution.
-func (s *SolutionWriter) Write(rec Solution) error {
+// Write writes one row.
+func (s *Writer) Write(rec Row) error {
 	s.Boards++
 	if rec.Unsolved {
 		s.Unsolved++
@@ -132,7 +136,7 @@ func (s *SolutionWriter) Write(rec Solution) error {
 
 // Close ends the output: as text, a line of totals when more than one board
 // was written.
-func (s *SolutionWriter) Close() error {
+func (s *Writer) Close() error {
 	if s.format != "text" || s.Boards < 2 {
 		return nil
 	}

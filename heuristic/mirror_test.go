@@ -1,4 +1,4 @@
-package gapset
+package heuristic
 
 import (
 	"context"
@@ -6,38 +6,28 @@ import (
 	"testing"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/ida"
 	"github.com/gapset/gapset/memset"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// The transpose keeps the BFS distance and the Manhattan distance of every
-// 3x3 board, so mirrored projected sets keep h_G:8 admissible: solves give
-// the BFS lengths with no more nodes than the plain sets.
+// A board and its mirror image have the same gap (encode's transposition
+// keeps BFS and Manhattan distance), so mirrored projected sets keep h_G:8
+// admissible: solves give the BFS lengths with fewer nodes than the plain
+// sets.
 func TestMirroredSets(t *testing.T) {
 	dist := encode.Distances(3, 3)
-	g, _ := newGeometry(3, 3)
-	tr, err := NewTransposer(3, 3)
+	tr, err := encode.NewMirror(3, 3)
 	require.NoError(t, err)
-	assert.Equal(t, g.goal, tr.Key(g.goal))
-	for k, d := range dist {
-		m, ok := dist[tr.Key(k)]
-		require.True(t, ok, "%#x transposes to an unreachable board", k)
-		require.Equal(t, d, m)
-		require.Equal(t, g.Manhattan(k), g.Manhattan(tr.Key(k)))
-		require.Equal(t, k, tr.Key(tr.Key(k)))
-	}
-	_, err = NewTransposer(3, 4)
-	assert.Error(t, err)
-
-	sets, err := LevelSets(context.Background(), 3, 3, 8, []int{5}, nil)
+	sets, err := gapset.LevelSets(context.Background(), 3, 3, 8, []int{5}, nil)
 	require.NoError(t, err)
 	var plain, mirrored ida.Gap
 	for _, s := range sets[5] {
 		ms := memset.New(s, 5)
 		plain.Levels = append(plain.Levels, ms)
-		mirrored.Levels = append(mirrored.Levels, Mirrored{ms, tr})
+		mirrored.Levels = append(mirrored.Levels, mirroredSet{ms, tr})
 	}
 	keys := make([]uint64, 0, len(dist))
 	for k := range dist {

@@ -1,0 +1,102 @@
+package pdb
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gapset/gapset/encode"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// namedGroups lists each group of the named partitions once.
+func namedGroups(t *testing.T) []Partition {
+	var out []Partition
+	seen := map[string]bool{}
+	for _, name := range Names() {
+		nm := named[name]
+		p, err := ParsePartition(name, nm.rows, nm.cols)
+		require.NoError(t, err)
+		for _, g := range p.Groups {
+			if f := FileName(p.Rows, p.Cols, g); !seen[f] {
+				seen[f] = true
+				out = append(out, Partition{Name: f, Rows: p.Rows, Cols: p.Cols, Groups: [][]uint8{g}})
+			}
+		}
+	}
+	return out
+}
+
+// The known digests are those of the files the build writes, for every
+// group of the named partitions, byte and compact: built again here up to
+// 6-tile groups of the 4x4 board (a few seconds; not with -short), the 7-
+// and 8-tile ones with GAPSET_PDB_DIGESTS=1 (minutes), or read from the
+// compact files in the directory GAPSET_PDB_DIGESTS names when there
+// (built by gapset pdb build --compact); either also prints the table for
+// digests.go:
+//
+//	GAPSET_PDB_DIGESTS=1 go test ./pdb -run TestKnownDigests -v -timeout 60m
+func TestKnownDigests(t *testing.T) {
+	env := os.Getenv("GAPSET_PDB_DIGESTS")
+	groups := namedGroups(t)
+	var lines []string
+	for _, p := range groups {
+		g := p.Groups[0]
+		entries := Entries(p.Rows*p.Cols, len(g))
+		for _, compact := range []bool{false, true} {
+			_, ok := knownDigest(p.Rows, p.Cols, g, compact)
+			assert.True(t, ok, "%s (compact %t) has a known digest", p.Name, compact)
+		}
+		var table []uint8
+		var step int
+		src := filepath.Join(env, p.Name)
+		small := entries <= 8<<20
+		switch _, statErr := os.Stat(src); {
+		case !small && env != "" && env != "1" && statErr == nil:
+			var err error
+			table, step, err = Read(src, p.Rows, p.Cols, g)
+			require.NoError(t, err)
+		case env == "1" || (small && (env != "" || !testing.Short())):
+			var err error
+			table, step, err = Build(context.Background(), p.Rows, p.Cols, g, 2, nil)
+			require.NoError(t, err)
+		default:
+			continue
+		}
+		dir := t.TempDir()
+		for _, compact := range []bool{false, true} {
+			path := filepath.Join(dir, p.Name)
+			if compact {
+				geo, err := encode.NewGeometry(p.Rows, p.Cols)
+				require.NoError(t, err)
+				nib, err := compactTable(geo, g, table, 2)
+				require.NoError(t, err)
+				require.NoError(t, WriteCompact(path, p.Rows, p.Cols, g, nib, step))
+			} else {
+				require.NoError(t, Write(path, p.Rows, p.Cols, g, table, step))
+			}
+			b, err := os.ReadFile(path)
+			require.NoError(t, err)
+			sum := sha256.Sum256(b)
+			name := p.Name
+			if compact {
+				name += " compact"
+			}
+			want, _ := knownDigest(p.Rows, p.Cols, g, compact)
+			assert.Equal(t, want, hex.EncodeToString(sum[:]), name)
+			lines = append(lines, fmt.Sprintf("\t%q: %q,", name, hex.EncodeToString(sum[:])))
+		}
+	}
+	assert.Len(t, knownDigests, 2*len(groups), "no digest of a group outside the named partitions")
+	if env != "" {
+		slices.Sort(lines)
+		t.Log("\n" + strings.Join(lines, "\n"))
+	}
+}
