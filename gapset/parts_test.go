@@ -2,6 +2,7 @@ package gapset
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -81,4 +82,61 @@ func TestPartBounds(t *testing.T) {
 	assert.Equal(t, []int{0, 5, 6}, partBounds(a, 8, 1))
 	assert.Equal(t, []int{0, 6}, partBounds(a, 8, 0))
 	assert.Equal(t, []int{0, 0, 0}, partBounds(nil, 8, 1))
+}
+
+// The manifest records the partitioning, and a run resumed with another
+// PrefixBits keeps the checkpoint's and writes the same files.
+func TestCheckpointKeepsItsPartitioning(t *testing.T) {
+	base := Config{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9, 5}, Memory: 1 << 24, Packed: true}
+	ref := base
+	ref.Dir = t.TempDir()
+	_, err := Enumerate(context.Background(), ref)
+	require.NoError(t, err)
+	want := readOutputs(t, ref.Dir)
+
+	cfg := base
+	cfg.Dir = t.TempDir()
+	cfg.Checkpoint = filepath.Join(cfg.Dir, CheckpointName)
+	cfg.PrefixBits = 3
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	c := cfg
+	c.Progress = func(Progress) {
+		if n++; n == 30 {
+			cancel()
+		}
+	}
+	_, err = Enumerate(ctx, c)
+	require.ErrorIs(t, err, context.Canceled)
+	m, ok, err := readManifest(cfg.Checkpoint)
+	require.NoError(t, err)
+	require.True(t, ok, "a checkpoint was written before the stop")
+	assert.Equal(t, 2, m.Format)
+	assert.Equal(t, 3, m.PrefixBits)
+	assert.Equal(t, 3, m.ProjectionBits)
+	files := 0
+	for _, ls := range m.Runs {
+		for _, l := range ls {
+			var sum int64
+			for i, r := range l.Parts {
+				assert.Less(t, r.P, 8)
+				if i > 0 {
+					assert.Less(t, l.Parts[i-1].P, r.P, "partitions in order")
+				}
+				assert.Positive(t, r.N, "an empty partition has no file")
+				sum += r.N
+				files++
+			}
+			assert.Equal(t, l.N, sum)
+		}
+	}
+	assert.Positive(t, files)
+
+	resumed := false
+	cfg.PrefixBits = 5
+	cfg.OnResume = func(Resumed) { resumed = true }
+	_, err = Enumerate(context.Background(), cfg)
+	require.NoError(t, err)
+	assert.True(t, resumed)
+	assert.Equal(t, want, readOutputs(t, cfg.Dir))
 }
