@@ -25,7 +25,8 @@ const CheckpointName = "gapset-checkpoint"
 
 // checkpointFormat changes whenever the manifest or the run files change
 // meaning; a checkpoint of another format is refused, not misread.
-const checkpointFormat = 1
+// Format 2: layers and projections partitioned by key range.
+const checkpointFormat = 2
 
 const manifestName = "manifest.json"
 
@@ -51,21 +52,34 @@ type manifest struct {
 	Peak   int64  `json:"peak_disk_bytes"`
 	RSS    uint64 `json:"peak_rss_bytes"`
 	// Elapsed and CPU add up the processes that worked on the run.
-	Elapsed time.Duration       `json:"elapsed_ns"`
-	CPU     time.Duration       `json:"cpu_ns"`
-	Members int64               `json:"members"`
-	Counts  []LayerCount        `json:"layers"`
-	Runs    [][]runRecord       `json:"runs"` // Runs[j][d]: level j's layer at step d
-	Proj    map[int][]runRecord `json:"projections"`
+	Elapsed time.Duration `json:"elapsed_ns"`
+	CPU     time.Duration `json:"cpu_ns"`
+	Members int64         `json:"members"`
+	Counts  []LayerCount  `json:"layers"`
+	// PrefixBits partitions the layers (the top bits of whole-board
+	// keys), ProjectionBits the projection runs (min(ProjectionBits, 4k)
+	// top bits of k-cell keys).
+	PrefixBits     int                   `json:"prefix_bits"`
+	ProjectionBits int                   `json:"projection_prefix_bits"`
+	Runs           [][]partsRecord       `json:"runs"` // Runs[j][d]: level j's layer at step d
+	Proj           map[int][]partsRecord `json:"projections"`
 }
 
-// runRecord names a run file of the checkpoint ("" for an empty layer).
+// partsRecord is a partitioned run of the checkpoint: its non-empty
+// partitions, in partition order (none for an empty layer).
+type partsRecord struct {
+	N     int64       `json:"n"`
+	Tier  int         `json:"tier,omitempty"` // projections: compactions that built it
+	Parts []runRecord `json:"parts,omitempty"`
+}
+
+// runRecord names a partition's run file.
 type runRecord struct {
-	Name  string `json:"name,omitempty"`
+	P     int    `json:"p"`
+	Name  string `json:"name"`
 	N     int64  `json:"n"`
 	Bytes int64  `json:"bytes"`
 	Delta bool   `json:"delta"`
-	Tier  int    `json:"tier,omitempty"`
 }
 
 // identity is what a checkpoint must agree on with the run resuming it.
@@ -127,19 +141,34 @@ func checkMatch(dir string, have, want manifest) error {
 // referenced lists the run files a manifest names.
 func (m manifest) referenced() map[string]bool {
 	names := map[string]bool{manifestName: true, lockName: true}
-	for _, rs := range m.Runs {
-		for _, r := range rs {
-			if r.Name != "" {
-				names[r.Name] = true
+	m.eachRun(func(r runRecord) error {
+		names[r.Name] = true
+		return nil
+	})
+	return names
+}
+
+// eachRun calls fn for every run the manifest names, up to an error.
+func (m manifest) eachRun(fn func(runRecord) error) error {
+	for _, ls := range m.Runs {
+		for _, l := range ls {
+			for _, r := range l.Parts {
+				if err := fn(r); err != nil {
+					return err
+				}
 			}
 		}
 	}
-	for _, rs := range m.Proj {
-		for _, r := range rs {
-			names[r.Name] = true
+	for _, ls := range m.Proj {
+		for _, l := range ls {
+			for _, r := range l.Parts {
+				if err := fn(r); err != nil {
+					return err
+				}
+			}
 		}
 	}
-	return names
+	return nil
 }
 
 // prune removes what the manifest does not name (runs of a step that did
@@ -163,45 +192,47 @@ func prune(dir string, m manifest, ok bool) error {
 	if !ok {
 		return nil
 	}
-	check := func(r runRecord) error {
-		if r.Name == "" {
-			return nil
+	np := 1 << max(m.PrefixBits, m.ProjectionBits)
+	return m.eachRun(func(r runRecord) error {
+		if r.Name == "" || strings.ContainsAny(r.Name, `/\`) || r.P < 0 || r.P >= np {
+			return fmt.Errorf("checkpoint %s: damaged manifest: bad run %q of partition %d (run with --fresh to start over)", dir, r.Name, r.P)
 		}
 		st, err := os.Stat(filepath.Join(dir, r.Name))
 		if err != nil || st.Size() != r.Bytes {
 			return fmt.Errorf("checkpoint %s: run %s is missing or has the wrong size (run with --fresh to start over)", dir, r.Name)
 		}
 		return nil
-	}
-	for _, rs := range m.Runs {
-		for _, r := range rs {
-			if err := check(r); err != nil {
-				return err
-			}
-		}
-	}
-	for _, rs := range m.Proj {
-		for _, r := range rs {
-			if err := check(r); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	})
 }
 
-func (e *streamer) record(r run) runRecord {
-	if r.path == "" {
-		return runRecord{}
+func (e *streamer) record(l parts) partsRecord {
+	rec := partsRecord{N: l.n}
+	for p, r := range l.runs {
+		if r.path != "" {
+			rec.Parts = append(rec.Parts, runRecord{P: p, Name: filepath.Base(r.path), N: r.n, Bytes: r.bytes, Delta: r.delta})
+		}
 	}
-	return runRecord{Name: filepath.Base(r.path), N: r.n, Bytes: r.bytes, Delta: r.delta}
+	return rec
 }
 
-func (e *streamer) fromRecord(r runRecord) run {
-	if r.Name == "" {
-		return run{}
+// fromRecord is the partitioned run a record names; width is its keys'.
+func (e *streamer) fromRecord(rec partsRecord, bits, width int) (parts, error) {
+	if len(rec.Parts) == 0 && rec.N == 0 {
+		return parts{}, nil
 	}
-	return run{path: filepath.Join(e.state, r.Name), n: r.N, bytes: r.Bytes, delta: r.Delta}
+	l := parts{runs: make([]run, 1<<partBits(bits, width)), n: rec.N}
+	var n int64
+	for _, r := range rec.Parts {
+		if r.P >= len(l.runs) || l.runs[r.P].path != "" {
+			return l, fmt.Errorf("checkpoint %s: damaged manifest: partition %d of %s (run with --fresh to start over)", e.state, r.P, r.Name)
+		}
+		l.runs[r.P] = e.track(run{path: filepath.Join(e.state, r.Name), n: r.N, bytes: r.Bytes, delta: r.Delta})
+		n += r.N
+	}
+	if n != rec.N {
+		return l, fmt.Errorf("checkpoint %s: damaged manifest: partitions of %d keys make a run of %d (run with --fresh to start over)", e.state, n, rec.N)
+	}
+	return l, nil
 }
 
 // checkpoint writes the manifest of the state after step (atomically, so a
@@ -217,18 +248,18 @@ func (e *streamer) checkpoint(res *Result, step int, done bool) error {
 	m.Elapsed, m.CPU = time.Since(e.start), sysprobe.ProcessCPU()-e.cpu0
 	_, rss := sysprobe.Memory()
 	m.RSS = max(rss, e.rss0)
-	m.Counts = res.Layers
+	m.Counts, m.PrefixBits, m.ProjectionBits = res.Layers, e.bits, e.pbits
 	for _, layers := range e.layers {
-		var rs []runRecord
-		for _, r := range layers {
-			rs = append(rs, e.record(r))
+		var rs []partsRecord
+		for _, l := range layers {
+			rs = append(rs, e.record(l))
 		}
 		m.Runs = append(m.Runs, rs)
 	}
-	m.Proj = map[int][]runRecord{}
+	m.Proj = map[int][]partsRecord{}
 	for k, ts := range e.proj {
 		for _, t := range ts {
-			rec := e.record(t.run)
+			rec := e.record(t.parts)
 			rec.Tier = t.tier
 			m.Proj[k] = append(m.Proj[k], rec)
 		}
@@ -277,26 +308,39 @@ func (e *streamer) resume(res *Result) (int, error) {
 			return -1, err
 		}
 	}
+	if ok && (m.PrefixBits < 0 || m.PrefixBits > maxPrefixBits || m.ProjectionBits < 0 || m.ProjectionBits > maxPrefixBits) {
+		return -1, fmt.Errorf("checkpoint %s: damaged manifest: prefix bits %d/%d (run with --fresh to start over)", e.state, m.PrefixBits, m.ProjectionBits)
+	}
 	if err := prune(e.state, m, ok); err != nil {
 		return -1, err
 	}
 	if !ok {
 		return -1, nil
 	}
+	// The checkpoint's partitioning is the layout of its runs.
+	e.bits, e.pbits = m.PrefixBits, m.ProjectionBits
 	e.seq, e.spills, e.peak, e.members, e.rss0 = m.Seq, m.Spills, m.Peak, m.Members, m.RSS
 	e.start = e.start.Add(-m.Elapsed)
 	e.cpu0 -= m.CPU
 	res.Layers = m.Counts
-	e.layers = make([][]run, len(m.Runs))
+	e.layers = make([][]parts, len(m.Runs))
 	for j, rs := range m.Runs {
 		for _, r := range rs {
-			e.layers[j] = append(e.layers[j], e.track(e.fromRecord(r)))
+			l, err := e.fromRecord(r, e.bits, 4*e.g.N)
+			if err != nil {
+				return -1, err
+			}
+			e.layers[j] = append(e.layers[j], l)
 		}
 	}
 	e.proj = map[int][]tiered{}
 	for k, rs := range m.Proj {
 		for _, r := range rs {
-			e.proj[k] = append(e.proj[k], tiered{e.track(e.fromRecord(r)), r.Tier})
+			l, err := e.fromRecord(r, e.pbits, 4*k)
+			if err != nil {
+				return -1, err
+			}
+			e.proj[k] = append(e.proj[k], tiered{l, r.Tier})
 		}
 	}
 	e.peak = max(e.peak, m.Peak)

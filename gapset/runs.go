@@ -5,13 +5,19 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math/bits"
 	"os"
 	"unsafe"
 )
 
-// Runs are the enumeration's scratch files: sorted uint64 keys in the
-// machine's byte order, no header. They live only inside one run of the
-// program (in its temporary directory); key-set files are the durable form.
+// Runs are the enumeration's state and scratch files: sorted uint64 keys,
+// no header, either raw (8 bytes each, little-endian) or delta-coded. A
+// resumable run keeps its layers and projections as runs in the checkpoint
+// (docs/enumeration-layout.md); key-set files are the final form.
+
+// littleEndian tells whether the machine's byte order is the raw runs'
+// (then keys are written and read without conversion).
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 func asBytes(keys []uint64) []byte {
 	if len(keys) == 0 {
@@ -42,12 +48,16 @@ type runWriter struct {
 	enc   []byte
 }
 
-func createRun(path string, delta bool) (*runWriter, error) {
+// createRun starts a run of at most about maxKeys keys (the size of its
+// write buffer: small partitions are many, and a big buffer each would
+// cost more to clear than to write).
+func createRun(path string, delta bool, maxKeys int64) (*runWriter, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err
 	}
-	return &runWriter{f: f, bw: bufio.NewWriterSize(f, 1<<20), path: path, delta: delta}, nil
+	size := int(min(1<<20, max(4096, 8*maxKeys+64)))
+	return &runWriter{f: f, bw: bufio.NewWriterSize(f, size), path: path, delta: delta}, nil
 }
 
 // write appends sorted keys (above every key written before when delta).
@@ -55,22 +65,37 @@ func (w *runWriter) write(keys []uint64) error {
 	w.n += int64(len(keys))
 	if !w.delta {
 		w.bytes += 8 * int64(len(keys))
-		_, err := w.bw.Write(asBytes(keys))
-		return err
-	}
-	b := w.enc[:0]
-	prev := w.prev
-	for _, k := range keys {
-		if k < prev {
-			return fmt.Errorf("run %s: key %#x below the previous %#x", w.path, k, prev)
+		if littleEndian {
+			_, err := w.bw.Write(asBytes(keys))
+			return err
 		}
-		b = binary.AppendUvarint(b, k-prev)
-		prev = k
+		for _, k := range keys {
+			if _, err := w.bw.Write(binary.LittleEndian.AppendUint64(w.enc[:0], k)); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	w.prev, w.enc = prev, b
-	w.bytes += int64(len(b))
-	_, err := w.bw.Write(b)
-	return err
+	// Encoded a block at a time: the encoding buffer stays small.
+	for len(keys) > 0 {
+		blk := keys[:min(len(keys), 1<<12)]
+		keys = keys[len(blk):]
+		b := w.enc[:0]
+		prev := w.prev
+		for _, k := range blk {
+			if k < prev {
+				return fmt.Errorf("run %s: key %#x below the previous %#x", w.path, k, prev)
+			}
+			b = binary.AppendUvarint(b, k-prev)
+			prev = k
+		}
+		w.prev, w.enc = prev, b
+		w.bytes += int64(len(b))
+		if _, err := w.bw.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (w *runWriter) close() (run, error) {
@@ -86,7 +111,7 @@ func (w *runWriter) close() (run, error) {
 }
 
 func writeRun(path string, keys []uint64, delta bool) (run, error) {
-	w, err := createRun(path, delta)
+	w, err := createRun(path, delta, int64(len(keys)))
 	if err != nil {
 		return run{}, err
 	}
@@ -119,11 +144,28 @@ func openCursor(r run, bufKeys int) (*cursor, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Buffers no bigger than the run: partitions are often small.
+	bufKeys = int(max(1, min(int64(bufKeys), r.n)))
 	c := &cursor{f: f, buf: make([]uint64, 0, bufKeys), left: r.n, delta: r.delta}
 	if r.delta {
-		c.raw = make([]byte, 0, max(4096, 2*bufKeys))
+		c.raw = make([]byte, 0, min(max(4096, 2*int64(bufKeys)), max(64, r.bytes+binary.MaxVarintLen64)))
 	}
 	return c, nil
+}
+
+// reopen points the cursor at the start of another run, keeping its
+// buffers.
+func (c *cursor) reopen(r run) error {
+	f, err := os.Open(r.path)
+	if err != nil {
+		return err
+	}
+	c.f.Close()
+	*c = cursor{f: f, buf: c.buf[:0], left: r.n, delta: r.delta, raw: c.raw[:0]}
+	if r.delta && cap(c.raw) == 0 {
+		c.raw = make([]byte, 0, max(4096, 2*cap(c.buf)))
+	}
+	return nil
 }
 
 // next advances to the next key; false at the end or on an error.
@@ -138,6 +180,10 @@ func (c *cursor) next() bool {
 			c.err = c.decode()
 		} else if _, err := io.ReadFull(c.f, asBytes(c.buf)); err != nil {
 			c.err = fmt.Errorf("reading %s: %w", c.f.Name(), err)
+		} else if !littleEndian {
+			for i, v := range c.buf {
+				c.buf[i] = bits.ReverseBytes64(v)
+			}
 		}
 		if c.err != nil {
 			return false
@@ -265,7 +311,11 @@ func mergeRuns(runs []run, bufKeys int, emit func([]uint64) error) error {
 	for i := len(h)/2 - 1; i >= 0; i-- {
 		down(i)
 	}
-	out := make([]uint64, 0, 1<<16)
+	var total int64
+	for _, r := range runs {
+		total += r.n
+	}
+	out := make([]uint64, 0, max(1, min(1<<16, total)))
 	have := false
 	var last uint64
 	for len(h) > 0 {

@@ -2,7 +2,6 @@ package gapset
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -38,8 +37,12 @@ type Config struct {
 	RawRuns bool
 	// Packed writes the key-set files delta-coded (keyset format version
 	// 2): 2-5 bytes per key instead of 8.
-	Packed   bool
-	Progress func(Progress)
+	Packed bool
+	// PrefixBits is the number of top key bits that partition every layer
+	// and projection run (at most 8; default DefaultPrefixBits, -1: one
+	// partition). A resumed run keeps its checkpoint's.
+	PrefixBits int
+	Progress   func(Progress)
 	// Checkpoint, when set, is the directory where the run keeps its state
 	// after every step (CheckpointName inside the output directory, for
 	// the command) and resumes from when it holds a checkpoint of the same
@@ -105,6 +108,11 @@ func Enumerate(ctx context.Context, cfg Config) (Result, error) {
 // enumerate is Enumerate with the input chunk size as a parameter (tests
 // make it tiny to exercise the spilling paths on small boards).
 func enumerate(ctx context.Context, cfg Config, inChunk int) (Result, error) {
+	return enumerateWith(ctx, cfg, inChunk, nil)
+}
+
+// enumerateWith is enumerate that shows every finished layer to onLayer.
+func enumerateWith(ctx context.Context, cfg Config, inChunk int, onLayer func(j, d int, l parts)) (Result, error) {
 	if err := cfg.Check(); err != nil {
 		return Result{}, err
 	}
@@ -126,7 +134,9 @@ func enumerate(ctx context.Context, cfg Config, inChunk int) (Result, error) {
 		return Result{}, err
 	}
 	defer os.RemoveAll(tmp)
-	e := &streamer{cfg: cfg, g: g, ctx: ctx, tmp: tmp, start: time.Now(), cpu0: sysprobe.ProcessCPU(), workers: cfg.Workers, inChunk: inChunk}
+	e := &streamer{cfg: cfg, g: g, ctx: ctx, tmp: tmp, start: time.Now(), cpu0: sysprobe.ProcessCPU(), workers: cfg.Workers, inChunk: inChunk,
+		bits: cfg.prefixBits(), onLayer: onLayer}
+	e.pbits = min(e.bits, projectionPrefixBits)
 	if cfg.Checkpoint != "" && cfg.MaxStep <= 0 {
 		if err := os.MkdirAll(cfg.Checkpoint, 0o755); err != nil {
 			return Result{}, err
@@ -159,6 +169,10 @@ type streamer struct {
 	cpu0    time.Duration
 	workers int
 	inChunk int // keys of an input layer expanded at a time
+	bits    int // prefix bits of the layers' partitions (whole-board keys)
+	pbits   int // prefix bits of the projection runs' partitions
+	// onLayer, when set, sees every finished layer (tests).
+	onLayer func(j, d int, l parts)
 	// state is the checkpoint directory ("" for none): layer and
 	// projection runs live there, and dropped ones stay until the next
 	// manifest no longer names them.
@@ -173,22 +187,22 @@ type streamer struct {
 	disk, peak    int64
 	members       int64
 	spills        int
-	// layers[j][d]: level j's layer at step d (an empty run when empty).
-	layers [][]run
+	// layers[j][d]: level j's layer at step d (no partitions when empty).
+	layers [][]parts
 	// proj[k]: projected runs waiting for the final merge, with their
 	// compaction tiers.
 	proj map[int][]tiered
 }
 
-func (e *streamer) newRunPath(tag string) string {
-	e.seq++
-	name := fmt.Sprintf("%06d-%s", e.seq, tag)
-	if e.state != "" && isStateTag(tag) {
-		p := filepath.Join(e.state, name)
-		e.fresh = append(e.fresh, p)
-		return p
+// prefixBits is the partitioning the configuration asks for.
+func (c Config) prefixBits() int {
+	switch {
+	case c.PrefixBits == 0:
+		return DefaultPrefixBits
+	case c.PrefixBits < 0:
+		return 0
 	}
-	return filepath.Join(e.tmp, name)
+	return min(c.PrefixBits, maxPrefixBits)
 }
 
 // need makes the work buffer hold at least n keys (n <= wn), keeping its
@@ -244,7 +258,10 @@ func (e *streamer) run() (Result, error) {
 	g := e.g
 	levels := e.cfg.MaxGap/2 + 1
 	res := Result{Rows: e.cfg.Rows, Cols: e.cfg.Cols, MaxGap: e.cfg.MaxGap, Exact: e.cfg.Exact}
-	finished := func(j, d int, r run, inWork []uint64) error {
+	finished := func(j, d int, r parts, inWork []uint64) error {
+		if e.onLayer != nil {
+			e.onLayer(j, d, r)
+		}
 		e.members += r.n
 		if r.n > 0 {
 			res.Layers = append(res.Layers, LayerCount{Gap: 2 * j, Manhattan: d - 2*j, Count: r.n})
@@ -266,15 +283,16 @@ func (e *streamer) run() (Result, error) {
 	}
 	if last < 0 || e.state == "" {
 		last = 0
-		e.layers = make([][]run, levels)
+		e.layers = make([][]parts, levels)
 		e.proj = map[int][]tiered{}
-		goal, err := writeRun(e.newRunPath("L0-0"), []uint64{g.goal}, !e.cfg.RawRuns)
+		a := []uint64{g.goal}
+		goal, _, err := e.writeParts(a, partBounds(a, 4*g.N, e.bits), e.partsBase("L0-0"), nil)
 		if err != nil {
 			return res, err
 		}
-		e.layers[0] = append(e.layers[0], e.track(goal))
+		e.layers[0] = append(e.layers[0], goal)
 		for j := 1; j < levels; j++ {
-			e.layers[j] = append(e.layers[j], run{})
+			e.layers[j] = append(e.layers[j], parts{})
 		}
 		if err := finished(0, 0, goal, nil); err != nil {
 			return res, err
@@ -290,7 +308,7 @@ func (e *streamer) run() (Result, error) {
 			if err != nil {
 				return res, err
 			}
-			e.layers[j] = append(e.layers[j], e.track(r))
+			e.layers[j] = append(e.layers[j], r)
 			if r.n > 0 {
 				any = true
 			}
@@ -304,9 +322,9 @@ func (e *streamer) run() (Result, error) {
 		if !slices.Contains(e.cfg.Cells, g.N) {
 			for i := 0; i < levels; i++ {
 				for s := range e.layers[i] {
-					if s < d && s+2*(levels-1-i) < d+1 && e.layers[i][s].path != "" {
-						e.drop(e.layers[i][s])
-						e.layers[i][s] = run{}
+					if s < d && s+2*(levels-1-i) < d+1 && e.layers[i][s].runs != nil {
+						e.dropParts(e.layers[i][s])
+						e.layers[i][s] = parts{}
 					}
 				}
 			}
@@ -340,112 +358,134 @@ func (e *streamer) run() (Result, error) {
 	return res, nil
 }
 
-// step builds level j's layer at step d. When the whole layer fitted in the
-// work buffer it also returns it there (sorted), for projecting without
-// reading it back.
-func (e *streamer) step(j, d int) (run, []uint64, error) {
+// step builds level j's layer at step d: the input layers' partitions
+// are expanded in parallel into the work buffer; when it fills, its keys
+// are sorted and spilled as a piece per target partition. Each target
+// partition is then finished on its own, in parallel: de-duplicated (its
+// pieces merged), the same partition of the lower levels' layers at this
+// Manhattan distance subtracted, and written. When the whole layer fitted
+// in the work buffer step also returns it there (sorted), for projecting
+// without reading it back.
+func (e *streamer) step(j, d int) (parts, []uint64, error) {
 	g := e.g
+	width := 4 * g.N
+	np := 1 << e.bits
+	var in []expandTask
+	add := func(l parts, raise bool) {
+		for _, r := range l.runs {
+			if r.n > 0 {
+				in = append(in, expandTask{r, raise})
+			}
+		}
+	}
+	add(e.layers[j][d-1], true)
+	if j > 0 {
+		add(e.layers[j-1][d-1], false)
+	}
 	fill := 0
-	var pieces []run
+	pieces := make([][]run, np)
 	flush := func() error {
 		a := e.work[:fill]
-		e.sortWork(a, 4*g.N)
-		a = dedup(a)
-		r, err := writeRun(e.newRunPath(fmt.Sprintf("c%d-%d", j, d)), a, !e.cfg.RawRuns)
-		if err != nil {
-			return err
+		e.sortWork(a, width)
+		ps, _, err := e.writeParts(a, partBounds(a, width, e.bits), e.partsBase(fmt.Sprintf("c%d-%d", j, d)), nil)
+		for p, r := range ps.runs {
+			if r.n > 0 {
+				pieces[p] = append(pieces[p], r)
+			}
 		}
-		pieces = append(pieces, e.track(r))
 		e.spills++
 		fill = 0
-		return nil
+		return err
 	}
-	expandFrom := func(r run, raise bool) error {
-		if r.n == 0 {
-			return nil
-		}
-		return forEachChunk(r, e.inChunk, func(keys []uint64) error {
-			if fill+4*len(keys) > e.wn {
-				if err := flush(); err != nil {
-					return err
-				}
+	x := newExpander(g, in, e.workers, e.inChunk)
+	defer x.close()
+	for x.left > 0 {
+		if fill > 0 && int64(e.wn-fill)/4 < min(x.left, int64(e.inChunk)) {
+			if err := flush(); err != nil {
+				return parts{}, nil, err
 			}
-			e.need(fill+4*len(keys), fill)
-			fill = len(expandAll(g, keys, raise, e.work[:fill], e.workers))
-			return e.ctx.Err()
-		})
-	}
-	if err := expandFrom(e.layers[j][d-1], true); err != nil {
-		return run{}, nil, err
-	}
-	if j > 0 {
-		if err := expandFrom(e.layers[j-1][d-1], false); err != nil {
-			return run{}, nil, err
+		}
+		// A batch expands at most an input chunk: the buffer grows as the
+		// children come, not by the bound of four per key.
+		in := min(x.left, int64(e.inChunk))
+		e.need(int(min(int64(e.wn), int64(fill)+4*in)), fill)
+		var err error
+		if fill, err = x.batch(e.work, fill, int(in)); err != nil {
+			return parts{}, nil, err
+		}
+		if err := e.ctx.Err(); err != nil {
+			return parts{}, nil, err
 		}
 	}
-	// Lower-gap layers with the same Manhattan distance are removed.
-	var subs []*subtractor
-	defer func() {
-		for _, s := range subs {
-			s.close()
-		}
-	}()
+	x.close()
+	// Lower-gap layers with the same Manhattan distance are removed,
+	// partition by partition.
+	var lower []parts
 	for i := 0; i < j; i++ {
 		if s := d - 2*(j-i); s >= 0 && e.layers[i][s].n > 0 {
-			sb, err := newSubtractor(e.layers[i][s])
-			if err != nil {
-				return run{}, nil, err
-			}
-			subs = append(subs, sb)
+			lower = append(lower, e.layers[i][s])
 		}
 	}
-	subtractAll := func(a []uint64) ([]uint64, error) {
-		var err error
-		for _, s := range subs {
-			if a, err = s.apply(a); err != nil {
+	subtractor := func(p int) (func([]uint64) ([]uint64, error), func(), error) {
+		var subs []*subtractor
+		done := func() {
+			for _, s := range subs {
+				s.close()
+			}
+		}
+		for _, l := range lower {
+			if p < len(l.runs) && l.runs[p].n > 0 {
+				sb, err := newSubtractor(l.runs[p])
+				if err != nil {
+					done()
+					return nil, nil, err
+				}
+				subs = append(subs, sb)
+			}
+		}
+		return func(a []uint64) ([]uint64, error) {
+			var err error
+			for _, s := range subs {
+				if a, err = s.apply(a); err != nil {
+					return nil, err
+				}
+			}
+			return a, nil
+		}, done, nil
+	}
+	base := e.partsBase(fmt.Sprintf("L%d-%d", j, d))
+	if len(slices.Concat(pieces...)) == 0 {
+		a := e.work[:fill]
+		e.sortWork(a, width)
+		l, n, err := e.writeParts(a, partBounds(a, width, e.bits), base, func(p int, seg []uint64) ([]uint64, error) {
+			keep, done, err := subtractor(p)
+			if err != nil {
 				return nil, err
 			}
-		}
-		return a, nil
-	}
-	path := e.newRunPath(fmt.Sprintf("L%d-%d", j, d))
-	if len(pieces) == 0 {
-		a := e.work[:fill]
-		e.sortWork(a, 4*g.N)
-		a, err := subtractAll(dedup(a))
-		if err != nil {
-			return run{}, nil, err
-		}
-		r, err := writeRun(path, a, !e.cfg.RawRuns)
-		return r, a, err
+			defer done()
+			return keep(seg)
+		})
+		return l, a[:n], err
 	}
 	if fill > 0 {
 		if err := flush(); err != nil {
-			return run{}, nil, err
+			return parts{}, nil, err
 		}
 	}
-	w, err := createRun(path, !e.cfg.RawRuns)
-	if err != nil {
-		return run{}, nil, err
-	}
-	err = mergeRuns(pieces, 1<<16, func(b []uint64) error {
-		b, err := subtractAll(b)
-		if err != nil {
-			return err
+	l, err := e.mergeParts(pieces, base, max(1<<10, (1<<16)/e.workers), subtractor)
+	for _, ps := range pieces {
+		for _, r := range ps {
+			e.drop(r)
 		}
-		return w.write(b)
-	})
-	r, cerr := w.close()
-	for _, p := range pieces {
-		e.drop(p)
 	}
-	return r, nil, errors.Join(err, cerr)
+	return l, nil, err
 }
 
 // project adds the layer's projections (cells below the whole board) to the
 // runs waiting for the final merge. inWork, when set, is the layer itself in
-// the work buffer; otherwise the layer is read back in buffer-sized pieces.
-func (e *streamer) project(r run, inWork []uint64) error {
+// the work buffer; otherwise the layer is read back, as many partitions at
+// a time as the buffer holds, each on a worker.
+func (e *streamer) project(l parts, inWork []uint64) error {
 	n := e.g.N
 	var ks []int
 	for _, k := range e.cfg.Cells {
@@ -459,16 +499,14 @@ func (e *streamer) project(r run, inWork []uint64) error {
 	sort.Sort(sort.Reverse(sort.IntSlice(ks))) // nested: project 12, then 10 from that, ...
 	doChunk := func(a []uint64) error {
 		for _, k := range ks {
-			mask := encode.ProjectMask(k)
-			for i := range a {
-				a[i] &= mask
-			}
-			e.sortWork(a, 4*k)
-			a = dedup(a)
-			pr, err := writeRun(e.newRunPath(fmt.Sprintf("p%d", k)), a, !e.cfg.RawRuns)
+			e.maskAll(a, encode.ProjectMask(k))
+			width := 4 * k
+			e.sortWork(a, width)
+			pr, m, err := e.writeParts(a, partBounds(a, width, partBits(e.pbits, width)), e.partsBase(fmt.Sprintf("p%d", k)), nil)
 			if err != nil {
 				return err
 			}
+			a = a[:m]
 			if err := e.addProjection(k, pr); err != nil {
 				return err
 			}
@@ -478,27 +516,85 @@ func (e *streamer) project(r run, inWork []uint64) error {
 	if inWork != nil {
 		return doChunk(inWork)
 	}
+	// Partitions go into the buffer whole, read in parallel; one bigger
+	// than the buffer is read in buffer-sized pieces.
+	var batch []int
 	fill := 0
-	err := forEachChunk(r, e.inChunk, func(keys []uint64) error {
-		if fill+len(keys) > e.wn {
-			if err := doChunk(e.work[:fill]); err != nil {
+	readBatch := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		e.need(fill, 0)
+		offs := make([]int, len(batch)+1)
+		sizes := make([]int64, len(batch))
+		for i, p := range batch {
+			offs[i+1] = offs[i] + int(l.runs[p].n)
+			sizes[i] = l.runs[p].n
+		}
+		err := e.each(bySize(sizes), func(i int) error {
+			return readInto(l.runs[batch[i]], e.work[offs[i]:offs[i+1]], 1<<14)
+		})
+		if err == nil {
+			err = doChunk(e.work[:fill])
+		}
+		batch, fill = batch[:0], 0
+		return err
+	}
+	for p, r := range l.runs {
+		if r.n == 0 {
+			continue
+		}
+		if fill+int(r.n) > e.wn {
+			if err := readBatch(); err != nil {
 				return err
 			}
-			fill = 0
 		}
-		e.need(fill+len(keys), fill)
-		fill += copy(e.work[fill:], keys)
+		if int(r.n) <= e.wn {
+			batch = append(batch, p)
+			fill += int(r.n)
+			continue
+		}
+		err := forEachChunk(r, e.inChunk, func(keys []uint64) error {
+			if fill+len(keys) > e.wn {
+				if err := doChunk(e.work[:fill]); err != nil {
+					return err
+				}
+				fill = 0
+			}
+			e.need(fill+len(keys), fill)
+			fill += copy(e.work[fill:], keys)
+			return nil
+		})
+		if err == nil && fill > 0 {
+			err = doChunk(e.work[:fill])
+		}
+		if err != nil {
+			return err
+		}
+		fill = 0
+	}
+	return readBatch()
+}
+
+// maskAll keeps the bits of mask in every key of a (in parallel).
+func (e *streamer) maskAll(a []uint64, mask uint64) {
+	const seg = 1 << 18
+	order := make([]int, (len(a)+seg-1)/seg)
+	for i := range order {
+		order[i] = i
+	}
+	e.each(order, func(i int) error {
+		b := a[i*seg : min(len(a), (i+1)*seg)]
+		for x := range b {
+			b[x] &= mask
+		}
 		return nil
 	})
-	if err == nil && fill > 0 {
-		err = doChunk(e.work[:fill])
-	}
-	return err
 }
 
 // tiered is a projection run and how many compactions built it.
 type tiered struct {
-	run
+	parts
 	tier int
 }
 
@@ -509,8 +605,8 @@ type tiered struct {
 // times.
 const compactFanIn = 8
 
-func (e *streamer) addProjection(k int, r run) error {
-	e.proj[k] = append(e.proj[k], tiered{e.track(r), 0})
+func (e *streamer) addProjection(k int, r parts) error {
+	e.proj[k] = append(e.proj[k], tiered{r, 0})
 	for {
 		runs := e.proj[k]
 		t := runs[len(runs)-1].tier
@@ -521,64 +617,62 @@ func (e *streamer) addProjection(k int, r run) error {
 		if same < compactFanIn {
 			return nil
 		}
-		in := make([]run, 0, same)
+		in := make([]parts, 0, same)
 		for _, x := range runs[len(runs)-same:] {
-			in = append(in, x.run)
+			in = append(in, x.parts)
 		}
-		w, err := createRun(e.newRunPath(fmt.Sprintf("p%d-t%d", k, t+1)), !e.cfg.RawRuns)
+		merged, err := e.mergeParts(partitionsOf(in), e.partsBase(fmt.Sprintf("p%d-t%d", k, t+1)), max(1<<10, (1<<15)/e.workers), nil)
 		if err != nil {
 			return err
 		}
-		err = mergeRuns(in, 1<<15, w.write)
-		merged, cerr := w.close()
-		if err = errors.Join(err, cerr); err != nil {
-			return err
-		}
 		for _, x := range in {
-			e.drop(x)
+			e.dropParts(x)
 		}
-		e.proj[k] = append(runs[:len(runs)-same], tiered{e.track(merged), t + 1})
+		e.proj[k] = append(runs[:len(runs)-same], tiered{merged, t + 1})
 	}
 }
 
-// finish merges the runs of every projection into its key-set file.
+// finish merges the runs of every projection into its key-set file,
+// partition after partition: as many partitions as the work buffer holds
+// are merged at once, each on a worker, then written in order (the
+// whole-board file is the layers' partitions merged across layers).
 func (e *streamer) finish(res *Result) error {
-	// The work buffers are not needed any more.
-	e.work, e.scratch = nil, nil
+	// The sort scratch is not needed any more; the work buffer (no bigger
+	// than the steps made it) holds merged partitions.
+	e.scratch = nil
 	n := e.g.N
 	levels := e.cfg.MaxGap/2 + 1
 	type job struct {
-		k    int
-		runs []run
+		k     int
+		parts [][]run
+		size  int64
 	}
 	var jobs []job
 	for _, k := range e.cfg.Cells {
+		var list []parts
 		if k == n {
-			var runs []run
 			for j := 0; j < levels; j++ {
 				if e.cfg.Exact && j != levels-1 {
 					continue
 				}
-				runs = append(runs, e.layers[j]...)
+				list = append(list, e.layers[j]...)
 			}
-			jobs = append(jobs, job{k, runs})
 		} else {
-			var runs []run
 			for _, x := range e.proj[k] {
-				runs = append(runs, x.run)
+				list = append(list, x.parts)
 			}
-			jobs = append(jobs, job{k, runs})
 		}
-	}
-	// One merge at a time, smallest first, each dropping its runs when done:
-	// that bounds the scratch disk (the merge itself is I/O bound).
-	size := func(j job) (n int64) {
-		for _, r := range j.runs {
-			n += r.n
+		jb := job{k: k, parts: partitionsOf(list)}
+		for _, l := range list {
+			jb.size += l.n
 		}
-		return n
+		jobs = append(jobs, jb)
 	}
-	sort.SliceStable(jobs, func(a, b int) bool { return size(jobs[a]) < size(jobs[b]) })
+	// One file at a time, smallest first, each dropping its runs when done:
+	// that bounds the scratch disk.
+	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].size < jobs[b].size })
+	budget := max(cap(e.work), min(e.wn, 1<<20))
+	bufKeys := max(1<<10, (1<<15)/e.workers)
 	var written int64
 	for _, jb := range jobs {
 		h := e.cfg.header(jb.k)
@@ -587,7 +681,7 @@ func (e *streamer) finish(res *Result) error {
 		if err != nil {
 			return err
 		}
-		err = mergeRuns(jb.runs, 1<<15, func(b []uint64) error {
+		add := func(b []uint64) error {
 			if err := e.ctx.Err(); err != nil {
 				return err
 			}
@@ -600,7 +694,8 @@ func (e *streamer) finish(res *Result) error {
 				e.report(Progress{Gap: e.cfg.MaxGap, Layer: written, Phase: "merge"})
 			}
 			return nil
-		})
+		}
+		err = e.mergeInOrder(jb.parts, budget, bufKeys, add)
 		if err != nil {
 			w.Abort()
 			return err
@@ -609,11 +704,68 @@ func (e *streamer) finish(res *Result) error {
 		if err := w.Close(); err != nil {
 			return err
 		}
-		for _, r := range jb.runs {
-			e.drop(r)
+		for _, rs := range jb.parts {
+			for _, r := range rs {
+				e.drop(r)
+			}
 		}
 		res.Outputs = append(res.Outputs, OutputFile{Cells: jb.k, Name: h.Name(), Path: path, Count: cnt})
 		e.report(Progress{Gap: e.cfg.MaxGap, Layer: int64(cnt), Phase: "wrote " + h.Name()})
+	}
+	e.work = nil
+	return nil
+}
+
+// mergeInOrder merges each partition's runs and hands the keys to emit in
+// partition order: windows of consecutive partitions whose runs hold at
+// most budget keys are merged in parallel into the work buffer, then
+// emitted; a partition bigger than that is merged straight to emit.
+func (e *streamer) mergeInOrder(byPart [][]run, budget, bufKeys int, emit func([]uint64) error) error {
+	size := func(p int) (n int64) {
+		for _, r := range byPart[p] {
+			n += r.n
+		}
+		return n
+	}
+	for p := 0; p < len(byPart); {
+		if s := size(p); s > int64(budget) {
+			if err := mergeRuns(byPart[p], 1<<15, emit); err != nil {
+				return err
+			}
+			p++
+			continue
+		}
+		// The window p..q-1 and each partition's place in the buffer.
+		offs := []int{0}
+		q := p
+		for q < len(byPart) && int64(offs[len(offs)-1])+size(q) <= int64(budget) {
+			offs = append(offs, offs[len(offs)-1]+int(size(q)))
+			q++
+		}
+		e.need(offs[len(offs)-1], 0)
+		lens := make([]int, q-p)
+		sizes := make([]int64, q-p)
+		for i := range sizes {
+			sizes[i] = size(p + i)
+		}
+		err := e.each(bySize(sizes), func(i int) error {
+			dst := e.work[offs[i]:offs[i+1]]
+			return mergeRuns(byPart[p+i], bufKeys, func(b []uint64) error {
+				lens[i] += copy(dst[lens[i]:], b)
+				return nil
+			})
+		})
+		if err != nil {
+			return err
+		}
+		for i := range lens {
+			if lens[i] > 0 {
+				if err := emit(e.work[offs[i] : offs[i]+lens[i]]); err != nil {
+					return err
+				}
+			}
+		}
+		p = q
 	}
 	return nil
 }
