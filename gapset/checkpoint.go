@@ -239,7 +239,13 @@ func (e *streamer) fromRecord(rec partsRecord, bits, width int) (parts, error) {
 // stop at any moment leaves the previous one or this one), then removes the
 // runs that state no longer needs.
 func (e *streamer) checkpoint(res *Result, step int, done bool) error {
-	if e.state == "" || time.Since(e.lastCP) < e.cfg.CheckpointEvery {
+	if e.state == "" {
+		return nil
+	}
+	// A checkpoint is due when the interval has passed, or when the runs
+	// kept only for the last one hold more than an eighth of the disk the
+	// run uses: they bound what checkpointing adds to the peak.
+	if time.Since(e.lastCP) < e.cfg.CheckpointEvery && e.droppedBytes <= (e.disk-e.droppedBytes)/8 {
 		return nil
 	}
 	e.lastCP = time.Now()
@@ -282,7 +288,31 @@ func (e *streamer) checkpoint(res *Result, step int, done bool) error {
 		return err
 	}
 	e.removeDropped()
+	e.pin()
 	return nil
+}
+
+// pin records the run files of the state just saved: dropping one of them
+// must wait for the next manifest; any other state run goes at once.
+func (e *streamer) pin() {
+	e.pinned = map[string]bool{}
+	add := func(ps parts) {
+		for _, r := range ps.runs {
+			if r.path != "" {
+				e.pinned[r.path] = true
+			}
+		}
+	}
+	for _, layers := range e.layers {
+		for _, l := range layers {
+			add(l)
+		}
+	}
+	for _, ts := range e.proj {
+		for _, t := range ts {
+			add(t.parts)
+		}
+	}
 }
 
 // removeDropped deletes the runs dropped since the last manifest: until it
@@ -292,7 +322,7 @@ func (e *streamer) removeDropped() {
 		os.Remove(r.path)
 		e.disk -= r.bytes
 	}
-	e.dropped = e.dropped[:0]
+	e.dropped, e.droppedBytes = e.dropped[:0], 0
 }
 
 // resume loads the checkpoint's state into the streamer and returns the
@@ -344,6 +374,7 @@ func (e *streamer) resume(res *Result) (int, error) {
 		}
 	}
 	e.peak = max(e.peak, m.Peak)
+	e.pin()
 	if e.cfg.OnResume != nil {
 		e.cfg.OnResume(Resumed{Dir: e.state, Step: m.Step, Done: m.Done, Members: m.Members, Elapsed: m.Elapsed})
 	}

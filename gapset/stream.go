@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"time"
@@ -179,8 +178,10 @@ type streamer struct {
 	state         string
 	fresh         []string // state runs written since the last checkpoint (to sync)
 	dropped       []run
-	rss0          uint64    // peak RSS of the earlier processes of a resumed run
-	lastCP        time.Time // when the last checkpoint was written
+	droppedBytes  int64
+	pinned        map[string]bool // the run files the last manifest names
+	rss0          uint64          // peak RSS of the earlier processes of a resumed run
+	lastCP        time.Time       // when the last checkpoint was written
 	wn            int
 	work, scratch []uint64
 	seq           int
@@ -236,8 +237,10 @@ func (e *streamer) track(r run) run {
 func (e *streamer) drop(r run) {
 	switch {
 	case r.path == "":
-	case e.state != "" && filepath.Dir(r.path) == e.state:
+	case e.pinned[r.path]:
+		// Named by the last manifest: kept until the next one is written.
 		e.dropped = append(e.dropped, r)
+		e.droppedBytes += r.bytes
 	default:
 		os.Remove(r.path)
 		e.disk -= r.bytes
