@@ -178,6 +178,15 @@ func prune(dir string, m manifest, ok bool) error {
 	if ok {
 		keep = m.referenced()
 	}
+	if !keep[manifestName] {
+		// The manifest goes first: a stop while the runs are removed must
+		// not leave it naming files that are gone.
+		if err := os.Remove(filepath.Join(dir, manifestName)); err == nil {
+			if err := syncPath(dir); err != nil {
+				return err
+			}
+		}
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err
@@ -341,6 +350,11 @@ func (e *streamer) resume(res *Result) (int, error) {
 	if ok && (m.PrefixBits < 0 || m.PrefixBits > maxPrefixBits || m.ProjectionBits < 0 || m.ProjectionBits > maxPrefixBits) {
 		return -1, fmt.Errorf("checkpoint %s: damaged manifest: prefix bits %d/%d (run with --fresh to start over)", e.state, m.PrefixBits, m.ProjectionBits)
 	}
+	if ok {
+		if err := m.checkShape(e.cfg, e.g.N); err != nil {
+			return -1, fmt.Errorf("checkpoint %s: damaged manifest: %v (run with --fresh to start over)", e.state, err)
+		}
+	}
 	if err := prune(e.state, m, ok); err != nil {
 		return -1, err
 	}
@@ -402,4 +416,24 @@ func syncPath(p string) error {
 		err = cerr
 	}
 	return err
+}
+
+// checkShape refuses a manifest whose runs do not fit its step: one layer a
+// step for every level, projections only of the cells asked for.
+func (m manifest) checkShape(cfg Config, n int) error {
+	levels := cfg.MaxGap/2 + 1
+	if m.Step < 0 || len(m.Runs) != levels {
+		return fmt.Errorf("step %d with %d levels, want %d", m.Step, len(m.Runs), levels)
+	}
+	for j, rs := range m.Runs {
+		if len(rs) != m.Step+1 {
+			return fmt.Errorf("level %d has %d layers after step %d", j, len(rs), m.Step)
+		}
+	}
+	for k := range m.Proj {
+		if k >= n || !slices.Contains(cfg.Cells, k) {
+			return fmt.Errorf("projection onto %d cells not asked for", k)
+		}
+	}
+	return nil
 }

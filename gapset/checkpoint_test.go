@@ -2,6 +2,7 @@ package gapset
 
 import (
 	"context"
+	"encoding/json"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -137,4 +138,47 @@ func TestCheckpointLocked(t *testing.T) {
 	defer unlock()
 	_, err = Enumerate(context.Background(), Config{Rows: 2, Cols: 3, MaxGap: 0, Cells: []int{6}, Dir: dir, Checkpoint: dir})
 	assert.ErrorContains(t, err, "is in use by")
+}
+
+// A manifest whose runs do not fit its step is refused as damaged, not
+// resumed into wrong layers.
+func TestCheckpointShapeChecked(t *testing.T) {
+	dir := t.TempDir()
+	cp := filepath.Join(dir, CheckpointName)
+	cfg := Config{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9, 5}, Dir: dir, Checkpoint: cp, CheckpointEvery: 0}
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	c := cfg
+	c.Progress = func(Progress) {
+		if n++; n == 20 {
+			cancel()
+		}
+	}
+	_, err := Enumerate(ctx, c)
+	require.ErrorIs(t, err, context.Canceled)
+	path := filepath.Join(cp, manifestName)
+	good, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(good, &m))
+	for name, damage := range map[string]func(m map[string]any){
+		"a level missing": func(m map[string]any) { m["runs"] = m["runs"].([]any)[:1] },
+		"a step too far":  func(m map[string]any) { m["step"] = m["step"].(float64) + 1 },
+		"a foreign projection": func(m map[string]any) {
+			m["projections"] = map[string]any{"7": []any{}}
+		},
+	} {
+		var d map[string]any
+		require.NoError(t, json.Unmarshal(good, &d))
+		damage(d)
+		b, err := json.Marshal(d)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(path, b, 0o644))
+		_, err = Enumerate(context.Background(), cfg)
+		assert.ErrorContains(t, err, "damaged manifest", name)
+	}
+	require.NoError(t, os.WriteFile(path, good, 0o644))
+	_, err = Enumerate(context.Background(), cfg)
+	require.NoError(t, err, "the undamaged checkpoint resumes")
+	assert.NoDirExists(t, cp)
 }

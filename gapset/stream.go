@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"time"
@@ -137,6 +138,8 @@ func enumerateWith(ctx context.Context, cfg Config, inChunk int, onLayer func(j,
 		bits: cfg.prefixBits(), onLayer: onLayer}
 	e.pbits = min(e.bits, projectionPrefixBits)
 	if cfg.Checkpoint != "" && cfg.MaxStep <= 0 {
+		// A clean path: run files are told from scratch by their directory.
+		cfg.Checkpoint = filepath.Clean(cfg.Checkpoint)
 		if err := os.MkdirAll(cfg.Checkpoint, 0o755); err != nil {
 			return Result{}, err
 		}
@@ -344,9 +347,11 @@ func (e *streamer) run() (Result, error) {
 			return res, err
 		}
 		if e.state != "" {
-			// The key-set files are in place: the state has served.
+			// The key-set files are in place: the state has served. It is
+			// renamed away in one step first, so that a stop while it is
+			// removed never leaves a manifest naming files already gone.
 			e.dropped = nil
-			if err := os.RemoveAll(e.state); err != nil {
+			if err := atomicfile.Retire(e.state); err != nil {
 				return res, err
 			}
 		}

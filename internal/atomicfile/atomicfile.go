@@ -136,6 +136,29 @@ func RemoveStale(dir string, removed func(path string, pid int)) {
 	}
 }
 
+// Retire removes the directory at path so that a stop at any moment leaves
+// either all of it or none of it under its name: it is renamed in one step
+// to a temporary name beside it (which RemoveStale clears should this
+// process stop before it is gone), the rename synced, then removed.
+func Retire(path string) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.MkdirTemp(dir, pattern(filepath.Base(path)))
+	if err != nil {
+		return err
+	}
+	// The name is ours alone (our PID, a random part); os.Rename will not
+	// replace even an empty directory, so the placeholder goes first.
+	os.Remove(tmp)
+	if err := os.Rename(path, tmp); err != nil {
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return os.RemoveAll(tmp)
+}
+
 // File is an output being written: an *os.File on the temporary, put in
 // place by Commit or thrown away by Abort.
 type File struct {

@@ -204,3 +204,18 @@ func TestZombieIsGone(t *testing.T) {
 	assert.True(t, processAlive(os.Getpid()))
 	require.NoError(t, cmd.Wait())
 }
+
+// Retire takes a directory away whole and leaves nothing beside it.
+func TestRetire(t *testing.T) {
+	dir := t.TempDir()
+	cp := filepath.Join(dir, "gapset-checkpoint")
+	require.NoError(t, os.MkdirAll(filepath.Join(cp, "sub"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(cp, "manifest.json"), []byte("{}"), 0o644))
+	require.NoError(t, Retire(cp))
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Empty(t, entries)
+	assert.Error(t, Retire(cp), "nothing left to retire")
+	entries, _ = os.ReadDir(dir)
+	assert.Empty(t, entries, "a failed retire leaves no temporary")
+}
