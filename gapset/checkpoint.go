@@ -80,6 +80,7 @@ type runRecord struct {
 	N     int64  `json:"n"`
 	Bytes int64  `json:"bytes"`
 	Delta bool   `json:"delta"`
+	Cells int    `json:"cells,omitempty"` // > 0: rank codes of boards of this many cells (rankcode.go)
 }
 
 // identity is what a checkpoint must agree on with the run resuming it.
@@ -218,7 +219,7 @@ func (e *streamer) record(l parts) partsRecord {
 	rec := partsRecord{N: l.n}
 	for p, r := range l.runs {
 		if r.path != "" {
-			rec.Parts = append(rec.Parts, runRecord{P: p, Name: filepath.Base(r.path), N: r.n, Bytes: r.bytes, Delta: r.delta})
+			rec.Parts = append(rec.Parts, runRecord{P: p, Name: filepath.Base(r.path), N: r.n, Bytes: r.bytes, Delta: r.delta, Cells: r.cells})
 		}
 	}
 	return rec
@@ -235,7 +236,10 @@ func (e *streamer) fromRecord(rec partsRecord, bits, width int) (parts, error) {
 		if r.P >= len(l.runs) || l.runs[r.P].path != "" {
 			return l, fmt.Errorf("checkpoint %s: damaged manifest: partition %d of %s (run with --fresh to start over)", e.state, r.P, r.Name)
 		}
-		l.runs[r.P] = e.track(run{path: filepath.Join(e.state, r.Name), n: r.N, bytes: r.Bytes, delta: r.Delta})
+		if r.Cells != 0 && (!r.Delta || r.Cells != e.g.N || width != 4*e.g.N) {
+			return l, fmt.Errorf("checkpoint %s: damaged manifest: %s is coded for boards of %d cells (run with --fresh to start over)", e.state, r.Name, r.Cells)
+		}
+		l.runs[r.P] = e.track(run{path: filepath.Join(e.state, r.Name), n: r.N, bytes: r.Bytes, delta: r.Delta, cells: r.Cells})
 		n += r.N
 	}
 	if n != rec.N {

@@ -64,6 +64,7 @@ func TestCheckpointResumeIsByteIdentical(t *testing.T) {
 				ctx, cancel := context.WithCancel(context.Background())
 				reports, stopAt := 0, 1+rng.IntN(40)
 				c := cfg
+				c.RankRuns = attempt%2 == 1 // a checkpoint holds runs of both codings
 				c.Progress = func(Progress) {
 					if reports++; reports == stopAt {
 						cancel()
@@ -166,6 +167,16 @@ func TestCheckpointShapeChecked(t *testing.T) {
 		"a step too far":  func(m map[string]any) { m["step"] = m["step"].(float64) + 1 },
 		"a foreign projection": func(m map[string]any) {
 			m["projections"] = map[string]any{"7": []any{}}
+		},
+		"a run coded for another board": func(m map[string]any) {
+			for _, level := range m["runs"].([]any) {
+				for _, r := range level.([]any) {
+					parts, _ := r.(map[string]any)["parts"].([]any)
+					for _, p := range parts {
+						p.(map[string]any)["cells"] = 16
+					}
+				}
+			}
 		},
 	} {
 		var d map[string]any

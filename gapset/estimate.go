@@ -3,6 +3,7 @@ package gapset
 import (
 	"fmt"
 	"math"
+	"os"
 	"time"
 
 	"github.com/gapset/gapset/internal/sysprobe"
@@ -26,6 +27,9 @@ type Estimate struct {
 	// RSS is the process's peak memory: the work buffers (Config.Memory)
 	// and what the runtime and the projections hold beside them.
 	RSS float64
+	// Held is what a checkpoint being resumed already holds on the disk:
+	// it is part of the peak, so it counts as free for the check.
+	Held float64
 }
 
 // rssPerBuffer: the gap <= 4 run with --memory 8192 peaked at 14.0 GB of
@@ -94,6 +98,11 @@ const cpuPerMember = 3030.0 / 11412543925
 // 4,885 s (its 48-bit keys sorted per layer, 7.6e9 of them merged).
 const cpuPerWideMember = (4885.0 - 3030.0) / 11412543925
 
+// rankRunsCPU is the CPU of a run with rank-coded runs against key
+// differences (the 4x4 gap 0 and gap <= 2 runs with projections 8 and 10:
+// 1.24 and 1.23).
+const rankRunsCPU = 1.23
+
 // EstimateRun estimates an enumeration of cfg's board, gap and projections.
 // Boards without measurements but small enough (12 cells or fewer) are
 // bounded by their whole state space.
@@ -159,11 +168,20 @@ func EstimateRun(cfg Config) Estimate {
 	// being a fourteenth of its level (G2: 88.5M of 1.24e9), and the
 	// projections' runs, which compaction keeps near the final sets' size
 	// (with raw runs this model gives 10.9 GiB for the gap <= 2 run with
-	// projections 8, 10, 12; measured 11.1 GiB); delta-coded, about 3 bytes
-	// per whole-board key and 2 per projected key.
+	// projections 8, 10, 12; measured 11.1 GiB); delta-coded, 2 bytes per
+	// projected key and per whole-board key 3 for sets up to gap 4 and 3.6
+	// above (the gap-6 layers of the 4x4 took 3.56-3.96 bytes a key, the
+	// sparser the more), or 2.2 rank-coded (2.18 on sparse 4x4 layers,
+	// TestRankCodedRunsRoundTrip).
 	perKey, perProj := 3.0, 2.0
-	if cfg.RawRuns {
+	if cfg.MaxGap > 4 {
+		perKey = 3.6
+	}
+	switch {
+	case cfg.RawRuns:
 		perKey, perProj = 8, 8
+	case cfg.RankRuns:
+		perKey = 2.2
 	}
 	largest := e.Levels[len(e.Levels)-1] / 14
 	e.ScratchBytes = 4 * largest * perKey
@@ -181,6 +199,9 @@ func EstimateRun(cfg Config) Estimate {
 		if k >= 12 && k < n {
 			cpu += cpuPerWideMember * all
 		}
+	}
+	if cfg.RankRuns {
+		cpu *= rankRunsCPU
 	}
 	e.CPU = time.Duration(cpu * float64(time.Second))
 	mem := cfg.Memory
@@ -235,7 +256,7 @@ func (e Estimate) CheckDisk(dir, scratch string) error {
 	if err != nil {
 		return nil
 	}
-	free := func(d sysprobe.Disk) float64 { return float64(d.Free) }
+	free := func(d sysprobe.Disk) float64 { return float64(d.Free) + e.Held }
 	gib := func(x float64) float64 { return x / (1 << 30) }
 	if a.SameFS(b) {
 		if e.Disk() > free(a) {
@@ -251,4 +272,38 @@ func (e Estimate) CheckDisk(dir, scratch string) error {
 		return fmt.Errorf("not enough disk: the scratch runs need about %.1f GiB, %s has %.1f GiB free", gib(e.ScratchBytes), scratch, gib(free(b)))
 	}
 	return nil
+}
+
+// FitDisk checks that the run of cfg, estimated as est, fits on the disk
+// of its output and scratch directories. When it does not with runs of key
+// differences but does with rank-coded runs, it returns cfg with RankRuns
+// set, that estimate, and ranked true. The files of the checkpoint it
+// would resume (cfg.Checkpoint, unless Fresh) count as free. Without
+// figures (est.Known false), or for a run with MaxStep, it checks nothing.
+func FitDisk(cfg Config, est Estimate, scratch string) (_ Config, _ Estimate, ranked bool, _ error) {
+	held := 0.0
+	if cfg.Checkpoint != "" && !cfg.Fresh {
+		entries, _ := os.ReadDir(cfg.Checkpoint)
+		for _, d := range entries {
+			if info, err := d.Info(); err == nil && info.Mode().IsRegular() {
+				held += float64(info.Size())
+			}
+		}
+	}
+	est.Held = held
+	if !est.Known || cfg.MaxStep > 0 {
+		return cfg, est, false, nil // nothing to check against; a calibration run
+	}
+	err := est.CheckDisk(cfg.Dir, scratch)
+	if err == nil || cfg.RawRuns || cfg.RankRuns {
+		return cfg, est, false, err
+	}
+	alt := cfg
+	alt.RankRuns = true
+	altEst := EstimateRun(alt)
+	altEst.Held = held
+	if altEst.CheckDisk(cfg.Dir, scratch) == nil {
+		return alt, altEst, true, nil
+	}
+	return cfg, est, false, err
 }

@@ -67,6 +67,9 @@ func (c Config) Check() error {
 	if c.Memory < 0 {
 		return fmt.Errorf("%w: memory budget %d is negative", ErrArgs, c.Memory)
 	}
+	if c.RawRuns && c.RankRuns {
+		return fmt.Errorf("%w: runs are either raw or rank-coded, not both", ErrArgs)
+	}
 	if c.PrefixBits > maxPrefixBits {
 		return fmt.Errorf("%w: %d prefix bits: at most %d", ErrArgs, c.PrefixBits, maxPrefixBits)
 	}

@@ -141,6 +141,18 @@ func (e *streamer) each(order []int, fn func(i int) error) error {
 	return first
 }
 
+// coding is how the runs of keys of the given width are stored: raw or
+// delta-coded, and whole boards as rank codes when asked.
+func (e *streamer) coding(width int) coding {
+	if e.cfg.RawRuns {
+		return coding{}
+	}
+	if e.cfg.RankRuns && width == 4*e.g.N {
+		return coding{delta: true, cells: e.g.N}
+	}
+	return coding{delta: true}
+}
+
 // partsBase is the path a new partitioned run's files start with: in the
 // checkpoint directory for state (layers, projections), else in scratch.
 func (e *streamer) partsBase(tag string) string {
@@ -178,7 +190,7 @@ func (e *streamer) dropParts(ps parts) {
 // keep (when set; it may drop keys) and written, in parallel. It returns
 // the run and a's length once the partitions kept are moved together
 // (a[:n] is then the run's keys in order).
-func (e *streamer) writeParts(a []uint64, bounds []int, base string, keep func(p int, seg []uint64) ([]uint64, error)) (parts, int, error) {
+func (e *streamer) writeParts(a []uint64, bounds []int, base string, c coding, keep func(p int, seg []uint64) ([]uint64, error)) (parts, int, error) {
 	np := len(bounds) - 1
 	runs := make([]run, np)
 	lens := make([]int, np)
@@ -198,7 +210,7 @@ func (e *streamer) writeParts(a []uint64, bounds []int, base string, keep func(p
 		if len(seg) == 0 {
 			return nil
 		}
-		r, err := writeRun(partPath(base, p), seg, !e.cfg.RawRuns)
+		r, err := writeRun(partPath(base, p), seg, c)
 		runs[p] = r
 		return err
 	})
@@ -214,7 +226,7 @@ func (e *streamer) writeParts(a []uint64, bounds []int, base string, keep func(p
 // mergeParts merges partitioned runs partition by partition (in parallel)
 // into the partitioned run at base, passing each sorted batch through keep
 // (when set) on its way. newKeep makes partition p's keep.
-func (e *streamer) mergeParts(in [][]run, base string, bufKeys int, newKeep func(p int) (func([]uint64) ([]uint64, error), func(), error)) (parts, error) {
+func (e *streamer) mergeParts(in [][]run, base string, c coding, bufKeys int, newKeep func(p int) (func([]uint64) ([]uint64, error), func(), error)) (parts, error) {
 	np := len(in)
 	runs := make([]run, np)
 	sizes := make([]int64, np)
@@ -246,7 +258,7 @@ func (e *streamer) mergeParts(in [][]run, base string, bufKeys int, newKeep func
 			}
 			if w == nil {
 				var err error
-				if w, err = createRun(partPath(base, p), !e.cfg.RawRuns, sizes[p]); err != nil {
+				if w, err = createRun(partPath(base, p), c, sizes[p]); err != nil {
 					return err
 				}
 			}

@@ -28,12 +28,31 @@ func asBytes(keys []uint64) []byte {
 
 // run is one sorted file of keys: raw (8 bytes per key) or delta-coded
 // (each key's difference from the previous one as a uvarint; sorted
-// de-duplicated runs of dense sets take 1-3 bytes per key).
+// de-duplicated runs of dense sets take 1-3 bytes per key). A delta-coded
+// run of whole boards may code their rank codes (rankcode.go) instead of
+// the keys: cells is then the board's size.
 type run struct {
 	path  string
 	n     int64
 	bytes int64 // size on disk
 	delta bool
+	cells int // > 0: delta-coded rank codes of boards of this many cells
+}
+
+// coding is how a run's keys are stored.
+type coding struct {
+	delta bool
+	cells int // > 0 (with delta): rank codes of whole boards of this many cells
+}
+
+func (r run) coding() coding { return coding{r.delta, r.cells} }
+
+// coder is the rank coder of c, or nil.
+func (c coding) coder() *rankCoder {
+	if !c.delta || c.cells <= 0 {
+		return nil
+	}
+	return newRankCoder(c.cells)
 }
 
 // runWriter writes a run.
@@ -43,21 +62,22 @@ type runWriter struct {
 	n     int64
 	bytes int64
 	path  string
-	delta bool
-	prev  uint64
-	enc   []byte
+	coding
+	rc   *rankCoder
+	prev uint64 // the last key's code
+	enc  []byte
 }
 
 // createRun starts a run of at most about maxKeys keys (the size of its
 // write buffer: small partitions are many, and a big buffer each would
 // cost more to clear than to write).
-func createRun(path string, delta bool, maxKeys int64) (*runWriter, error) {
+func createRun(path string, c coding, maxKeys int64) (*runWriter, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err
 	}
 	size := int(min(1<<20, max(4096, 8*maxKeys+64)))
-	return &runWriter{f: f, bw: bufio.NewWriterSize(f, size), path: path, delta: delta}, nil
+	return &runWriter{f: f, bw: bufio.NewWriterSize(f, size), path: path, coding: c, rc: c.coder()}, nil
 }
 
 // write appends sorted keys (above every key written before when delta).
@@ -82,12 +102,23 @@ func (w *runWriter) write(keys []uint64) error {
 		keys = keys[len(blk):]
 		b := w.enc[:0]
 		prev := w.prev
-		for _, k := range blk {
-			if k < prev {
-				return fmt.Errorf("run %s: key %#x below the previous %#x", w.path, k, prev)
+		if w.rc != nil {
+			for _, k := range blk {
+				c := w.rc.code(k)
+				if c < prev {
+					return fmt.Errorf("run %s: key %#x below the previous one", w.path, k)
+				}
+				b = binary.AppendUvarint(b, c-prev)
+				prev = c
 			}
-			b = binary.AppendUvarint(b, k-prev)
-			prev = k
+		} else {
+			for _, k := range blk {
+				if k < prev {
+					return fmt.Errorf("run %s: key %#x below the previous %#x", w.path, k, prev)
+				}
+				b = binary.AppendUvarint(b, k-prev)
+				prev = k
+			}
 		}
 		w.prev, w.enc = prev, b
 		w.bytes += int64(len(b))
@@ -107,11 +138,11 @@ func (w *runWriter) close() (run, error) {
 		os.Remove(w.path)
 		return run{}, err
 	}
-	return run{w.path, w.n, w.bytes, w.delta}, nil
+	return run{w.path, w.n, w.bytes, w.delta, w.cells}, nil
 }
 
-func writeRun(path string, keys []uint64, delta bool) (run, error) {
-	w, err := createRun(path, delta, int64(len(keys)))
+func writeRun(path string, keys []uint64, c coding) (run, error) {
+	w, err := createRun(path, c, int64(len(keys)))
 	if err != nil {
 		return run{}, err
 	}
@@ -131,12 +162,13 @@ type cursor struct {
 	left int64 // keys not yet read into buf
 	cur  uint64
 	err  error
-	// delta-coded runs: undecoded bytes raw[rpos:] and the last key decoded
+	// delta-coded runs: undecoded bytes raw[rpos:] and the last key's code
 	delta bool
 	raw   []byte
 	rpos  int
 	eof   bool
 	prev  uint64
+	rd    *rankDecoder // rank-coded runs
 }
 
 func openCursor(r run, bufKeys int) (*cursor, error) {
@@ -147,6 +179,9 @@ func openCursor(r run, bufKeys int) (*cursor, error) {
 	// Buffers no bigger than the run: partitions are often small.
 	bufKeys = int(max(1, min(int64(bufKeys), r.n)))
 	c := &cursor{f: f, buf: make([]uint64, 0, bufKeys), left: r.n, delta: r.delta}
+	if rc := r.coding().coder(); rc != nil {
+		c.rd = &rankDecoder{rankCoder: rc}
+	}
 	if r.delta {
 		c.raw = make([]byte, 0, min(max(4096, 2*int64(bufKeys)), max(64, r.bytes+binary.MaxVarintLen64)))
 	}
@@ -162,6 +197,9 @@ func (c *cursor) reopen(r run) error {
 	}
 	c.f.Close()
 	*c = cursor{f: f, buf: c.buf[:0], left: r.n, delta: r.delta, raw: c.raw[:0]}
+	if rc := r.coding().coder(); rc != nil {
+		c.rd = &rankDecoder{rankCoder: rc}
+	}
 	if r.delta && cap(c.raw) == 0 {
 		c.raw = make([]byte, 0, max(4096, 2*cap(c.buf)))
 	}
@@ -220,6 +258,15 @@ func (c *cursor) decode() error {
 		c.buf[i] = prev
 	}
 	c.prev = prev
+	if c.rd != nil {
+		for i, code := range c.buf {
+			key, err := c.rd.key(code)
+			if err != nil {
+				return fmt.Errorf("reading %s: %w", c.f.Name(), err)
+			}
+			c.buf[i] = key
+		}
+	}
 	return nil
 }
 

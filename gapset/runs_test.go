@@ -25,9 +25,9 @@ func TestDeltaRunsRoundTrip(t *testing.T) {
 		}
 		slices.Sort(keys)
 		keys = slices.Compact(keys)
-		raw, err := writeRun(filepath.Join(dir, "raw"), keys, false)
+		raw, err := writeRun(filepath.Join(dir, "raw"), keys, coding{})
 		require.NoError(t, err)
-		del, err := writeRun(filepath.Join(dir, "delta"), keys, true)
+		del, err := writeRun(filepath.Join(dir, "delta"), keys, coding{delta: true})
 		require.NoError(t, err)
 		assert.Equal(t, 8*int64(len(keys)), raw.bytes)
 		st, err := os.Stat(del.path)
@@ -52,19 +52,20 @@ func TestDeltaRunsRoundTrip(t *testing.T) {
 			assert.ErrorContains(t, err, "truncated or damaged")
 		}
 	}
-	_, err := writeRun(filepath.Join(dir, "bad"), []uint64{5, 3}, true)
+	_, err := writeRun(filepath.Join(dir, "bad"), []uint64{5, 3}, coding{delta: true})
 	assert.Error(t, err, "delta runs must be sorted")
 }
 
-// The enumeration writes byte-identical key-set files with raw and with
-// delta-coded runs (spilling and compacting too), with less scratch disk.
+// The enumeration writes byte-identical key-set files with raw, delta-coded
+// and rank-coded runs (spilling and compacting too), with less scratch disk
+// each time.
 func TestEnumerateDeltaRunsSameFiles(t *testing.T) {
-	var peak [2]int64
-	var files [2][][]byte
-	for i, raw := range []bool{true, false} {
+	var peak [3]int64
+	var files [3][][]byte
+	for i, c := range []Config{{RawRuns: true}, {}, {RankRuns: true}} {
 		dir := t.TempDir()
-		res, err := enumerate(context.Background(), Config{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{9, 7, 5}, Dir: dir,
-			Memory: 1, RawRuns: raw}, 128)
+		c.Rows, c.Cols, c.MaxGap, c.Cells, c.Dir, c.Memory = 3, 3, 4, []int{9, 7, 5}, dir, 1
+		res, err := enumerate(context.Background(), c, 128)
 		require.NoError(t, err)
 		assert.Positive(t, res.Spills)
 		peak[i] = res.PeakDisk
@@ -74,10 +75,13 @@ func TestEnumerateDeltaRunsSameFiles(t *testing.T) {
 			files[i] = append(files[i], b)
 		}
 	}
-	require.Len(t, files[1], 3)
-	for j := range files[0] {
-		assert.True(t, bytes.Equal(files[0][j], files[1][j]), "output %d differs", j)
+	for i := 1; i < 3; i++ {
+		require.Len(t, files[i], 3)
+		for j := range files[0] {
+			assert.True(t, bytes.Equal(files[0][j], files[i][j]), "coding %d: output %d differs", i, j)
+		}
 	}
 	assert.Less(t, peak[1], peak[0]/2, "delta-coded runs: peak scratch %d against %d raw", peak[1], peak[0])
-	t.Logf("peak scratch disk: raw %d, delta %d", peak[0], peak[1])
+	assert.Less(t, peak[2], peak[1], "rank-coded runs: peak scratch %d against %d delta-coded", peak[2], peak[1])
+	t.Logf("peak scratch disk: raw %d, delta %d, rank %d", peak[0], peak[1], peak[2])
 }

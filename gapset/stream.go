@@ -35,6 +35,10 @@ type Config struct {
 	// RawRuns keeps scratch runs as 8 bytes per key instead of delta-coded
 	// (uvarint differences: a fraction of the disk for a little CPU).
 	RawRuns bool
+	// RankRuns codes the runs of whole boards by rank (rankcode.go): about
+	// 40% less disk for their layers than key differences, for about 20%
+	// more CPU. Runs of a checkpoint keep the coding they were written in.
+	RankRuns bool
 	// Packed writes the key-set files delta-coded (keyset format version
 	// 2): 2-5 bytes per key instead of 8.
 	Packed bool
@@ -292,7 +296,7 @@ func (e *streamer) run() (Result, error) {
 		e.layers = make([][]parts, levels)
 		e.proj = map[int][]tiered{}
 		a := []uint64{g.goal}
-		goal, _, err := e.writeParts(a, partBounds(a, 4*g.N, e.bits), e.partsBase("L0-0"), nil)
+		goal, _, err := e.writeParts(a, partBounds(a, 4*g.N, e.bits), e.partsBase("L0-0"), e.coding(4*g.N), nil)
 		if err != nil {
 			return res, err
 		}
@@ -395,7 +399,7 @@ func (e *streamer) step(j, d int) (parts, []uint64, error) {
 	flush := func() error {
 		a := e.work[:fill]
 		e.sortWork(a, width)
-		ps, _, err := e.writeParts(a, partBounds(a, width, e.bits), e.partsBase(fmt.Sprintf("c%d-%d", j, d)), nil)
+		ps, _, err := e.writeParts(a, partBounds(a, width, e.bits), e.partsBase(fmt.Sprintf("c%d-%d", j, d)), e.coding(width), nil)
 		for p, r := range ps.runs {
 			if r.n > 0 {
 				pieces[p] = append(pieces[p], r)
@@ -465,7 +469,7 @@ func (e *streamer) step(j, d int) (parts, []uint64, error) {
 	if len(slices.Concat(pieces...)) == 0 {
 		a := e.work[:fill]
 		e.sortWork(a, width)
-		l, n, err := e.writeParts(a, partBounds(a, width, e.bits), base, func(p int, seg []uint64) ([]uint64, error) {
+		l, n, err := e.writeParts(a, partBounds(a, width, e.bits), base, e.coding(width), func(p int, seg []uint64) ([]uint64, error) {
 			keep, done, err := subtractor(p)
 			if err != nil {
 				return nil, err
@@ -480,7 +484,7 @@ func (e *streamer) step(j, d int) (parts, []uint64, error) {
 			return parts{}, nil, err
 		}
 	}
-	l, err := e.mergeParts(pieces, base, max(1<<10, (1<<16)/e.workers), subtractor)
+	l, err := e.mergeParts(pieces, base, e.coding(width), max(1<<10, (1<<16)/e.workers), subtractor)
 	for _, ps := range pieces {
 		for _, r := range ps {
 			e.drop(r)
@@ -510,7 +514,7 @@ func (e *streamer) project(l parts, inWork []uint64) error {
 			e.maskAll(a, encode.ProjectMask(k))
 			width := 4 * k
 			e.sortWork(a, width)
-			pr, m, err := e.writeParts(a, partBounds(a, width, partBits(e.pbits, width)), e.partsBase(fmt.Sprintf("p%d", k)), nil)
+			pr, m, err := e.writeParts(a, partBounds(a, width, partBits(e.pbits, width)), e.partsBase(fmt.Sprintf("p%d", k)), e.coding(width), nil)
 			if err != nil {
 				return err
 			}
@@ -629,7 +633,7 @@ func (e *streamer) addProjection(k int, r parts) error {
 		for _, x := range runs[len(runs)-same:] {
 			in = append(in, x.parts)
 		}
-		merged, err := e.mergeParts(partitionsOf(in), e.partsBase(fmt.Sprintf("p%d-t%d", k, t+1)), max(1<<10, (1<<15)/e.workers), nil)
+		merged, err := e.mergeParts(partitionsOf(in), e.partsBase(fmt.Sprintf("p%d-t%d", k, t+1)), e.coding(4*k), max(1<<10, (1<<15)/e.workers), nil)
 		if err != nil {
 			return err
 		}

@@ -35,6 +35,7 @@ func enumerateCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "estimate", Usage: "print the estimated members, disk and CPU time and stop"},
 			&cli.BoolFlag{Name: "packed", Usage: "write the key-set files delta-coded (format version 2, 2-5 bytes per key instead of 8; every command reads both)"},
 			&cli.BoolFlag{Name: "raw-runs", Usage: "keep scratch runs as 8 bytes per key (default: delta-coded, a fraction of the disk)"},
+			&cli.BoolFlag{Name: "rank-runs", Usage: "code the whole-board runs by rank: about 40% less disk for about 20% more CPU (chosen by itself when the estimate says the disk is short)"},
 			&cli.IntFlag{Name: "max-step", Usage: "stop after `N` reverse moves and write no key-set file (calibration: the layers found are counted)"},
 			&cli.DurationFlag{Name: "checkpoint-every", Value: 30 * time.Second, Usage: "write a checkpoint after a step only when `DURATION` has passed since the last one (0: after every step)"},
 			&cli.BoolFlag{Name: "fresh", Usage: "discard the checkpoint in the output directory (" + gapset.CheckpointName + "/) and start over instead of resuming"},
@@ -52,7 +53,8 @@ func enumerateCommand(e *env) *cli.Command {
 				return cmdline.BadInput(err)
 			}
 			cfg := gapset.Config{Rows: c.Int("rows"), Cols: c.Int("cols"), MaxGap: c.Int("gap"), Exact: c.Bool("exact"),
-				Cells: cells, Dir: c.String("out-dir"), TempDir: c.String("tmp"), Memory: int64(c.Int("memory")) << 20}
+				Cells: cells, Dir: c.String("out-dir"), TempDir: c.String("tmp"), Memory: int64(c.Int("memory")) << 20,
+				RawRuns: c.Bool("raw-runs"), RankRuns: c.Bool("rank-runs")}
 			if os.Getenv("GOMEMLIMIT") == "" { // the user's limit wins
 				debug.SetMemoryLimit(cfg.SoftMemoryLimit())
 			}
@@ -80,7 +82,7 @@ func enumerateCommand(e *env) *cli.Command {
 			}
 			prog := progress.New(e.stderr, c.Bool("quiet"))
 			cfg.Progress = func(p gapset.Progress) { prog.Update(0, 0, p.Phase != "layer", "%s", p) }
-			cfg.RawRuns, cfg.MaxStep, cfg.Packed = c.Bool("raw-runs"), c.Int("max-step"), c.Bool("packed")
+			cfg.MaxStep, cfg.Packed = c.Int("max-step"), c.Bool("packed")
 			est := gapset.EstimateRun(cfg)
 			if c.Bool("estimate") {
 				fmt.Fprintln(e.stdout, est)
@@ -93,20 +95,19 @@ func enumerateCommand(e *env) *cli.Command {
 				return err
 			}
 			scratch := cfg.ScratchDir()
-			if est.Known && cfg.MaxStep <= 0 {
-				if err := est.CheckDisk(cfg.Dir, scratch); err != nil {
-					return cmdline.BadInput(err)
-				}
+			cfg.Checkpoint = filepath.Join(cfg.Dir, gapset.CheckpointName) // runs with --max-step keep none
+			cfg.CheckpointEvery, cfg.Fresh = c.Duration("checkpoint-every"), c.Bool("fresh")
+			cfg.OnResume = func(r gapset.Resumed) { prog.Done(); fmt.Fprintf(e.stderr, "gapset: %s\n", r) }
+			cfg, est, ranked, err := gapset.FitDisk(cfg, est, scratch)
+			if err != nil {
+				return cmdline.BadInput(err)
+			} else if ranked && !c.Bool("quiet") {
+				fmt.Fprintf(e.stderr, "gapset: the disk is short for key-difference runs; rank-coded runs (--rank-runs) fit: %s\n", est)
 			}
 			if err := e.cleanup.WillWrite(outFlag, cfg.OutputPaths()...); err != nil {
 				return err
 			}
 			e.cleanup.WillScratch(scratch, gapset.ScratchName)
-			if cfg.MaxStep <= 0 {
-				cfg.Checkpoint = filepath.Join(cfg.Dir, gapset.CheckpointName)
-				cfg.CheckpointEvery, cfg.Fresh = c.Duration("checkpoint-every"), c.Bool("fresh")
-				cfg.OnResume = func(r gapset.Resumed) { prog.Done(); fmt.Fprintf(e.stderr, "gapset: %s\n", r) }
-			}
 			res, err := gapset.Enumerate(e.context, cfg)
 			prog.Done()
 			if err != nil {

@@ -72,6 +72,7 @@ func TestEnumerateBadInput(t *testing.T) {
 		{"enumerate", "--rows", "5", "--out-dir", dir},
 		{"enumerate", "--format", "xml", "--out-dir", dir},
 		{"enumerate", "--memory", "1", "--out-dir", dir},
+		{"enumerate", "--raw-runs", "--rank-runs", "--out-dir", dir},
 		{"count"},
 		{"count", filepath.Join(dir, "missing.keys")},
 	} {

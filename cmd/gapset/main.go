@@ -47,24 +47,11 @@ func newApp(env *env) *cli.App {
 		Writer:          env.stdout,
 		ErrWriter:       env.stderr,
 		HideHelpCommand: true,
-		Commands: []*cli.Command{
-			solveCommand(env),
-			genCommand(env),
-			demoCommand(env),
-			benchCommand(env),
-			sixCommand(env),
-			oshidoriCommand(env),
-			slideCommand(env),
-			enumerateCommand(env),
-			approxCommand(env),
-			countCommand(env),
-			buildCommand(env),
-			reportCommand(env),
-			zddCommand(env),
-			orderCommand(env),
-			pdbCommand(env),
-			verifyCommand(env),
-		},
+		// In the order --help lists them.
+		Commands: []*cli.Command{solveCommand(env), genCommand(env), demoCommand(env), benchCommand(env),
+			sixCommand(env), oshidoriCommand(env), slideCommand(env), enumerateCommand(env), approxCommand(env),
+			countCommand(env), buildCommand(env), reportCommand(env), zddCommand(env), orderCommand(env),
+			pdbCommand(env), verifyCommand(env)},
 	}
 	cmdline.AddCPUProfile(app)
 	cmdline.Prepare(app)
