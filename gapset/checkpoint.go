@@ -331,6 +331,8 @@ func (e *streamer) pin() {
 // removeDropped deletes the runs dropped since the last manifest: until it
 // was written they were part of the state to resume from.
 func (e *streamer) removeDropped() {
+	e.diskMu.Lock()
+	defer e.diskMu.Unlock()
 	for _, r := range e.dropped {
 		os.Remove(r.path)
 		e.disk -= r.bytes

@@ -164,14 +164,13 @@ func (e *streamer) partsBase(tag string) string {
 	return filepath.Join(e.tmp, name)
 }
 
-// trackParts counts a new partitioned run's files on the scratch disk and
-// lists those of the checkpoint for syncing.
-func (e *streamer) trackParts(ps parts) parts {
+// listFresh lists a new partitioned run's files in the checkpoint for
+// syncing (each was counted on the disk when it was closed).
+func (e *streamer) listFresh(ps parts) parts {
 	for _, r := range ps.runs {
 		if r.path == "" {
 			continue
 		}
-		e.track(r)
 		if e.state != "" && filepath.Dir(r.path) == e.state {
 			e.fresh = append(e.fresh, r.path)
 		}
@@ -211,8 +210,11 @@ func (e *streamer) writeParts(a []uint64, bounds []int, base string, c coding, k
 			return nil
 		}
 		r, err := writeRun(partPath(base, p), seg, c)
-		runs[p] = r
-		return err
+		if err != nil {
+			return err
+		}
+		runs[p] = e.track(r)
+		return nil
 	})
 	ps := parts{runs: runs}
 	n := 0
@@ -220,7 +222,7 @@ func (e *streamer) writeParts(a []uint64, bounds []int, base string, c coding, k
 		ps.n += runs[p].n
 		n += copy(a[n:], a[bounds[p]:bounds[p]+lens[p]])
 	}
-	return e.trackParts(ps), n, err
+	return e.listFresh(ps), n, err
 }
 
 // mergeParts merges partitioned runs partition by partition (in parallel)
@@ -272,14 +274,14 @@ func (e *streamer) mergeParts(in [][]run, base string, c coding, bufKeys int, ne
 			os.Remove(w.path)
 			return err
 		}
-		runs[p] = r
+		runs[p] = e.track(r)
 		return nil
 	})
 	ps := parts{runs: runs}
 	for _, r := range runs {
 		ps.n += r.n
 	}
-	return e.trackParts(ps), err
+	return e.listFresh(ps), err
 }
 
 // partitionsOf gathers partition p of every partitioned run in list.

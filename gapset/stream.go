@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/gapset/gapset/encode"
@@ -192,9 +193,13 @@ type streamer struct {
 	wn            int
 	work, scratch []uint64
 	seq           int
-	disk, peak    int64
-	members       int64
-	spills        int
+	// disk counts the run files on the disk (each from when it is closed;
+	// partitions are counted as they finish, on whichever worker), peak
+	// its maximum.
+	diskMu     sync.Mutex
+	disk, peak int64
+	members    int64
+	spills     int
 	// layers[j][d]: level j's layer at step d (no partitions when empty).
 	layers [][]parts
 	// proj[k]: projected runs waiting for the final merge, with their
@@ -236,12 +241,16 @@ func (e *streamer) sortWork(a []uint64, width int) {
 }
 
 func (e *streamer) track(r run) run {
+	e.diskMu.Lock()
+	defer e.diskMu.Unlock()
 	e.disk += r.bytes
 	e.peak = max(e.peak, e.disk)
 	return r
 }
 
 func (e *streamer) drop(r run) {
+	e.diskMu.Lock()
+	defer e.diskMu.Unlock()
 	switch {
 	case r.path == "":
 	case e.pinned[r.path]:
