@@ -180,6 +180,9 @@ type Piece struct {
 	Level int `json:"level"`
 	Cells int `json:"cells"`
 	P     int `json:"p"`
+	// Index counts the pieces one call wrote for the same target: more
+	// than one when the work buffer filled (a spill).
+	Index int `json:"index"`
 	RunFile
 }
 
@@ -299,7 +302,7 @@ func (l Layout) ExpandPartition(ctx context.Context, j int, in RunFile, path fun
 			if err != nil {
 				return err
 			}
-			out = append(out, Piece{Level: t.level, P: p, RunFile: fileOf(r)})
+			out = append(out, Piece{Level: t.level, P: p, Index: t.piece, RunFile: fileOf(r)})
 		}
 		t.buf = t.buf[:0]
 		t.piece++
@@ -410,7 +413,7 @@ func (l Layout) MergePartition(ctx context.Context, j, p int, candidates, lower 
 				if err != nil {
 					return err
 				}
-				projs = append(projs, Piece{Level: j, Cells: k, P: q, RunFile: fileOf(r)})
+				projs = append(projs, Piece{Level: j, Cells: k, P: q, Index: pieces[k], RunFile: fileOf(r)})
 			}
 			pieces[k]++
 		}
