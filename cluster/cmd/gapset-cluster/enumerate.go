@@ -79,7 +79,12 @@ func enumerateCommand(e *env, beamArgs []string) *cli.Command {
 				Action: func(_ *cli.Context, v string) error { return cmdline.CheckFormat(v, "text", "json") }},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 			&cli.StringFlag{Name: "runner", Value: "prism", Usage: "Beam runner: prism (in-process) or universal (a job server at --endpoint)",
-				Action: func(_ *cli.Context, v string) error { return cmdline.CheckFormat(v, "prism", "universal") }},
+				Action: func(_ *cli.Context, v string) error {
+					if v != "prism" && v != "universal" {
+						return cmdline.BadInputf("unknown --runner %s (choose prism or universal)", cmdline.Quote(v))
+					}
+					return nil
+				}},
 			&cli.StringFlag{Name: "endpoint", Usage: "the job server's `HOST:PORT` (--runner universal)"},
 			&cli.StringFlag{Name: "environment_type", Usage: "where the workers run: LOOPBACK (in this process), PROCESS, DOCKER or EXTERNAL (default: LOOPBACK for prism, DOCKER for a job server)"},
 			&cli.StringFlag{Name: "log-level", Value: "off", Usage: "Prism's and Beam's own log on stderr: off, error, warn, info or debug"},
