@@ -2,7 +2,9 @@ package pipeline
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +14,7 @@ import (
 )
 
 const (
+	lockName       = "lock"
 	manifestName   = "manifest.json"
 	outputsName    = "outputs.json"
 	manifestFormat = 1
@@ -41,58 +44,81 @@ func (m *manifest) sort() {
 	slices.SortFunc(m.Projections, func(a, b Ref) int { return projKey(a.Cells, a.Part) - projKey(b.Cells, b.Part) })
 }
 
-// readManifest reads step d's manifest and checks it against the layout
-// and the files it names (their sizes; the counts are checked as they are
-// read).
-func readManifest(work string, d int, l gapset.Layout) (manifest, error) {
+// readManifest reads step d's manifest (ok false when there is none) and
+// checks it against the layout, and with files set the files it names
+// (checkFile). A manifest of another enumeration is the caller's mistake
+// (ErrArgs).
+func readManifest(work string, d int, l gapset.Layout, files bool) (m manifest, ok bool, err error) {
 	path := filepath.Join(work, depthDir(d), manifestName)
-	var m manifest
 	b, err := os.ReadFile(path)
-	if err != nil {
-		return m, fmt.Errorf("step %d: the job ended without its manifest: %w", d, err)
+	if errors.Is(err, fs.ErrNotExist) {
+		return m, false, nil
 	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		return m, fmt.Errorf("%s: damaged manifest: %v", path, err)
+	if err != nil {
+		return m, false, err
 	}
 	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%s: damaged manifest: %s", path, fmt.Sprintf(format, a...))
+		return fmt.Errorf("%s: damaged manifest: %s (give --fresh to start over)", path, fmt.Sprintf(format, a...))
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, false, bad("%v", err)
+	}
+	// The work buffers may change between runs; nothing else.
+	have, want := m.Layout, l
+	have.Memory, want.Memory = 0, 0
+	if hb, wb := identity(have), identity(want); hb != wb {
+		return m, false, fmt.Errorf("%w: work directory %s holds a run of %s, not of %s (give --fresh to discard it, or another --work-dir)",
+			gapset.ErrArgs, work, hb, wb)
 	}
 	if m.Format != manifestFormat || m.Step != d {
-		return m, bad("format %d step %d, want format %d step %d", m.Format, m.Step, manifestFormat, d)
-	}
-	want, _ := json.Marshal(l)
-	have, _ := json.Marshal(m.Layout)
-	if string(want) != string(have) {
-		return m, bad("layout %s, want %s", have, want)
+		return m, false, bad("format %d step %d, want format %d step %d", m.Format, m.Step, manifestFormat, d)
 	}
 	np := 1 << l.Bits()
 	check := func(r Ref) error {
-		if r.Name == "" || filepath.IsAbs(r.Name) || strings.Contains(r.Name, "..") {
-			return bad("file name %q", r.Name)
+		if !files {
+			return nil
 		}
-		st, err := os.Stat(filepath.Join(work, r.Name))
-		if err != nil || st.Size() != r.Bytes || r.N <= 0 {
-			return bad("%s is missing or not %d bytes", r.Name, r.Bytes)
-		}
-		return nil
+		return checkFile(work, r)
 	}
 	for _, r := range m.Layers {
 		if r.Level < 0 || r.Level >= l.Levels() || r.Part < 0 || r.Part >= np || r.Step != d {
-			return m, bad("layer partition %+v", r)
+			return m, false, bad("layer partition %+v", r)
 		}
 		if err := check(r); err != nil {
-			return m, err
+			return m, false, err
 		}
 	}
 	for _, r := range m.Projections {
 		if !slices.Contains(l.Projections(), r.Cells) || r.Part < 0 || r.Part >= 1<<l.ProjectionBits(r.Cells) || r.Tier != m.Tier[r.Cells] {
-			return m, bad("projection run %+v", r)
+			return m, false, bad("projection run %+v", r)
 		}
 		if err := check(r); err != nil {
-			return m, err
+			return m, false, err
 		}
 	}
-	return m, nil
+	return m, true, nil
+}
+
+// checkFile checks that a file a manifest names is in place: its name
+// stays below the work directory and its size is the one recorded (the
+// count is checked as it is read).
+func checkFile(work string, r Ref) error {
+	if r.Name == "" || filepath.IsAbs(r.Name) || strings.Contains(r.Name, "..") || r.N <= 0 {
+		return fmt.Errorf("work directory %s: damaged manifest: file %q of %d keys (give --fresh to start over)", work, r.Name, r.N)
+	}
+	st, err := os.Stat(filepath.Join(work, r.Name))
+	if err != nil || st.Size() != r.Bytes {
+		return fmt.Errorf("work directory %s: %s is missing or not %d bytes (give --fresh to start over)", work, r.Name, r.Bytes)
+	}
+	return nil
+}
+
+// identity describes an enumeration for a message.
+func identity(l gapset.Layout) string {
+	cells := slices.Clone(l.Cells)
+	slices.Sort(cells)
+	return fmt.Sprintf("%dx%d gap <= %d (exact %v), cells %v, packed %v, prefix bits %d",
+		l.Rows, l.Cols, l.MaxGap, l.Exact, cells, l.Packed, l.Bits())
 }
 
 // readOutputs reads the final job's list of key-set files.

@@ -28,9 +28,11 @@ import (
 	"github.com/gapset/gapset/internal/sysprobe"
 )
 
-// WorkName names the work directory made inside Options.WorkDir (with
-// atomicfile's naming: the process ID, so a later run removes one whose
-// process is gone).
+// WorkName names the work directory made inside Options.WorkDir: the
+// run's state (layers, projection runs, one manifest per step). It stays
+// when a run fails or is stopped, and the same enumeration run again
+// continues after the last step whose manifest was written; it is removed
+// at the end.
 const WorkName = "gapset-cluster-work"
 
 // Options describe one enumeration.
@@ -38,13 +40,16 @@ type Options struct {
 	Layout gapset.Layout
 	// OutDir receives the key-set files.
 	OutDir string
-	// WorkDir is where the work directory (layers, projections,
-	// manifests) is made; default OutDir. It is removed at the end.
+	// WorkDir is where the work directory is made; default OutDir.
 	WorkDir string
+	// Fresh discards the work directory of an earlier run instead of
+	// resuming it.
+	Fresh bool
 	// Runner is the Beam runner: "prism" (in-process) or "universal"
 	// (a job server; its endpoint and environment are Beam's flags).
 	Runner string
-	// Progress is told one line per step.
+	// Progress is told one line per step (and where a resumed run
+	// continues).
 	Progress func(string)
 	// FailAt "STEP/LEVEL/PARTITION" makes that partition's merge fail
 	// (tests).
@@ -71,9 +76,10 @@ type driver struct {
 	started time.Time
 }
 
-// Enumerate runs the enumeration and returns the summary gapset.Enumerate
-// would (Layers, Members, Outputs; the resources are the driver process's,
-// and peak_disk_bytes is the work directory's, sampled after each step).
+// Enumerate runs the enumeration, or resumes it from the work directory,
+// and returns the summary gapset.Enumerate would (Layers, Members,
+// Outputs; the resources are this process's, and peak_disk_bytes is the
+// work directory's, sampled after each step).
 func Enumerate(ctx context.Context, opt Options) (gapset.Result, error) {
 	l := opt.Layout
 	if err := l.Check(); err != nil {
@@ -94,16 +100,29 @@ func Enumerate(ctx context.Context, opt Options) (gapset.Result, error) {
 	if err != nil {
 		return gapset.Result{}, err
 	}
-	work, err := atomicfile.MkdirTemp(base, WorkName)
+	work := filepath.Join(base, WorkName)
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return gapset.Result{}, err
+	}
+	unlock, err := lockWork(work)
 	if err != nil {
 		return gapset.Result{}, err
 	}
-	defer os.RemoveAll(work)
+	defer unlock()
+	if opt.Fresh {
+		if err := clearWork(work, 0); err != nil {
+			return gapset.Result{}, err
+		}
+	}
 	cpu0 := sysprobe.ProcessCPU()
 	e := &driver{opt: opt, l: l, work: work, proj: map[int][]projRun{}, started: time.Now(),
 		layers: make([][][]Ref, l.Levels())}
 	e.res = gapset.Result{Rows: l.Rows, Cols: l.Cols, MaxGap: l.MaxGap, Exact: l.Exact}
-	for d := 0; ; d++ {
+	next, done, err := e.resume()
+	if err != nil {
+		return e.res, err
+	}
+	for d := next; !done; d++ {
 		if err := ctx.Err(); err != nil {
 			return e.res, err
 		}
@@ -111,11 +130,14 @@ func Enumerate(ctx context.Context, opt Options) (gapset.Result, error) {
 		if err != nil {
 			return e.res, err
 		}
-		if !any {
-			break
-		}
+		done = !any
 	}
 	if err := e.outputs(ctx, outDir); err != nil {
+		return e.res, err
+	}
+	// The key-set files are in place: the state has served.
+	unlock()
+	if err := atomicfile.Retire(work); err != nil {
 		return e.res, err
 	}
 	e.res.Elapsed = time.Since(e.started)
@@ -123,6 +145,77 @@ func Enumerate(ctx context.Context, opt Options) (gapset.Result, error) {
 	_, e.res.PeakRSS = sysprobe.Memory()
 	e.res.PeakDisk, e.res.Spills = e.peak, e.spills
 	return e.res, nil
+}
+
+// resume replays the manifests in the work directory (the steps an
+// earlier run completed) and removes what a step without a manifest left;
+// it returns the step to run next and whether every step is done.
+func (e *driver) resume() (int, bool, error) {
+	d, done := 0, false
+	for !done {
+		// Files named here may have gone since (folded, no longer
+		// needed): those the replayed state holds are checked below.
+		m, ok, err := readManifest(e.work, d, e.l, false)
+		if err != nil {
+			return 0, false, err
+		}
+		if !ok {
+			break
+		}
+		done = !e.apply(m, false)
+		if err := e.prune(d, m); err != nil {
+			return 0, false, err
+		}
+		d++
+	}
+	if err := clearWork(e.work, d); err != nil {
+		return 0, false, err
+	}
+	for _, layers := range e.layers {
+		for _, rs := range layers {
+			for _, r := range rs {
+				if err := checkFile(e.work, r); err != nil {
+					return 0, false, err
+				}
+			}
+		}
+	}
+	for _, runs := range e.proj {
+		for _, run := range runs {
+			for _, r := range run.parts {
+				if err := checkFile(e.work, r); err != nil {
+					return 0, false, err
+				}
+			}
+		}
+	}
+	if d > 0 && e.opt.Progress != nil {
+		e.opt.Progress(fmt.Sprintf("resuming %s after step %d (%d members)", e.work, d-1, e.res.Members))
+	}
+	return d, done, nil
+}
+
+// clearWork removes from the work directory the steps from 'from' on and
+// the final job's manifest: what no manifest of an earlier step names.
+func clearWork(work string, from int) error {
+	entries, err := os.ReadDir(work)
+	if err != nil {
+		return err
+	}
+	for _, de := range entries {
+		var d int
+		name := de.Name()
+		if name == lockName {
+			continue
+		}
+		if n, err := fmt.Sscanf(name, "d%06d", &d); n == 1 && err == nil && name == depthDir(d) && d < from {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(work, name)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // run runs one job, its error cut to one line.
@@ -135,20 +228,12 @@ func (e *driver) run(ctx context.Context, p *beam.Pipeline) error {
 }
 
 // jobError is a failed job's error as one line: the runners wrap the
-// DoFn's error in their own text and stack traces; the DoFn's own message
-// (it names the step, level and partition) is kept when found.
+// DoFn's error in their own text, plans and stack traces over many lines,
+// and end with the DoFn's own message (which names the step, level and
+// partition): its last line is kept.
 func jobError(err error) error {
-	msg := err.Error()
-	for _, key := range []string{"step ", "writing the projection"} {
-		if i := strings.Index(msg, key); i >= 0 {
-			line := msg[i:]
-			if j := strings.IndexAny(line, "\n\t"); j >= 0 {
-				line = line[:j]
-			}
-			return fmt.Errorf("the job failed: %s", strings.TrimSpace(line))
-		}
-	}
-	line := strings.Join(strings.Fields(msg), " ")
+	lines := strings.Split(strings.TrimSpace(err.Error()), "\n")
+	line := strings.Join(strings.Fields(lines[len(lines)-1]), " ")
 	if len(line) > 300 {
 		line = line[:300] + "..."
 	}
@@ -208,16 +293,20 @@ func (e *driver) step(ctx context.Context, d int) (bool, error) {
 	if err := e.run(ctx, p); err != nil {
 		return false, err
 	}
-	m, err := readManifest(e.work, d, l)
+	m, ok, err := readManifest(e.work, d, l, true)
+	if err == nil && !ok {
+		err = fmt.Errorf("step %d: the job ended without writing its manifest", d)
+	}
 	if err != nil {
 		return false, err
 	}
 	e.peak = max(e.peak, diskUse(e.work))
-	return e.apply(m), e.prune(d, m)
+	return e.apply(m, true), e.prune(d, m)
 }
 
-// apply adds a step's manifest to the state and the summary.
-func (e *driver) apply(m manifest) bool {
+// apply adds a step's manifest to the state and the summary (and reports
+// it when report is set).
+func (e *driver) apply(m manifest, report bool) bool {
 	l, d := e.l, m.Step
 	e.spills += m.Spills
 	counts := make([]int64, l.Levels())
@@ -246,7 +335,7 @@ func (e *driver) apply(m manifest) bool {
 		runs := e.proj[k]
 		e.proj[k] = append(runs[:len(runs)-m.Fold[k]], projRun{tier: m.Tier[k], parts: rs})
 	}
-	if e.opt.Progress != nil {
+	if report && e.opt.Progress != nil {
 		e.opt.Progress(fmt.Sprintf("%6.1fs step %3d: %12d keys in %d partitions; members %d",
 			time.Since(e.started).Seconds(), d, total, len(m.Layers), e.res.Members))
 	}
@@ -273,7 +362,7 @@ func (e *driver) prune(d int, m manifest) error {
 		for _, path := range matches {
 			rel, _ := filepath.Rel(e.work, path)
 			if !keep[rel] {
-				if err := os.Remove(path); err != nil {
+				if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 					return err
 				}
 			}
@@ -285,7 +374,7 @@ func (e *driver) prune(d int, m manifest) error {
 				continue
 			}
 			for _, r := range rs {
-				if err := os.Remove(filepath.Join(e.work, r.Name)); err != nil {
+				if err := os.Remove(filepath.Join(e.work, r.Name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 					return err
 				}
 			}

@@ -24,10 +24,13 @@ const description = `Enumerates a gap set as gapset enumerate does and writes th
 files (byte for byte) and summary, as Apache Beam jobs: one job per step of
 the layered search (every partition of a layer expanded on its own, the
 candidates grouped by target partition and merged), then one job for the
-key-set files. The layers live in a work directory (--work-dir; removed at
-the end); the pipeline passes references to partition files, never keys,
-so every worker must see the work and output directories at the same
-paths (one machine, or a shared file system).
+key-set files. The layers live in a work directory (gapset-cluster-work/
+in --work-dir, default --out-dir), with a manifest per step: a run that
+fails or is stopped resumes there when run again with the same arguments
+(--fresh starts over), and the end removes it. The pipeline passes
+references to partition files, never keys, so every worker must see the
+work and output directories at the same paths (one machine, or a shared
+file system).
 
 Runners: --runner prism (default) runs Prism inside this process;
 --runner universal submits to a job server (--endpoint HOST:PORT), e.g. a
@@ -69,8 +72,9 @@ func enumerateCommand(e *env, beamArgs []string) *cli.Command {
 			&cli.StringFlag{Name: "cells", Usage: "comma-separated projections `K[,K...]` (last K cells; default rows*cols = whole boards)"},
 			&cli.BoolFlag{Name: "packed", Usage: "write the key-set files delta-coded (format version 2)"},
 			&cli.StringFlag{Name: "out-dir", Value: ".", Usage: "write the key-set files into `DIR`"},
-			&cli.StringFlag{Name: "work-dir", Usage: "make the work directory (layers, projections, manifests) in `DIR` (default: --out-dir); it is removed at the end",
+			&cli.StringFlag{Name: "work-dir", Usage: "keep the work directory " + pipeline.WorkName + "/ (layers, projections, a manifest per step) in `DIR` (default: --out-dir); a failed or stopped run resumes from it, the end removes it",
 				Action: func(_ *cli.Context, v string) error { return cmdline.CheckWritableDir("--work-dir", v) }},
+			&cli.BoolFlag{Name: "fresh", Usage: "discard the work directory of an earlier run and start over instead of resuming"},
 			&cli.IntFlag{Name: "prefix-bits", Value: gapset.DefaultPrefixBits, Usage: "partition the layers by the top `N` key bits (2^N partitions, at most 8): the elements of each job",
 				Action: func(_ *cli.Context, v int) error { return cmdline.InRange("--prefix-bits", v, 0, 8) }},
 			&cli.IntFlag{Name: "memory", Value: 256, Usage: "MiB for one element's work buffers; bigger partitions are written in pieces",
@@ -149,8 +153,7 @@ func enumerateCommand(e *env, beamArgs []string) *cli.Command {
 			if work == "" {
 				work = outDir
 			}
-			e.cleanup.WillScratch(work, pipeline.WorkName)
-			opt := pipeline.Options{Layout: l, OutDir: outDir, WorkDir: work, Runner: runner, FailAt: e.failAt}
+			opt := pipeline.Options{Layout: l, OutDir: outDir, WorkDir: work, Fresh: c.Bool("fresh"), Runner: runner, FailAt: e.failAt}
 			if !c.Bool("quiet") {
 				opt.Progress = func(s string) { fmt.Fprintf(e.stderr, "gapset-cluster: %s\n", s) }
 			}

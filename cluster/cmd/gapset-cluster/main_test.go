@@ -147,28 +147,38 @@ func TestJobServer(t *testing.T) {
 }
 
 // A partition that fails fails the job: one line naming it, exit status 1,
-// no key-set file and no work directory left; the same command again
-// writes the right files. The work directory is elsewhere (--work-dir).
+// no key-set file and no temporary left, the steps before it kept in the
+// work directory (--work-dir); the same command again resumes there and
+// writes the right files; other arguments are refused until --fresh.
 func TestFailureThenRerun(t *testing.T) {
 	l := gapset.Layout{Rows: 3, Cols: 4, MaxGap: 2, Exact: true, Cells: []int{12, 6}}
 	want, wantDir := enumerated(t, l)
 	dir, work := t.TempDir(), t.TempDir()
 	args := []string{"enumerate", "--rows", "3", "--cols", "4", "--gap", "2", "--exact", "--cells", "12,6",
-		"--out-dir", dir, "--work-dir", work, "--format", "json", "-q"}
+		"--out-dir", dir, "--work-dir", work, "--format", "json"}
 	// Partition 1 (tile 1 in cell 0, as in the goal) of level 1 at step 6.
-	stdout, stderr, code := command(t, []string{failAtEnv + "=6/1/1"}, args...)
+	stdout, stderr, code := command(t, []string{failAtEnv + "=6/1/1"}, append(args, "-q")...)
 	assert.Equal(t, 1, code)
 	assert.Empty(t, stdout)
 	assert.Equal(t, "gapset-cluster: the job failed: step 6, partition 1 of level 1: injected failure\n", stderr)
-	for _, d := range []string{dir, work} {
-		entries, err := os.ReadDir(d)
-		require.NoError(t, err)
-		assert.Empty(t, entries, "%s: nothing left by the failed run", d)
-	}
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "no key-set file")
+	steps, err := filepath.Glob(filepath.Join(work, "gapset-cluster-work", "d*", "manifest.json"))
+	require.NoError(t, err)
+	assert.Len(t, steps, 6, "steps 0 to 5 kept")
+
+	_, stderr, code = command(t, nil, "enumerate", "--rows", "3", "--cols", "4", "--gap", "4", "--out-dir", dir, "--work-dir", work)
+	assert.Equal(t, 2, code)
+	assert.Equal(t, 1, strings.Count(stderr, "\n"), stderr)
+	assert.Contains(t, stderr, "give --fresh to discard it")
+
 	stdout, stderr, code = command(t, nil, args...)
 	require.Zero(t, code, stderr)
+	assert.True(t, strings.HasPrefix(stderr, "gapset-cluster: resuming "), stderr)
+	assert.Contains(t, stderr, "after step 5 (")
 	sameFiles(t, want, wantDir, stdout, dir)
-	entries, err := os.ReadDir(work)
+	entries, err = os.ReadDir(work)
 	require.NoError(t, err)
 	assert.Empty(t, entries, "the work directory is removed at the end")
 }
