@@ -21,8 +21,8 @@ import (
 //	MergeRunFiles for every projection partition: the step's projection
 //	    pieces (and, by FoldCount, earlier projection runs) into one run
 //
-// (step 0: WriteGoal, then MergePartition) and at the end WriteOutput writes each key-set file from its runs,
-// partition by partition. The files are those of docs/enumeration-layout.md
+// with step 0 made of WriteGoal and MergePartition; at the end WriteOutput
+// writes each key-set file from its runs, partition by partition. The files are those of docs/enumeration-layout.md
 // (partitions by key range, delta-coded runs) on local paths; the caller
 // names them and keeps the manifest. Pieces (candidates, projection pieces)
 // are scratch read within the same step: written in place without a sync.
