@@ -161,6 +161,17 @@ func (f *mergeFn) ProcessElement(ctx context.Context, key int, cands func(*Ref) 
 	return nil
 }
 
+// laneFn passes the elements of one lane: keys that are Lane modulo Lanes.
+type laneFn struct {
+	Lane, Lanes int
+}
+
+func (f *laneFn) ProcessElement(key int, r Ref, emit func(int, Ref)) {
+	if key%f.Lanes == f.Lane {
+		emit(key, r)
+	}
+}
+
 // keyProjection keys a projection run folded into this step's by its
 // projection partition.
 func keyProjection(r Ref) (int, Ref) { return projKey(r.Cells, r.Part), r }
@@ -281,6 +292,7 @@ func init() {
 	register.DoFn3x1[[]byte, func(*Ref) bool, func(*Ref) bool, error](&manifestFn{})
 	register.DoFn3x1[context.Context, int, func(Ref), error](&outputFn{})
 	register.DoFn2x1[[]byte, func(*Ref) bool, error](&outputsFn{})
+	register.DoFn3x0[int, Ref, func(int, Ref)](&laneFn{})
 	register.Function1x2(keyProjection)
 	register.Emitter1[Ref]()
 	register.Emitter2[int, Ref]()

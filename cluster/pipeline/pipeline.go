@@ -12,6 +12,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -51,6 +52,11 @@ type Options struct {
 	// Progress is told one line per step (and where a resumed run
 	// continues).
 	Progress func(string)
+	// Lanes is the number of copies of each stage, each with its share
+	// of the elements (default 1): Prism runs a stage's elements as one
+	// bundle, one after another, so this is its parallelism. Runners that
+	// spread a stage over workers themselves need no more than 1.
+	Lanes int
 	// FailAt "STEP/LEVEL/PARTITION" makes that partition's merge fail
 	// (tests).
 	FailAt string
@@ -248,16 +254,24 @@ func (e *driver) step(ctx context.Context, d int) (bool, error) {
 		return false, err
 	}
 	p, s := beam.NewPipelineWithRoot()
-	var cands beam.PCollection
+	lanes := max(1, e.opt.Lanes)
+	var expanded []beam.PCollection
 	if d == 0 {
-		cands = beam.ParDo(s, &goalFn{Layout: l, Work: e.work}, beam.Impulse(s))
+		expanded = append(expanded, beam.ParDo(s, &goalFn{Layout: l, Work: e.work}, beam.Impulse(s)))
 	} else {
 		var src []Ref
 		for j := range l.Levels() {
 			src = append(src, e.layers[j][d-1]...)
 		}
-		cands = beam.ParDo(s, &expandFn{Layout: l, Work: e.work, Step: d}, beam.CreateList(s, src))
+		for i, part := range balance(src, lanes) {
+			ls := s.Scope(fmt.Sprintf("expand%d", i))
+			// The shuffle spreads the elements over a runner's workers
+			// (a created list is one bundle).
+			in := beam.Reshuffle(ls, beam.CreateList(ls, part))
+			expanded = append(expanded, beam.ParDo(ls, &expandFn{Layout: l, Work: e.work, Step: d}, in))
+		}
 	}
+	cands := flatten(s, expanded)
 	var lower []Ref
 	seen := map[[2]int]bool{}
 	for j := 1; j < l.Levels(); j++ {
@@ -268,8 +282,13 @@ func (e *driver) step(ctx context.Context, d int) (bool, error) {
 			}
 		}
 	}
-	layers, pieces := beam.ParDo2(s, &mergeFn{Layout: l, Work: e.work, Step: d, Lower: lower, FailAt: e.opt.FailAt},
-		beam.GroupByKey(s, cands))
+	var layerCols, pieceCols []beam.PCollection
+	for i := range lanes {
+		ls := s.Scope(fmt.Sprintf("merge%d", i))
+		in := beam.GroupByKey(ls, beam.ParDo(ls, &laneFn{Lane: i, Lanes: lanes}, cands))
+		layers, pieces := beam.ParDo2(ls, &mergeFn{Layout: l, Work: e.work, Step: d, Lower: lower, FailAt: e.opt.FailAt}, in)
+		layerCols, pieceCols = append(layerCols, layers), append(pieceCols, pieces)
+	}
 	// Projection runs: the step's pieces, and the earlier runs that the
 	// compaction rule folds into this step's run.
 	fold, tier := map[int]int{}, map[int]int{}
@@ -285,11 +304,17 @@ func (e *driver) step(ctx context.Context, d int) (bool, error) {
 		}
 	}
 	if len(folded) > 0 {
-		pieces = beam.Flatten(s, pieces, beam.ParDo(s, keyProjection, beam.CreateList(s, folded)))
+		pieceCols = append(pieceCols, beam.ParDo(s, keyProjection, beam.CreateList(s, folded)))
 	}
-	projs := beam.ParDo(s, &projectFn{Work: e.work, Step: d, Tier: tier}, beam.GroupByKey(s, pieces))
+	pieces := flatten(s, pieceCols)
+	var projCols []beam.PCollection
+	for i := range lanes {
+		ls := s.Scope(fmt.Sprintf("project%d", i))
+		in := beam.GroupByKey(ls, beam.ParDo(ls, &laneFn{Lane: i, Lanes: lanes}, pieces))
+		projCols = append(projCols, beam.ParDo(ls, &projectFn{Work: e.work, Step: d, Tier: tier}, in))
+	}
 	beam.ParDo0(s, &manifestFn{Layout: l, Work: e.work, Step: d, Fold: fold, Tier: tier}, beam.Impulse(s),
-		beam.SideInput{Input: layers}, beam.SideInput{Input: projs})
+		beam.SideInput{Input: flatten(s, layerCols)}, beam.SideInput{Input: flatten(s, projCols)})
 	if err := e.run(ctx, p); err != nil {
 		return false, err
 	}
@@ -302,6 +327,34 @@ func (e *driver) step(ctx context.Context, d int) (bool, error) {
 	}
 	e.peak = max(e.peak, diskUse(e.work))
 	return e.apply(m, true), e.prune(d, m)
+}
+
+// flatten is beam.Flatten, which wants more than one collection.
+func flatten(s beam.Scope, cols []beam.PCollection) beam.PCollection {
+	if len(cols) == 1 {
+		return cols[0]
+	}
+	return beam.Flatten(s, cols...)
+}
+
+// balance deals the source partitions out to the lanes, largest first to
+// the lane with the fewest bytes; lanes left empty are dropped.
+func balance(src []Ref, lanes int) [][]Ref {
+	order := slices.Clone(src)
+	slices.SortStableFunc(order, func(a, b Ref) int { return cmp.Compare(b.Bytes, a.Bytes) })
+	out := make([][]Ref, lanes)
+	load := make([]int64, lanes)
+	for _, r := range order {
+		i := 0
+		for x := range load {
+			if load[x] < load[i] {
+				i = x
+			}
+		}
+		out[i] = append(out[i], r)
+		load[i] += r.Bytes
+	}
+	return slices.DeleteFunc(out, func(rs []Ref) bool { return len(rs) == 0 })
 }
 
 // apply adds a step's manifest to the state and the summary (and reports
@@ -414,8 +467,14 @@ func (e *driver) outputs(ctx context.Context, outDir string) error {
 		inputs[k] = byPart
 	}
 	p, s := beam.NewPipelineWithRoot()
-	outs := beam.ParDo(s, &outputFn{Layout: l, Work: e.work, OutDir: outDir, Inputs: inputs}, beam.CreateList(s, l.Cells))
-	beam.ParDo0(s, &outputsFn{Work: e.work}, beam.Impulse(s), beam.SideInput{Input: outs})
+	// One stage per file: each its own bundle, side by side.
+	var outs []beam.PCollection
+	for _, k := range l.Cells {
+		ls := s.Scope(fmt.Sprintf("output%d", k))
+		fn := &outputFn{Layout: l, Work: e.work, OutDir: outDir, Inputs: map[int][][]Ref{k: inputs[k]}}
+		outs = append(outs, beam.ParDo(ls, fn, beam.Reshuffle(ls, beam.CreateList(ls, []int{k}))))
+	}
+	beam.ParDo0(s, &outputsFn{Work: e.work}, beam.Impulse(s), beam.SideInput{Input: flatten(s, outs)})
 	if err := e.run(ctx, p); err != nil {
 		return err
 	}

@@ -89,7 +89,7 @@ func TestSmallBoardsMatchEnumerate(t *testing.T) {
 		{Rows: 2, Cols: 4, MaxGap: 2, Cells: []int{3}, PrefixBits: -1, Memory: 1},
 	} {
 		t.Run(fmt.Sprintf("%dx%d-gap%d-exact%v", l.Rows, l.Cols, l.MaxGap, l.Exact), func(t *testing.T) {
-			lines, steps := sameAsEnumerate(t, l, Options{})
+			lines, steps := sameAsEnumerate(t, l, Options{Lanes: 1 + l.MaxGap/4})
 			// One progress line per step (and the last step finds
 			// nothing), one for the outputs.
 			assert.Len(t, lines, steps+2)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -77,6 +78,8 @@ func enumerateCommand(e *env, beamArgs []string) *cli.Command {
 			&cli.BoolFlag{Name: "fresh", Usage: "discard the work directory of an earlier run and start over instead of resuming"},
 			&cli.IntFlag{Name: "prefix-bits", Value: gapset.DefaultPrefixBits, Usage: "partition the layers by the top `N` key bits (2^N partitions, at most 8): the elements of each job",
 				Action: func(_ *cli.Context, v int) error { return cmdline.InRange("--prefix-bits", v, 0, 8) }},
+			&cli.IntFlag{Name: "lanes", Value: runtime.GOMAXPROCS(0), Usage: "copies of each stage, each with a share of the elements: Prism runs a stage as one bundle, so this is its parallelism (default: the CPUs this process may use)",
+				Action: func(_ *cli.Context, v int) error { return cmdline.InRange("--lanes", v, 1, 256) }},
 			&cli.IntFlag{Name: "memory", Value: 256, Usage: "MiB for one element's work buffers; bigger partitions are written in pieces",
 				Action: func(_ *cli.Context, v int) error { return cmdline.InRange("--memory", v, 16, 1<<20) }},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "summary format: text or json",
@@ -153,7 +156,8 @@ func enumerateCommand(e *env, beamArgs []string) *cli.Command {
 			if work == "" {
 				work = outDir
 			}
-			opt := pipeline.Options{Layout: l, OutDir: outDir, WorkDir: work, Fresh: c.Bool("fresh"), Runner: runner, FailAt: e.failAt}
+			opt := pipeline.Options{Layout: l, OutDir: outDir, WorkDir: work, Fresh: c.Bool("fresh"), Runner: runner,
+				Lanes: c.Int("lanes"), FailAt: e.failAt}
 			if !c.Bool("quiet") {
 				opt.Progress = func(s string) { fmt.Fprintf(e.stderr, "gapset-cluster: %s\n", s) }
 			}
