@@ -220,25 +220,44 @@ type manifestFn struct {
 	Tier   map[int]int
 }
 
-func (f *manifestFn) ProcessElement(_ []byte, layers func(*Ref) bool, projs func(*Ref) bool) error {
+func (f *manifestFn) ProcessElement(_ []byte, layers, projs func(*Ref) bool, cands, pieces func(*int, *Ref) bool) error {
 	m := manifest{Format: manifestFormat, Layout: f.Layout, Step: f.Step, Fold: f.Fold, Tier: f.Tier}
+	// Every target the pieces name must have been merged: a check that
+	// the side inputs are whole before anything is named.
+	want, got := map[int]bool{}, map[int]bool{}
 	var r Ref
+	var k int
+	for cands(&k, &r) {
+		want[k] = true
+	}
 	for layers(&r) {
+		got[layerKey(r.Level, r.Part)] = true
 		m.Spills += r.Piece
 		if r.N > 0 {
 			r.Piece = 0
 			m.Layers = append(m.Layers, r)
 		}
 	}
+	if len(got) != len(want) {
+		return fmt.Errorf("step %d: %d target partitions merged, %d expected: the manifest's inputs are incomplete", f.Step, len(got), len(want))
+	}
+	want, got = map[int]bool{}, map[int]bool{}
+	for pieces(&k, &r) {
+		want[k] = true
+	}
 	for projs(&r) {
+		got[projKey(r.Cells, r.Part)] = true
 		m.Projections = append(m.Projections, r)
+	}
+	if len(got) != len(want) {
+		return fmt.Errorf("step %d: %d projection partitions merged, %d expected: the manifest's inputs are incomplete", f.Step, len(got), len(want))
 	}
 	m.sort()
 	b, err := json.MarshalIndent(m, "", " ")
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(filepath.Join(f.Work, depthDir(f.Step), manifestName), b)
+	return atomicfile.WriteFile(filepath.Join(f.Work, depthDir(f.Step), jobManifestName), b)
 }
 
 // outputFn writes one key-set file (the element is its cells) from the
@@ -289,7 +308,7 @@ func init() {
 	register.DoFn3x1[context.Context, Ref, func(int, Ref), error](&expandFn{})
 	register.DoFn5x1[context.Context, int, func(*Ref) bool, func(Ref), func(int, Ref), error](&mergeFn{})
 	register.DoFn4x1[context.Context, int, func(*Ref) bool, func(Ref), error](&projectFn{})
-	register.DoFn3x1[[]byte, func(*Ref) bool, func(*Ref) bool, error](&manifestFn{})
+	register.DoFn5x1[[]byte, func(*Ref) bool, func(*Ref) bool, func(*int, *Ref) bool, func(*int, *Ref) bool, error](&manifestFn{})
 	register.DoFn3x1[context.Context, int, func(Ref), error](&outputFn{})
 	register.DoFn2x1[[]byte, func(*Ref) bool, error](&outputsFn{})
 	register.DoFn3x0[int, Ref, func(int, Ref)](&laneFn{})
@@ -297,4 +316,5 @@ func init() {
 	register.Emitter1[Ref]()
 	register.Emitter2[int, Ref]()
 	register.Iter1[Ref]()
+	register.Iter2[int, Ref]()
 }

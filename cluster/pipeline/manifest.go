@@ -14,10 +14,16 @@ import (
 )
 
 const (
-	lockName       = "lock"
-	manifestName   = "manifest.json"
-	outputsName    = "outputs.json"
-	manifestFormat = 1
+	lockName     = "lock"
+	manifestName = "manifest.json"
+	// jobManifestName is the manifest as the job writes it: the driver
+	// renames it manifestName once the job has succeeded. A failed job
+	// may still write one (verified: Prism ran the manifest's DoFn of a
+	// job in which another lane's merge had failed), so only the renamed
+	// ones count.
+	jobManifestName = "manifest-job.json"
+	outputsName     = "outputs.json"
+	manifestFormat  = 1
 )
 
 // manifest is what one step's job leaves for the driver, written last
@@ -48,8 +54,8 @@ func (m *manifest) sort() {
 // checks it against the layout, and with files set the files it names
 // (checkFile). A manifest of another enumeration is the caller's mistake
 // (ErrArgs).
-func readManifest(work string, d int, l gapset.Layout, files bool) (m manifest, ok bool, err error) {
-	path := filepath.Join(work, depthDir(d), manifestName)
+func readManifest(work string, d int, l gapset.Layout, name string, files bool) (m manifest, ok bool, err error) {
+	path := filepath.Join(work, depthDir(d), name)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return m, false, nil
@@ -97,6 +103,21 @@ func readManifest(work string, d int, l gapset.Layout, files bool) (m manifest, 
 		}
 	}
 	return m, true, nil
+}
+
+// commitManifest makes a job's manifest count: renamed, and the rename
+// synced, after the job has succeeded (the files it names are synced).
+func commitManifest(work string, d int) error {
+	dir := filepath.Join(work, depthDir(d))
+	if err := os.Rename(filepath.Join(dir, jobManifestName), filepath.Join(dir, manifestName)); err != nil {
+		return err
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
 }
 
 // checkFile checks that a file a manifest names is in place: its name

@@ -161,7 +161,7 @@ func (e *driver) resume() (int, bool, error) {
 	for !done {
 		// Files named here may have gone since (folded, no longer
 		// needed): those the replayed state holds are checked below.
-		m, ok, err := readManifest(e.work, d, e.l, false)
+		m, ok, err := readManifest(e.work, d, e.l, manifestName, false)
 		if err != nil {
 			return 0, false, err
 		}
@@ -314,13 +314,17 @@ func (e *driver) step(ctx context.Context, d int) (bool, error) {
 		projCols = append(projCols, beam.ParDo(ls, &projectFn{Work: e.work, Step: d, Tier: tier}, in))
 	}
 	beam.ParDo0(s, &manifestFn{Layout: l, Work: e.work, Step: d, Fold: fold, Tier: tier}, beam.Impulse(s),
-		beam.SideInput{Input: flatten(s, layerCols)}, beam.SideInput{Input: flatten(s, projCols)})
+		beam.SideInput{Input: flatten(s, layerCols)}, beam.SideInput{Input: flatten(s, projCols)},
+		beam.SideInput{Input: cands}, beam.SideInput{Input: pieces})
 	if err := e.run(ctx, p); err != nil {
 		return false, err
 	}
-	m, ok, err := readManifest(e.work, d, l, true)
+	m, ok, err := readManifest(e.work, d, l, jobManifestName, true)
 	if err == nil && !ok {
 		err = fmt.Errorf("step %d: the job ended without writing its manifest", d)
+	}
+	if err == nil {
+		err = commitManifest(e.work, d)
 	}
 	if err != nil {
 		return false, err
