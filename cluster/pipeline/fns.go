@@ -1,0 +1,320 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/internal/atomicfile"
+)
+
+// Ref is what flows through the pipeline: a reference to one partition
+// file, never its keys. Name is relative to the work directory.
+type Ref struct {
+	Level int    `json:"level"` // layers and candidates: the level (gap / 2)
+	Step  int    `json:"step"`  // layers: the step (reverse moves from the goal)
+	Cells int    `json:"cells"` // projections: k
+	Part  int    `json:"p"`
+	Piece int    `json:"piece,omitempty"` // candidates: pieces after the first are spills
+	Tier  int    `json:"tier,omitempty"`  // projection runs: compactions that built them
+	Name  string `json:"name"`
+	N     int64  `json:"n"`
+	Bytes int64  `json:"bytes"`
+	Delta bool   `json:"delta"`
+}
+
+// file is the run a reference names, below the work directory.
+func (r Ref) file(work string) gapset.RunFile {
+	return gapset.RunFile{Path: filepath.Join(work, r.Name), N: r.N, Bytes: r.Bytes, Delta: r.Delta}
+}
+
+// refOf names a written piece relative to the work directory.
+func refOf(work string, p gapset.Piece) (Ref, error) {
+	rel, err := filepath.Rel(work, p.Path)
+	if err != nil {
+		return Ref{}, err
+	}
+	return Ref{Level: p.Level, Cells: p.Cells, Part: p.P, Piece: min(p.Index, 1), Name: rel, N: p.N, Bytes: p.Bytes, Delta: p.Delta}, nil
+}
+
+// Keys of the two GroupByKeys: a target partition of a layer and a
+// partition of a projection.
+func layerKey(level, p int) int { return level<<16 | p }
+func projKey(k, q int) int      { return k<<16 | q }
+
+// depthDir is step d's directory below the work directory; its tmp
+// subdirectory holds the pieces read within the step (removed after it).
+func depthDir(d int) string { return fmt.Sprintf("d%06d", d) }
+func tmpDir(d int) string   { return filepath.Join(depthDir(d), "tmp") }
+
+// goalFn writes step 0's candidates: the goal.
+type goalFn struct {
+	Layout gapset.Layout
+	Work   string
+}
+
+func (f *goalFn) ProcessElement(_ []byte, emit func(int, Ref)) error {
+	pc, err := f.Layout.WriteGoal(func(p int) string {
+		return filepath.Join(f.Work, tmpDir(0), fmt.Sprintf("goal.p%03d", p))
+	})
+	if err != nil {
+		return err
+	}
+	r, err := refOf(f.Work, pc)
+	if err != nil {
+		return err
+	}
+	emit(layerKey(r.Level, r.Part), r)
+	return nil
+}
+
+// expandFn expands one partition of a layer of step Step-1 into candidate
+// pieces of step Step, keyed by target (level, partition).
+type expandFn struct {
+	Layout gapset.Layout
+	Work   string
+	Step   int
+}
+
+func (f *expandFn) ProcessElement(ctx context.Context, src Ref, emit func(int, Ref)) error {
+	// Fixed names: a retried bundle overwrites its own pieces.
+	pieces, err := f.Layout.ExpandPartition(ctx, src.Level, src.file(f.Work), func(level, p, piece int) string {
+		return filepath.Join(f.Work, tmpDir(f.Step), fmt.Sprintf("c%d-from-L%d.p%03d-%d.p%03d", level, src.Level, src.Part, piece, p))
+	})
+	if err != nil {
+		return fmt.Errorf("step %d, expanding partition %d of level %d: %w", f.Step, src.Part, src.Level, err)
+	}
+	for _, pc := range pieces {
+		r, err := refOf(f.Work, pc)
+		if err != nil {
+			return err
+		}
+		emit(layerKey(r.Level, r.Part), r)
+	}
+	return nil
+}
+
+// mergeFn finishes one target partition: its candidates merged, the lower
+// levels' partitions subtracted, the layer's partition written (state) and
+// its projection pieces (scratch), keyed by projection partition.
+type mergeFn struct {
+	Layout gapset.Layout
+	Work   string
+	Step   int
+	// Lower holds the partitions of every layer some level of this step
+	// subtracts; each target picks its own.
+	Lower []Ref
+	// FailAt "STEP/LEVEL/PARTITION" makes that partition fail after its
+	// files are written (tests: a failed attempt's leftovers).
+	FailAt string
+}
+
+func (f *mergeFn) ProcessElement(ctx context.Context, key int, cands func(*Ref) bool, emitLayer func(Ref), emitProj func(int, Ref)) error {
+	j, p := key>>16, key&0xffff
+	var in []gapset.RunFile
+	spills := 0
+	var r Ref
+	for cands(&r) {
+		in = append(in, r.file(f.Work))
+		spills += r.Piece
+	}
+	// The order of a group is the runner's: the merge does not depend on it.
+	slices.SortFunc(in, func(a, b gapset.RunFile) int { return strings.Compare(a.Path, b.Path) })
+	steps := f.Layout.Lower(j, f.Step)
+	var lower []gapset.RunFile
+	for _, l := range f.Lower {
+		if l.Part == p && l.Level < j && l.Step == steps[l.Level] {
+			lower = append(lower, l.file(f.Work))
+		}
+	}
+	dir := filepath.Join(f.Work, depthDir(f.Step))
+	layer, projs, err := f.Layout.MergePartition(ctx, j, p, in, lower, filepath.Join(dir, fmt.Sprintf("L%d-%d.p%03d", j, f.Step, p)),
+		func(k, q, piece int) string {
+			return filepath.Join(f.Work, tmpDir(f.Step), fmt.Sprintf("q%d-L%d.p%03d-%d.p%03d", k, j, p, piece, q))
+		})
+	if err != nil {
+		return fmt.Errorf("step %d, merging partition %d of level %d: %w", f.Step, p, j, err)
+	}
+	if f.FailAt != "" && f.FailAt == fmt.Sprintf("%d/%d/%d", f.Step, j, p) {
+		return fmt.Errorf("step %d, partition %d of level %d: injected failure", f.Step, p, j)
+	}
+	out := Ref{Level: j, Step: f.Step, Part: p, Piece: spills}
+	if layer.Path != "" {
+		if out, err = refOf(f.Work, layer); err != nil {
+			return err
+		}
+		out.Step, out.Piece = f.Step, spills
+	}
+	emitLayer(out)
+	for _, pc := range projs {
+		r, err := refOf(f.Work, pc)
+		if err != nil {
+			return err
+		}
+		emitProj(projKey(r.Cells, r.Part), r)
+	}
+	return nil
+}
+
+// laneFn passes the elements of one lane: keys that are Lane modulo Lanes.
+type laneFn struct {
+	Lane, Lanes int
+}
+
+func (f *laneFn) ProcessElement(key int, r Ref, emit func(int, Ref)) {
+	if key%f.Lanes == f.Lane {
+		emit(key, r)
+	}
+}
+
+// keyProjection keys a projection run folded into this step's by its
+// projection partition.
+func keyProjection(r Ref) (int, Ref) { return projKey(r.Cells, r.Part), r }
+
+// projectFn merges one projection partition's pieces of this step, and the
+// earlier runs FoldCount folds in, into one run of the step.
+type projectFn struct {
+	Work string
+	Step int
+	Tier map[int]int // by cells: the tier of this step's run
+}
+
+func (f *projectFn) ProcessElement(ctx context.Context, key int, runs func(*Ref) bool, emit func(Ref)) error {
+	k, q := key>>16, key&0xffff
+	var in []gapset.RunFile
+	var r Ref
+	for runs(&r) {
+		in = append(in, r.file(f.Work))
+	}
+	slices.SortFunc(in, func(a, b gapset.RunFile) int { return strings.Compare(a.Path, b.Path) })
+	tier := f.Tier[k]
+	run, err := gapset.MergeRunFiles(ctx, in, filepath.Join(f.Work, depthDir(f.Step), fmt.Sprintf("p%d-%d-t%d.p%03d", k, f.Step, tier, q)))
+	if err != nil {
+		return fmt.Errorf("step %d, projection onto %d cells, partition %d: %w", f.Step, k, q, err)
+	}
+	if run.Path == "" {
+		return nil
+	}
+	out, err := refOf(f.Work, gapset.Piece{Cells: k, P: q, RunFile: run})
+	if err != nil {
+		return err
+	}
+	out.Step, out.Tier = f.Step, tier
+	emit(out)
+	return nil
+}
+
+// manifestFn writes the step's manifest, last: the runner runs it once
+// the side inputs (every layer partition and projection run of the step)
+// are complete, so a manifest names only files that are whole.
+type manifestFn struct {
+	Layout gapset.Layout
+	Work   string
+	Step   int
+	Fold   map[int]int
+	Tier   map[int]int
+}
+
+func (f *manifestFn) ProcessElement(_ []byte, layers, projs func(*Ref) bool, cands, pieces func(*int, *Ref) bool) error {
+	m := manifest{Format: manifestFormat, Layout: f.Layout, Step: f.Step, Fold: f.Fold, Tier: f.Tier}
+	// Every target the pieces name must have been merged: a check that
+	// the side inputs are whole before anything is named.
+	want, got := map[int]bool{}, map[int]bool{}
+	var r Ref
+	var k int
+	for cands(&k, &r) {
+		want[k] = true
+	}
+	for layers(&r) {
+		got[layerKey(r.Level, r.Part)] = true
+		m.Spills += r.Piece
+		if r.N > 0 {
+			r.Piece = 0
+			m.Layers = append(m.Layers, r)
+		}
+	}
+	if len(got) != len(want) {
+		return fmt.Errorf("step %d: %d target partitions merged, %d expected: the manifest's inputs are incomplete", f.Step, len(got), len(want))
+	}
+	want, got = map[int]bool{}, map[int]bool{}
+	for pieces(&k, &r) {
+		want[k] = true
+	}
+	for projs(&r) {
+		got[projKey(r.Cells, r.Part)] = true
+		m.Projections = append(m.Projections, r)
+	}
+	if len(got) != len(want) {
+		return fmt.Errorf("step %d: %d projection partitions merged, %d expected: the manifest's inputs are incomplete", f.Step, len(got), len(want))
+	}
+	m.sort()
+	b, err := json.MarshalIndent(m, "", " ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(filepath.Join(f.Work, depthDir(f.Step), jobManifestName), b)
+}
+
+// outputFn writes one key-set file (the element is its cells) from the
+// runs of its partitions.
+type outputFn struct {
+	Layout gapset.Layout
+	Work   string
+	OutDir string
+	Inputs map[int][][]Ref // by cells: the runs of each partition
+}
+
+func (f *outputFn) ProcessElement(ctx context.Context, k int, emit func(Ref)) error {
+	byPart := make([][]gapset.RunFile, len(f.Inputs[k]))
+	for p, rs := range f.Inputs[k] {
+		for _, r := range rs {
+			byPart[p] = append(byPart[p], r.file(f.Work))
+		}
+	}
+	out, err := f.Layout.WriteOutput(ctx, k, f.Layout.Config(f.OutDir).OutputPath(k), byPart)
+	if err != nil {
+		return fmt.Errorf("writing the projection onto %d cells: %w", k, err)
+	}
+	emit(Ref{Cells: k, Name: out.Name, N: int64(out.Count)})
+	return nil
+}
+
+// outputsFn writes the manifest of the key-set files, last.
+type outputsFn struct {
+	Work string
+}
+
+func (f *outputsFn) ProcessElement(_ []byte, outs func(*Ref) bool) error {
+	var all []Ref
+	var r Ref
+	for outs(&r) {
+		all = append(all, r)
+	}
+	slices.SortFunc(all, func(a, b Ref) int { return a.Cells - b.Cells })
+	b, err := json.MarshalIndent(all, "", " ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(filepath.Join(f.Work, outputsName), b)
+}
+
+func init() {
+	register.DoFn2x1[[]byte, func(int, Ref), error](&goalFn{})
+	register.DoFn3x1[context.Context, Ref, func(int, Ref), error](&expandFn{})
+	register.DoFn5x1[context.Context, int, func(*Ref) bool, func(Ref), func(int, Ref), error](&mergeFn{})
+	register.DoFn4x1[context.Context, int, func(*Ref) bool, func(Ref), error](&projectFn{})
+	register.DoFn5x1[[]byte, func(*Ref) bool, func(*Ref) bool, func(*int, *Ref) bool, func(*int, *Ref) bool, error](&manifestFn{})
+	register.DoFn3x1[context.Context, int, func(Ref), error](&outputFn{})
+	register.DoFn2x1[[]byte, func(*Ref) bool, error](&outputsFn{})
+	register.DoFn3x0[int, Ref, func(int, Ref)](&laneFn{})
+	register.Function1x2(keyProjection)
+	register.Emitter1[Ref]()
+	register.Emitter2[int, Ref]()
+	register.Iter1[Ref]()
+	register.Iter2[int, Ref]()
+}

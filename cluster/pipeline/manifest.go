@@ -1,0 +1,156 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/gapset/gapset/gapset"
+)
+
+const (
+	lockName     = "lock"
+	manifestName = "manifest.json"
+	// jobManifestName is the manifest as the job writes it: the driver
+	// renames it manifestName once the job has succeeded. A failed job
+	// may still write one (verified: Prism ran the manifest's DoFn of a
+	// job in which another lane's merge had failed), so only the renamed
+	// ones count.
+	jobManifestName = "manifest-job.json"
+	outputsName     = "outputs.json"
+	manifestFormat  = 1
+)
+
+// manifest is what one step's job leaves for the driver, written last
+// inside the job (Beam hands no collection back to the driver): the step's
+// layer partitions and projection runs, and how the projection runs were
+// compacted. A file counts only once a manifest names it.
+type manifest struct {
+	Format int           `json:"format"`
+	Layout gapset.Layout `json:"layout"`
+	Step   int           `json:"step"`
+	Spills int           `json:"spills"` // candidate pieces beyond the first per target
+	// Layers are the step's non-empty layer partitions.
+	Layers []Ref `json:"layers"`
+	// Projections are the step's projection runs (by cells and
+	// partition); each replaces the last Fold[cells] runs of its cells
+	// waiting for the final merge, and has tier Tier[cells].
+	Projections []Ref       `json:"projections"`
+	Fold        map[int]int `json:"fold"`
+	Tier        map[int]int `json:"tier"`
+}
+
+func (m *manifest) sort() {
+	slices.SortFunc(m.Layers, func(a, b Ref) int { return layerKey(a.Level, a.Part) - layerKey(b.Level, b.Part) })
+	slices.SortFunc(m.Projections, func(a, b Ref) int { return projKey(a.Cells, a.Part) - projKey(b.Cells, b.Part) })
+}
+
+// readManifest reads step d's manifest (ok false when there is none) and
+// checks it against the layout, and with files set the files it names
+// (checkFile). A manifest of another enumeration is the caller's mistake
+// (ErrArgs).
+func readManifest(work string, d int, l gapset.Layout, name string, files bool) (m manifest, ok bool, err error) {
+	path := filepath.Join(work, depthDir(d), name)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return m, false, nil
+	}
+	if err != nil {
+		return m, false, err
+	}
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%s: damaged manifest: %s (give --fresh to start over)", path, fmt.Sprintf(format, a...))
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, false, bad("%v", err)
+	}
+	// The work buffers may change between runs; nothing else.
+	have, want := m.Layout, l
+	have.Memory, want.Memory = 0, 0
+	if hb, wb := identity(have), identity(want); hb != wb {
+		return m, false, fmt.Errorf("%w: work directory %s holds a run of %s, not of %s (give --fresh to discard it, or another --work-dir)",
+			gapset.ErrArgs, work, hb, wb)
+	}
+	if m.Format != manifestFormat || m.Step != d {
+		return m, false, bad("format %d step %d, want format %d step %d", m.Format, m.Step, manifestFormat, d)
+	}
+	np := 1 << l.Bits()
+	check := func(r Ref) error {
+		if !files {
+			return nil
+		}
+		return checkFile(work, r)
+	}
+	for _, r := range m.Layers {
+		if r.Level < 0 || r.Level >= l.Levels() || r.Part < 0 || r.Part >= np || r.Step != d {
+			return m, false, bad("layer partition %+v", r)
+		}
+		if err := check(r); err != nil {
+			return m, false, err
+		}
+	}
+	for _, r := range m.Projections {
+		if !slices.Contains(l.Projections(), r.Cells) || r.Part < 0 || r.Part >= 1<<l.ProjectionBits(r.Cells) || r.Tier != m.Tier[r.Cells] {
+			return m, false, bad("projection run %+v", r)
+		}
+		if err := check(r); err != nil {
+			return m, false, err
+		}
+	}
+	return m, true, nil
+}
+
+// commitManifest makes a job's manifest count: renamed, and the rename
+// synced, after the job has succeeded (the files it names are synced).
+func commitManifest(work string, d int) error {
+	dir := filepath.Join(work, depthDir(d))
+	if err := os.Rename(filepath.Join(dir, jobManifestName), filepath.Join(dir, manifestName)); err != nil {
+		return err
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
+// checkFile checks that a file a manifest names is in place: its name
+// stays below the work directory and its size is the one recorded (the
+// count is checked as it is read).
+func checkFile(work string, r Ref) error {
+	if r.Name == "" || filepath.IsAbs(r.Name) || strings.Contains(r.Name, "..") || r.N <= 0 {
+		return fmt.Errorf("work directory %s: damaged manifest: file %q of %d keys (give --fresh to start over)", work, r.Name, r.N)
+	}
+	st, err := os.Stat(filepath.Join(work, r.Name))
+	if err != nil || st.Size() != r.Bytes {
+		return fmt.Errorf("work directory %s: %s is missing or not %d bytes (give --fresh to start over)", work, r.Name, r.Bytes)
+	}
+	return nil
+}
+
+// identity describes an enumeration for a message.
+func identity(l gapset.Layout) string {
+	cells := slices.Clone(l.Cells)
+	slices.Sort(cells)
+	return fmt.Sprintf("%dx%d gap <= %d (exact %v), cells %v, packed %v, prefix bits %d",
+		l.Rows, l.Cols, l.MaxGap, l.Exact, cells, l.Packed, l.Bits())
+}
+
+// readOutputs reads the final job's list of key-set files.
+func readOutputs(work string) ([]Ref, error) {
+	b, err := os.ReadFile(filepath.Join(work, outputsName))
+	if err != nil {
+		return nil, fmt.Errorf("the output job ended without its manifest: %w", err)
+	}
+	var outs []Ref
+	if err := json.Unmarshal(b, &outs); err != nil {
+		return nil, fmt.Errorf("%s: damaged manifest: %v", outputsName, err)
+	}
+	return outs, nil
+}

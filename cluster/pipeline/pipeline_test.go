@@ -1,0 +1,132 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
+	"github.com/gapset/gapset/gapset"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	beam.Init()
+	// Prism's log (set up by beam.Init) would bury the tests' output.
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError + 4})))
+	os.Exit(m.Run())
+}
+
+// sameAsEnumerate runs gapset.Enumerate and the pipeline (in-process
+// Prism) with the same layout and checks that the key-set files are byte
+// for byte the same and the summaries agree (layers, members, outputs).
+// It returns the progress lines and the number of steps.
+func sameAsEnumerate(t *testing.T, l gapset.Layout, opt Options) ([]string, int) {
+	t.Helper()
+	want := t.TempDir()
+	res, err := gapset.Enumerate(context.Background(), l.Config(want))
+	require.NoError(t, err)
+	opt.Layout, opt.OutDir = l, t.TempDir()
+	var lines []string
+	opt.Progress = func(s string) { lines = append(lines, s) }
+	got, err := Enumerate(context.Background(), opt)
+	require.NoError(t, err)
+	assert.Equal(t, res.Layers, got.Layers)
+	assert.Equal(t, res.Members, got.Members)
+	require.Len(t, got.Outputs, len(res.Outputs))
+	for i, o := range res.Outputs {
+		g := got.Outputs[i]
+		assert.Equal(t, o.Cells, g.Cells, "outputs in Enumerate's order")
+		assert.Equal(t, o.Name, g.Name)
+		assert.Equal(t, o.Count, g.Count)
+		assert.Equal(t, filepath.Join(opt.OutDir, filepath.Base(o.Path)), g.Path)
+		a, err := os.ReadFile(o.Path)
+		require.NoError(t, err)
+		b, err := os.ReadFile(g.Path)
+		require.NoError(t, err)
+		assert.True(t, bytes.Equal(a, b), "%s differs from gapset.Enumerate's", o.Name)
+	}
+	steps := 0
+	for _, c := range res.Layers {
+		steps = max(steps, c.Manhattan+c.Gap+1)
+	}
+	// Only the key-set files are left: the work directory is gone.
+	left, err := os.ReadDir(opt.OutDir)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range left {
+		names = append(names, e.Name())
+	}
+	slices.Sort(names)
+	var wantNames []string
+	for _, o := range res.Outputs {
+		wantNames = append(wantNames, filepath.Base(o.Path))
+	}
+	slices.Sort(wantNames)
+	assert.Equal(t, wantNames, names)
+	if opt.WorkDir != "" && opt.WorkDir != opt.OutDir {
+		left, err := os.ReadDir(opt.WorkDir)
+		require.NoError(t, err)
+		assert.Empty(t, left, "the work directory is removed at the end")
+	}
+	return lines, steps
+}
+
+func TestSmallBoardsMatchEnumerate(t *testing.T) {
+	for _, l := range []gapset.Layout{
+		{Rows: 3, Cols: 3, MaxGap: 8, Cells: []int{9, 6, 4}},
+		{Rows: 3, Cols: 3, MaxGap: 4, Exact: true, Cells: []int{4, 9}, PrefixBits: 6, Packed: true},
+		{Rows: 2, Cols: 4, MaxGap: 8, Cells: []int{8, 5}, Packed: true},
+		{Rows: 2, Cols: 4, MaxGap: 2, Cells: []int{3}, PrefixBits: -1, Memory: 1},
+	} {
+		t.Run(fmt.Sprintf("%dx%d-gap%d-exact%v", l.Rows, l.Cols, l.MaxGap, l.Exact), func(t *testing.T) {
+			lines, steps := sameAsEnumerate(t, l, Options{Lanes: 1 + l.MaxGap/4})
+			// One progress line per step (and the last step finds
+			// nothing), one for the outputs.
+			assert.Len(t, lines, steps+2)
+		})
+	}
+}
+
+// A run that fails at a step keeps the steps before it; the same
+// enumeration run again continues after the last manifest (replaying the
+// compactions of the projection runs) and writes Enumerate's files; a run
+// of another enumeration is refused until --fresh.
+func TestResume(t *testing.T) {
+	l := gapset.Layout{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{9, 6, 4}}
+	work := t.TempDir()
+	// Partition 1: tile 1 in cell 0, as in the goal.
+	_, err := Enumerate(context.Background(), Options{Layout: l, OutDir: t.TempDir(), WorkDir: work, FailAt: "20/1/1"})
+	require.ErrorContains(t, err, "step 20, partition 1 of level 1: injected failure")
+	manifests, err := filepath.Glob(filepath.Join(work, WorkName, "d*", manifestName))
+	require.NoError(t, err)
+	assert.Len(t, manifests, 20, "steps 0 to 19 are kept")
+
+	other := l
+	other.MaxGap = 2
+	_, err = Enumerate(context.Background(), Options{Layout: other, OutDir: t.TempDir(), WorkDir: work})
+	require.ErrorIs(t, err, gapset.ErrArgs)
+	require.ErrorContains(t, err, "give --fresh")
+
+	lines, steps := sameAsEnumerate(t, l, Options{WorkDir: work})
+	require.NotEmpty(t, lines)
+	assert.Contains(t, lines[0], "after step 19 (")
+	assert.Contains(t, lines[1], "step  20:")
+	assert.Len(t, lines, 1+(steps+1-20)+1, "resumed, steps 20 to the empty one, the outputs")
+
+	// --fresh after a failure starts over.
+	_, err = Enumerate(context.Background(), Options{Layout: l, OutDir: t.TempDir(), WorkDir: work, FailAt: "12/1/1"})
+	require.ErrorContains(t, err, "injected failure")
+	lines, steps = sameAsEnumerate(t, l, Options{WorkDir: work, Fresh: true})
+	assert.Contains(t, lines[0], "step   0:")
+	assert.Len(t, lines, steps+2)
+}
