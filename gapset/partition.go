@@ -133,19 +133,29 @@ func FoldCount(tiers []int) (fold, tier int) {
 	}
 }
 
+// pipelineCoding is how the pipeline's runs are stored: uvarint key
+// differences (byte-order free). Rank codes (Config.RankRuns) are read
+// wherever a RunFile says so, but not yet written here.
+var pipelineCoding = coding{delta: true}
+
 // RunFile is one partition file: a sorted run of distinct keys.
 type RunFile struct {
 	Path  string `json:"path"`
 	N     int64  `json:"n"`
 	Bytes int64  `json:"bytes"`
 	Delta bool   `json:"delta"`
+	Cells int    `json:"cells,omitempty"` // > 0: rank-coded boards of this many cells (rankcode.go)
 }
 
 // The run code decides the encoding; these two are the one place that
 // converts between its runs and the exported files.
-func fileOf(r run) RunFile { return RunFile{Path: r.path, N: r.n, Bytes: r.bytes, Delta: r.delta} }
+func fileOf(r run) RunFile {
+	return RunFile{Path: r.path, N: r.n, Bytes: r.bytes, Delta: r.delta, Cells: r.cells}
+}
 
-func (f RunFile) run() run { return run{path: f.Path, n: f.N, bytes: f.Bytes, delta: f.Delta} }
+func (f RunFile) run() run {
+	return run{path: f.Path, n: f.N, bytes: f.Bytes, delta: f.Delta, cells: f.Cells}
+}
 
 // check refuses a file whose size is not the one recorded (a reader
 // checks the size here and the count as it reads).
@@ -200,7 +210,7 @@ func createDurable(path string, maxKeys int64) (*durable, error) {
 	}
 	// The run writer writes the temporary atomicfile made (a second
 	// descriptor); Commit syncs it and renames it into place.
-	w, err := createRun(f.Name(), true, maxKeys)
+	w, err := createRun(f.Name(), pipelineCoding, maxKeys)
 	if err != nil {
 		f.Abort()
 		return nil, err
@@ -249,7 +259,7 @@ func (l Layout) WriteGoal(path func(p int) string) (Piece, error) {
 	for b[p+1] == 0 {
 		p++
 	}
-	r, err := writeRun(path(p), a, true)
+	r, err := writeRun(path(p), a, pipelineCoding)
 	return Piece{Level: 0, P: p, RunFile: fileOf(r)}, err
 }
 
@@ -298,7 +308,7 @@ func (l Layout) ExpandPartition(ctx context.Context, j int, in RunFile, path fun
 			if len(seg) == 0 {
 				continue
 			}
-			r, err := writeRun(path(t.level, p, t.piece), seg, true)
+			r, err := writeRun(path(t.level, p, t.piece), seg, pipelineCoding)
 			if err != nil {
 				return err
 			}
@@ -409,7 +419,7 @@ func (l Layout) MergePartition(ctx context.Context, j, p int, candidates, lower 
 				if len(seg) == 0 {
 					continue
 				}
-				r, err := writeRun(projPath(k, q, pieces[k]), seg, true)
+				r, err := writeRun(projPath(k, q, pieces[k]), seg, pipelineCoding)
 				if err != nil {
 					return err
 				}
