@@ -1,0 +1,93 @@
+//go:build ignore
+
+// costmodel.go prints cost-model.csv: what the 4x4 gap sets of gap <= 6,
+// 8 and 10 would cost as gapset-cluster jobs, from the figures measured on
+// this project's machine (README.md in this folder gives each input and
+// where it was measured):
+//
+//	go run docs/cluster/costmodel.go > docs/cluster/cost-model.csv
+package main
+
+import (
+	"fmt"
+	"math"
+)
+
+// Measured inputs.
+const (
+	// Exact levels G0, G2, G4 of the 4x4 board (enumerated).
+	g0, g2, g4 = 88728780.0, 1243092017.0, 10080723128.0
+	// Level growth: the ratio of consecutive levels falls by this factor a
+	// level (3x4 board, gap 0 to 8: 0.72 each time).
+	decay = 0.72
+	// The largest layer of a level holds this fraction of it (G2 1/14.0,
+	// G4 1/13.7).
+	largestShare = 1 / 13.7
+	// Pipeline CPU per member at gap <= 2 (4x4, in-process Prism: 365.4 s
+	// for 1,331,820,797 members) and the single-machine CPU per member at
+	// gap <= 2 and gap <= 4 (194.1 s; 2,313 s for 11,412,543,925).
+	clusterCPUGap2 = 365.4 / 1331820797
+	singleCPUGap2  = 194.1 / 1331820797
+	singleCPUGap4  = 2313.0 / 11412543925
+	// Bytes a key of the layer runs at rest (key differences; measured on
+	// the gap <= 6 run: G0 4.2, G2 3.95, G4 3.72, G6 3.56): about 0.18
+	// fewer a level as the sets grow denser.
+	bytesG6 = 3.56
+	// Candidate pieces: the keys the expansion writes before
+	// de-duplication, per key of the new layer, and their bytes a key (a
+	// piece is a sparser sample of the layer).
+	candidatesPerKey = 2.0
+	pieceBytesExtra  = 0.8
+	// Peak storage of a step against its largest layer's bytes (gap <= 2
+	// pipeline: 2.03 GB peak, largest layer 88.5 M keys at 3.95 bytes).
+	peakPerLargest = 2030878478.0 / (88526038 * 3.95)
+	// Steps (depths) of the 4x4 enumeration: gap <= 2 took 61; each level
+	// adds about 4 (the largest Manhattan distance of a level grows by 2
+	// and its gap by 2).
+	stepsGap2 = 61
+	// Per-job start-up: 0.2 s measured on in-process Prism; the other
+	// runners' are assumptions (not measured here).
+	jobPrism, jobFlink, jobDataflow = 0.2, 10.0, 240.0
+	// Cores a worker, and the share of them a step keeps busy.
+	coresPerWorker, efficiency = 4.0, 0.75
+)
+
+func main() {
+	levels := []float64{g0, g2, g4}
+	r := g4 / g2
+	for len(levels) < 6 {
+		r *= decay
+		levels = append(levels, levels[len(levels)-1]*r)
+	}
+	// CPU per member grows as the sets get sparser: +39% from gap 2 to
+	// gap 4 on one machine; assumed +20% a level beyond.
+	cpuPerMember := clusterCPUGap2 * singleCPUGap4 / singleCPUGap2
+	fmt.Println("gap,members,steps,largest_layer_keys,bytes_per_key,layer_store_bytes_peak_step,shuffle_bytes_peak_step,shuffle_bytes_total,peak_storage_bytes,cpu_hours,wall_h_8_workers,wall_h_32_workers,wall_h_128_workers,partitions_needed_128,job_overhead_h_flink,job_overhead_h_dataflow")
+	for _, gap := range []int{6, 8, 10} {
+		top := gap / 2
+		members := 0.0
+		for _, l := range levels[:top+1] {
+			members += l
+		}
+		steps := stepsGap2 + 4*(top-1)
+		largest := levels[top] * largestShare
+		bpk := bytesG6 - 0.18*float64(top-3)
+		layerBytes := largest * bpk
+		shufflePeak := candidatesPerKey * largest * (bpk + pieceBytesExtra)
+		shuffleTotal := candidatesPerKey * members * (bpk + pieceBytesExtra)
+		peak := peakPerLargest * layerBytes
+		cpu := members * cpuPerMember * math.Pow(1.2, float64(top-2))
+		wall := func(workers float64) float64 {
+			return cpu/(workers*coresPerWorker*efficiency)/3600 + float64(steps)*jobPrism/3600
+		}
+		// A step's merges are (levels x partitions) tasks; 128 workers of 4
+		// cores want several tasks a core.
+		parts := 16
+		for float64(parts*(top+1)) < 4*128*coresPerWorker && parts < 256 {
+			parts *= 2
+		}
+		fmt.Printf("%d,%.3g,%d,%.3g,%.2f,%.3g,%.3g,%.3g,%.3g,%.0f,%.1f,%.1f,%.2f,%d,%.2f,%.1f\n",
+			gap, members, steps, largest, bpk, layerBytes, shufflePeak, shuffleTotal, peak, cpu/3600,
+			wall(8), wall(32), wall(128), parts, float64(steps)*jobFlink/3600, float64(steps)*jobDataflow/3600)
+	}
+}
