@@ -7,7 +7,8 @@
 // what no later step reads and starts the next job. A final job writes the
 // key-set files, byte for byte those of gapset.Enumerate. Elements are
 // references to partition files (Ref), never keys; the files are those of
-// docs/enumeration-layout.md on a local (or shared) disk.
+// docs/enumeration-layout.md on a local (or shared) disk, or on an object
+// store through Beam's filesystem, staged by each DoFn (store.go).
 // cluster/README.md gives the design, docs/cluster.md the how-to.
 package pipeline
 

@@ -164,7 +164,7 @@ func assertEmptyDir(t *testing.T, dir, msg string) {
 // in the scratch nor below the URL.
 func TestObjectStoreMatchesEnumerate(t *testing.T) {
 	for i, l := range []gapset.Layout{
-		{Rows: 3, Cols: 3, MaxGap: 8, Cells: []int{9, 6, 4}},
+		{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{9, 6, 4}},
 		{Rows: 3, Cols: 4, MaxGap: 2, Cells: []int{12, 8}, Packed: true},
 	} {
 		t.Run(fmt.Sprintf("%dx%d-gap%d", l.Rows, l.Cols, l.MaxGap), func(t *testing.T) {

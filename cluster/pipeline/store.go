@@ -28,10 +28,14 @@ func IsURL(work string) bool { return strings.Contains(work, "://") }
 // CheckURL reports a URL whose scheme has no filesystem linked in, as one
 // line (Beam's own error spans several).
 func CheckURL(ctx context.Context, url string) error {
-	fsys, err := filesystem.New(ctx, url)
+	fsys, err := openFS(ctx, url)
 	if err != nil {
-		scheme, _, _ := strings.Cut(url, "://")
-		return fmt.Errorf("%w: %s: no file system for the scheme %q (use a local directory, gs://, s3:// or memfs://)", gapset.ErrArgs, url, scheme)
+		// filesystem.New's own error: no backend for the scheme.
+		if strings.Contains(err.Error(), "not registered") {
+			scheme, _, _ := strings.Cut(url, "://")
+			return fmt.Errorf("%w: %s: no file system for the scheme %q (use a local directory, gs://, s3:// or memfs://)", gapset.ErrArgs, url, scheme)
+		}
+		return err
 	}
 	return fsys.Close()
 }
@@ -45,8 +49,15 @@ func workPath(work, name string) string {
 }
 
 // openFS opens the filesystem of a work location URL.
-func openFS(ctx context.Context, work string) (filesystem.Interface, error) {
-	fsys, err := filesystem.New(ctx, work)
+// The gcs and s3 backends panic when they cannot set up a client (no
+// credentials, no AWS configuration): that is an error here.
+func openFS(ctx context.Context, work string) (fsys filesystem.Interface, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			fsys, err = nil, fmt.Errorf("work location %s: %v", work, strings.SplitN(fmt.Sprint(p), "\n", 2)[0])
+		}
+	}()
+	fsys, err = filesystem.New(ctx, work)
 	if err != nil {
 		return nil, fmt.Errorf("work location %s: %v", work, strings.SplitN(err.Error(), "\n", 2)[0])
 	}
