@@ -114,7 +114,7 @@ func Enumerate(ctx context.Context, opt Options) (gapset.Result, error) {
 	if IsURL(opt.WorkDir) {
 		// No lock on an object store: two runs on one location are not
 		// prevented (cluster/README.md).
-		if err := CheckURL(ctx, opt.WorkDir); err != nil {
+		if err := CheckURL(opt.WorkDir); err != nil {
 			return gapset.Result{}, err
 		}
 		work = workPath(opt.WorkDir, WorkName)

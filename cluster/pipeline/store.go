@@ -26,18 +26,17 @@ import (
 func IsURL(work string) bool { return strings.Contains(work, "://") }
 
 // CheckURL reports a URL whose scheme has no filesystem linked in, as one
-// line (Beam's own error spans several).
-func CheckURL(ctx context.Context, url string) error {
-	fsys, err := openFS(ctx, url)
-	if err != nil {
-		// filesystem.New's own error: no backend for the scheme.
-		if strings.Contains(err.Error(), "not registered") {
+// line (Beam's own error spans several). It does not start the backend
+// (a gs:// client looks for credentials and logs).
+func CheckURL(url string) (err error) {
+	defer func() {
+		if recover() != nil {
 			scheme, _, _ := strings.Cut(url, "://")
-			return fmt.Errorf("%w: %s: no file system for the scheme %q (use a local directory, gs://, s3:// or memfs://)", gapset.ErrArgs, url, scheme)
+			err = fmt.Errorf("%w: %s: no file system for the scheme %q (use a local directory, gs://, s3:// or memfs://)", gapset.ErrArgs, url, scheme)
 		}
-		return err
-	}
-	return fsys.Close()
+	}()
+	filesystem.ValidateScheme(url) // panics: its only way to tell
+	return nil
 }
 
 // workPath is a name below the work location.
@@ -231,7 +230,7 @@ func readWork(ctx context.Context, work, name string) ([]byte, error) {
 	// The backends' errors for a missing object differ: a listing tells.
 	found, err := fsys.List(ctx, p)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("listing %s: %w", p, err)
 	}
 	if !slices.Contains(found, p) {
 		return nil, fmt.Errorf("%s: %w", p, fs.ErrNotExist)

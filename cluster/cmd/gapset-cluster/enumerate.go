@@ -82,9 +82,9 @@ func enumerateCommand(e *env, beamArgs []string) *cli.Command {
 			&cli.BoolFlag{Name: "packed", Usage: "write the key-set files delta-coded (format version 2)"},
 			&cli.StringFlag{Name: "out-dir", Value: ".", Usage: "write the key-set files into `DIR`"},
 			&cli.StringFlag{Name: "work-dir", Usage: "keep the work directory " + pipeline.WorkName + "/ (layers, projections, a manifest per step) in `DIR` (default: --out-dir), a directory or an object store URL (gs://BUCKET/PATH, s3://BUCKET/PATH); a failed or stopped run resumes from it, the end removes it",
-				Action: func(c *cli.Context, v string) error {
+				Action: func(_ *cli.Context, v string) error {
 					if pipeline.IsURL(v) {
-						return cmdline.InputIf(pipeline.CheckURL(c.Context, v), gapset.ErrArgs)
+						return cmdline.InputIf(pipeline.CheckURL(v), gapset.ErrArgs)
 					}
 					return cmdline.CheckWritableDir("--work-dir", v)
 				}},
