@@ -265,8 +265,8 @@ func sizeWork(ctx context.Context, work, name string) (int64, error) {
 const workDepth = 3
 
 // listWork lists the objects below a work location URL, as names relative
-// to it. Globs differ between the backends (memfs's * stops at '/', GCS's
-// does not), so each depth is listed and the names are deduplicated.
+// to it. A glob's * stops at '/' in memfs, gcs and s3 (source), so each
+// depth is listed (the names deduplicated, should a backend differ).
 func listWork(ctx context.Context, fsys filesystem.Interface, work string) ([]string, error) {
 	base := strings.TrimSuffix(work, "/") + "/"
 	seen := map[string]bool{}
