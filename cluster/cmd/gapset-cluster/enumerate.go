@@ -88,7 +88,8 @@ func enumerateCommand(e *env, beamArgs []string) *cli.Command {
 					}
 					return cmdline.CheckWritableDir("--work-dir", v)
 				}},
-			&cli.StringFlag{Name: "local-tmp", Usage: "the workers' scratch directory `DIR` for an object store --work-dir (default: the system's temporary directory)"},
+			&cli.StringFlag{Name: "local-tmp", Usage: "the workers' scratch directory `DIR` for an object store --work-dir (default: the system's temporary directory)",
+				Action: func(_ *cli.Context, v string) error { return cmdline.CheckWritableDir("--local-tmp", v) }},
 			&cli.BoolFlag{Name: "fresh", Usage: "discard the work directory of an earlier run and start over instead of resuming"},
 			&cli.IntFlag{Name: "prefix-bits", Value: gapset.DefaultPrefixBits, Usage: "partition the layers by the top `N` key bits (2^N partitions, at most 8): the elements of each job",
 				Action: func(_ *cli.Context, v int) error { return cmdline.InRange("--prefix-bits", v, 0, 8) }},

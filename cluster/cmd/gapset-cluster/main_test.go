@@ -222,6 +222,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"enumerate", "--out-dir", file}, "is a file, not a directory"},
 		{[]string{"enumerate", "--work-dir", filepath.Join(file, "x")}, "--work-dir"},
 		{[]string{"enumerate", "--work-dir", "hdfs://cluster/runs"}, `no file system for the scheme "hdfs"`},
+		{[]string{"enumerate", "--work-dir", "memfs://runs", "--local-tmp", filepath.Join(file, "x")}, "--local-tmp"},
 		{[]string{"enumerate", "--rows", "2", "--cols", "2", "--", "--no_such_beam_flag=1"}, "Beam option after --"},
 		{[]string{"enumerate", "extra"}, "takes no arguments"},
 		{[]string{"frobnicate"}, "unknown command"},
