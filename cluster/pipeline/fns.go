@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/gapset/gapset/gapset"
-	"github.com/gapset/gapset/internal/atomicfile"
 )
 
 // Ref is what flows through the pipeline: a reference to one partition
@@ -56,17 +56,29 @@ func tmpDir(d int) string   { return filepath.Join(depthDir(d), "tmp") }
 type goalFn struct {
 	Layout gapset.Layout
 	Work   string
+	Tmp    string // the local scratch of a work location URL
 }
 
-func (f *goalFn) ProcessElement(_ []byte, emit func(int, Ref)) error {
+func (f *goalFn) ProcessElement(ctx context.Context, _ []byte, emit func(int, Ref)) error {
+	st, err := newStage(ctx, f.Work, f.Tmp)
+	if err != nil {
+		return err
+	}
+	defer st.done()
+	if err := st.mkdir(tmpDir(0)); err != nil {
+		return err
+	}
 	pc, err := f.Layout.WriteGoal(func(p int) string {
-		return filepath.Join(f.Work, tmpDir(0), fmt.Sprintf("goal.p%03d", p))
+		return filepath.Join(st.dir, tmpDir(0), fmt.Sprintf("goal.p%03d", p))
 	})
 	if err != nil {
 		return err
 	}
-	r, err := refOf(f.Work, pc)
+	r, err := refOf(st.dir, pc)
 	if err != nil {
+		return err
+	}
+	if err := st.put(ctx, r.Name); err != nil {
 		return err
 	}
 	emit(layerKey(r.Level, r.Part), r)
@@ -78,22 +90,39 @@ func (f *goalFn) ProcessElement(_ []byte, emit func(int, Ref)) error {
 type expandFn struct {
 	Layout gapset.Layout
 	Work   string
+	Tmp    string
 	Step   int
 }
 
 func (f *expandFn) ProcessElement(ctx context.Context, src Ref, emit func(int, Ref)) error {
+	st, err := newStage(ctx, f.Work, f.Tmp)
+	if err != nil {
+		return err
+	}
+	defer st.done()
+	if err := st.mkdir(tmpDir(f.Step)); err != nil {
+		return err
+	}
+	if err := st.fetch(ctx, src); err != nil {
+		return err
+	}
 	// Fixed names: a retried bundle overwrites its own pieces.
-	pieces, err := f.Layout.ExpandPartition(ctx, src.Level, src.file(f.Work), func(level, p, piece int) string {
-		return filepath.Join(f.Work, tmpDir(f.Step), fmt.Sprintf("c%d-from-L%d.p%03d-%d.p%03d", level, src.Level, src.Part, piece, p))
+	pieces, err := f.Layout.ExpandPartition(ctx, src.Level, src.file(st.dir), func(level, p, piece int) string {
+		return filepath.Join(st.dir, tmpDir(f.Step), fmt.Sprintf("c%d-from-L%d.p%03d-%d.p%03d", level, src.Level, src.Part, piece, p))
 	})
 	if err != nil {
 		return fmt.Errorf("step %d, expanding partition %d of level %d: %w", f.Step, src.Part, src.Level, err)
 	}
-	for _, pc := range pieces {
-		r, err := refOf(f.Work, pc)
-		if err != nil {
+	refs := make([]Ref, len(pieces))
+	for i, pc := range pieces {
+		if refs[i], err = refOf(st.dir, pc); err != nil {
 			return err
 		}
+		if err := st.put(ctx, refs[i].Name); err != nil {
+			return err
+		}
+	}
+	for _, r := range refs {
 		emit(layerKey(r.Level, r.Part), r)
 	}
 	return nil
@@ -105,6 +134,7 @@ func (f *expandFn) ProcessElement(ctx context.Context, src Ref, emit func(int, R
 type mergeFn struct {
 	Layout gapset.Layout
 	Work   string
+	Tmp    string
 	Step   int
 	// Lower holds the partitions of every layer some level of this step
 	// subtracts; each target picks its own.
@@ -116,11 +146,21 @@ type mergeFn struct {
 
 func (f *mergeFn) ProcessElement(ctx context.Context, key int, cands func(*Ref) bool, emitLayer func(Ref), emitProj func(int, Ref)) error {
 	j, p := key>>16, key&0xffff
+	st, err := newStage(ctx, f.Work, f.Tmp)
+	if err != nil {
+		return err
+	}
+	defer st.done()
+	if err := st.mkdir(tmpDir(f.Step)); err != nil {
+		return err
+	}
 	var in []gapset.RunFile
+	var fetch []Ref
 	spills := 0
 	var r Ref
 	for cands(&r) {
-		in = append(in, r.file(f.Work))
+		in = append(in, r.file(st.dir))
+		fetch = append(fetch, r)
 		spills += r.Piece
 	}
 	// The order of a group is the runner's: the merge does not depend on it.
@@ -129,33 +169,45 @@ func (f *mergeFn) ProcessElement(ctx context.Context, key int, cands func(*Ref) 
 	var lower []gapset.RunFile
 	for _, l := range f.Lower {
 		if l.Part == p && l.Level < j && l.Step == steps[l.Level] {
-			lower = append(lower, l.file(f.Work))
+			lower = append(lower, l.file(st.dir))
+			fetch = append(fetch, l)
 		}
 	}
-	dir := filepath.Join(f.Work, depthDir(f.Step))
+	if err := st.fetch(ctx, fetch...); err != nil {
+		return err
+	}
+	dir := filepath.Join(st.dir, depthDir(f.Step))
 	layer, projs, err := f.Layout.MergePartition(ctx, j, p, in, lower, filepath.Join(dir, fmt.Sprintf("L%d-%d.p%03d", j, f.Step, p)),
 		func(k, q, piece int) string {
-			return filepath.Join(f.Work, tmpDir(f.Step), fmt.Sprintf("q%d-L%d.p%03d-%d.p%03d", k, j, p, piece, q))
+			return filepath.Join(st.dir, tmpDir(f.Step), fmt.Sprintf("q%d-L%d.p%03d-%d.p%03d", k, j, p, piece, q))
 		})
 	if err != nil {
 		return fmt.Errorf("step %d, merging partition %d of level %d: %w", f.Step, p, j, err)
 	}
-	if f.FailAt != "" && f.FailAt == fmt.Sprintf("%d/%d/%d", f.Step, j, p) {
-		return fmt.Errorf("step %d, partition %d of level %d: injected failure", f.Step, p, j)
-	}
 	out := Ref{Level: j, Step: f.Step, Part: p, Piece: spills}
 	if layer.Path != "" {
-		if out, err = refOf(f.Work, layer); err != nil {
+		if out, err = refOf(st.dir, layer); err != nil {
 			return err
 		}
 		out.Step, out.Piece = f.Step, spills
-	}
-	emitLayer(out)
-	for _, pc := range projs {
-		r, err := refOf(f.Work, pc)
-		if err != nil {
+		if err := st.put(ctx, out.Name); err != nil {
 			return err
 		}
+	}
+	refs := make([]Ref, len(projs))
+	for i, pc := range projs {
+		if refs[i], err = refOf(st.dir, pc); err != nil {
+			return err
+		}
+		if err := st.put(ctx, refs[i].Name); err != nil {
+			return err
+		}
+	}
+	if f.FailAt != "" && f.FailAt == fmt.Sprintf("%d/%d/%d", f.Step, j, p) {
+		return fmt.Errorf("step %d, partition %d of level %d: injected failure", f.Step, p, j)
+	}
+	emitLayer(out)
+	for _, r := range refs {
 		emitProj(projKey(r.Cells, r.Part), r)
 	}
 	return nil
@@ -180,28 +232,45 @@ func keyProjection(r Ref) (int, Ref) { return projKey(r.Cells, r.Part), r }
 // earlier runs FoldCount folds in, into one run of the step.
 type projectFn struct {
 	Work string
+	Tmp  string
 	Step int
 	Tier map[int]int // by cells: the tier of this step's run
 }
 
 func (f *projectFn) ProcessElement(ctx context.Context, key int, runs func(*Ref) bool, emit func(Ref)) error {
 	k, q := key>>16, key&0xffff
+	st, err := newStage(ctx, f.Work, f.Tmp)
+	if err != nil {
+		return err
+	}
+	defer st.done()
+	if err := st.mkdir(depthDir(f.Step)); err != nil {
+		return err
+	}
 	var in []gapset.RunFile
+	var fetch []Ref
 	var r Ref
 	for runs(&r) {
-		in = append(in, r.file(f.Work))
+		in = append(in, r.file(st.dir))
+		fetch = append(fetch, r)
+	}
+	if err := st.fetch(ctx, fetch...); err != nil {
+		return err
 	}
 	slices.SortFunc(in, func(a, b gapset.RunFile) int { return strings.Compare(a.Path, b.Path) })
 	tier := f.Tier[k]
-	run, err := gapset.MergeRunFiles(ctx, in, filepath.Join(f.Work, depthDir(f.Step), fmt.Sprintf("p%d-%d-t%d.p%03d", k, f.Step, tier, q)))
+	run, err := gapset.MergeRunFiles(ctx, in, filepath.Join(st.dir, depthDir(f.Step), fmt.Sprintf("p%d-%d-t%d.p%03d", k, f.Step, tier, q)))
 	if err != nil {
 		return fmt.Errorf("step %d, projection onto %d cells, partition %d: %w", f.Step, k, q, err)
 	}
 	if run.Path == "" {
 		return nil
 	}
-	out, err := refOf(f.Work, gapset.Piece{Cells: k, P: q, RunFile: run})
+	out, err := refOf(st.dir, gapset.Piece{Cells: k, P: q, RunFile: run})
 	if err != nil {
+		return err
+	}
+	if err := st.put(ctx, out.Name); err != nil {
 		return err
 	}
 	out.Step, out.Tier = f.Step, tier
@@ -220,7 +289,7 @@ type manifestFn struct {
 	Tier   map[int]int
 }
 
-func (f *manifestFn) ProcessElement(_ []byte, layers, projs func(*Ref) bool, cands, pieces func(*int, *Ref) bool) error {
+func (f *manifestFn) ProcessElement(ctx context.Context, _ []byte, layers, projs func(*Ref) bool, cands, pieces func(*int, *Ref) bool) error {
 	m := manifest{Format: manifestFormat, Layout: f.Layout, Step: f.Step, Fold: f.Fold, Tier: f.Tier}
 	// Every target the pieces name must have been merged: a check that
 	// the side inputs are whole before anything is named.
@@ -257,31 +326,66 @@ func (f *manifestFn) ProcessElement(_ []byte, layers, projs func(*Ref) bool, can
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(filepath.Join(f.Work, depthDir(f.Step), jobManifestName), b)
+	return writeWork(ctx, f.Work, filepath.Join(depthDir(f.Step), jobManifestName), b)
 }
 
 // outputFn writes one key-set file (the element is its cells) from the
-// runs of its partitions.
+// runs of its partitions: into OutDir, or with a work location URL into
+// its outName(k), from where the driver copies it.
 type outputFn struct {
 	Layout gapset.Layout
 	Work   string
+	Tmp    string
 	OutDir string
 	Inputs map[int][][]Ref // by cells: the runs of each partition
 }
 
 func (f *outputFn) ProcessElement(ctx context.Context, k int, emit func(Ref)) error {
+	st, err := newStage(ctx, f.Work, f.Tmp)
+	if err != nil {
+		return err
+	}
+	defer st.done()
 	byPart := make([][]gapset.RunFile, len(f.Inputs[k]))
 	for p, rs := range f.Inputs[k] {
 		for _, r := range rs {
-			byPart[p] = append(byPart[p], r.file(f.Work))
+			byPart[p] = append(byPart[p], r.file(st.dir))
+		}
+		// One partition at a time would keep less in the scratch; the
+		// core merges them in one call.
+		if err := st.fetch(ctx, rs...); err != nil {
+			return err
 		}
 	}
-	out, err := f.Layout.WriteOutput(ctx, k, f.Layout.Config(f.OutDir).OutputPath(k), byPart)
+	path := f.Layout.Config(f.OutDir).OutputPath(k)
+	if IsURL(f.Work) {
+		path = filepath.Join(st.dir, outName(f.Layout, k))
+		if err := st.mkdir(filepath.Dir(outName(f.Layout, k))); err != nil {
+			return err
+		}
+	}
+	out, err := f.Layout.WriteOutput(ctx, k, path, byPart)
 	if err != nil {
 		return fmt.Errorf("writing the projection onto %d cells: %w", k, err)
 	}
-	emit(Ref{Cells: k, Name: out.Name, N: int64(out.Count)})
+	var size int64
+	if IsURL(f.Work) {
+		info, err := os.Stat(path)
+		if err != nil {
+			return err
+		}
+		size = info.Size()
+		if err := st.put(ctx, outName(f.Layout, k)); err != nil {
+			return err
+		}
+	}
+	emit(Ref{Cells: k, Name: out.Name, N: int64(out.Count), Bytes: size})
 	return nil
+}
+
+// outName is where a key-set file goes below a work location URL.
+func outName(l gapset.Layout, k int) string {
+	return "out/" + filepath.Base(l.Config("").OutputPath(k))
 }
 
 // outputsFn writes the manifest of the key-set files, last.
@@ -289,7 +393,7 @@ type outputsFn struct {
 	Work string
 }
 
-func (f *outputsFn) ProcessElement(_ []byte, outs func(*Ref) bool) error {
+func (f *outputsFn) ProcessElement(ctx context.Context, _ []byte, outs func(*Ref) bool) error {
 	var all []Ref
 	var r Ref
 	for outs(&r) {
@@ -300,17 +404,17 @@ func (f *outputsFn) ProcessElement(_ []byte, outs func(*Ref) bool) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(filepath.Join(f.Work, outputsName), b)
+	return writeWork(ctx, f.Work, outputsName, b)
 }
 
 func init() {
-	register.DoFn2x1[[]byte, func(int, Ref), error](&goalFn{})
+	register.DoFn3x1[context.Context, []byte, func(int, Ref), error](&goalFn{})
 	register.DoFn3x1[context.Context, Ref, func(int, Ref), error](&expandFn{})
 	register.DoFn5x1[context.Context, int, func(*Ref) bool, func(Ref), func(int, Ref), error](&mergeFn{})
 	register.DoFn4x1[context.Context, int, func(*Ref) bool, func(Ref), error](&projectFn{})
-	register.DoFn5x1[[]byte, func(*Ref) bool, func(*Ref) bool, func(*int, *Ref) bool, func(*int, *Ref) bool, error](&manifestFn{})
+	register.DoFn6x1[context.Context, []byte, func(*Ref) bool, func(*Ref) bool, func(*int, *Ref) bool, func(*int, *Ref) bool, error](&manifestFn{})
 	register.DoFn3x1[context.Context, int, func(Ref), error](&outputFn{})
-	register.DoFn2x1[[]byte, func(*Ref) bool, error](&outputsFn{})
+	register.DoFn3x1[context.Context, []byte, func(*Ref) bool, error](&outputsFn{})
 	register.DoFn3x0[int, Ref, func(int, Ref)](&laneFn{})
 	register.Function1x2(keyProjection)
 	register.Emitter1[Ref]()

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -54,9 +55,9 @@ func (m *manifest) sort() {
 // checks it against the layout, and with files set the files it names
 // (checkFile). A manifest of another enumeration is the caller's mistake
 // (ErrArgs).
-func readManifest(work string, d int, l gapset.Layout, name string, files bool) (m manifest, ok bool, err error) {
-	path := filepath.Join(work, depthDir(d), name)
-	b, err := os.ReadFile(path)
+func readManifest(ctx context.Context, work string, d int, l gapset.Layout, name string, files bool) (m manifest, ok bool, err error) {
+	path := workPath(work, filepath.Join(depthDir(d), name))
+	b, err := readWork(ctx, work, filepath.Join(depthDir(d), name))
 	if errors.Is(err, fs.ErrNotExist) {
 		return m, false, nil
 	}
@@ -84,7 +85,7 @@ func readManifest(work string, d int, l gapset.Layout, name string, files bool) 
 		if !files {
 			return nil
 		}
-		return checkFile(work, r)
+		return checkFile(ctx, work, r)
 	}
 	for _, r := range m.Layers {
 		if r.Level < 0 || r.Level >= l.Levels() || r.Part < 0 || r.Part >= np || r.Step != d {
@@ -106,8 +107,17 @@ func readManifest(work string, d int, l gapset.Layout, name string, files bool) 
 }
 
 // commitManifest makes a job's manifest count: renamed, and the rename
-// synced, after the job has succeeded (the files it names are synced).
-func commitManifest(work string, d int) error {
+// synced, after the job has succeeded (the files it names are synced). An
+// object store has no rename: the driver writes the manifest object then,
+// in one write.
+func commitManifest(ctx context.Context, work string, d int) error {
+	if IsURL(work) {
+		b, err := readWork(ctx, work, filepath.Join(depthDir(d), jobManifestName))
+		if err != nil {
+			return err
+		}
+		return writeWork(ctx, work, filepath.Join(depthDir(d), manifestName), b)
+	}
 	dir := filepath.Join(work, depthDir(d))
 	if err := os.Rename(filepath.Join(dir, jobManifestName), filepath.Join(dir, manifestName)); err != nil {
 		return err
@@ -123,12 +133,12 @@ func commitManifest(work string, d int) error {
 // checkFile checks that a file a manifest names is in place: its name
 // stays below the work directory and its size is the one recorded (the
 // count is checked as it is read).
-func checkFile(work string, r Ref) error {
+func checkFile(ctx context.Context, work string, r Ref) error {
 	if r.Name == "" || filepath.IsAbs(r.Name) || strings.Contains(r.Name, "..") || r.N <= 0 {
 		return fmt.Errorf("work directory %s: damaged manifest: file %q of %d keys (give --fresh to start over)", work, r.Name, r.N)
 	}
-	st, err := os.Stat(filepath.Join(work, r.Name))
-	if err != nil || st.Size() != r.Bytes {
+	size, err := sizeWork(ctx, work, r.Name)
+	if err != nil || size != r.Bytes {
 		return fmt.Errorf("work directory %s: %s is missing or not %d bytes (give --fresh to start over)", work, r.Name, r.Bytes)
 	}
 	return nil
@@ -143,8 +153,8 @@ func identity(l gapset.Layout) string {
 }
 
 // readOutputs reads the final job's list of key-set files.
-func readOutputs(work string) ([]Ref, error) {
-	b, err := os.ReadFile(filepath.Join(work, outputsName))
+func readOutputs(ctx context.Context, work string) ([]Ref, error) {
+	b, err := readWork(ctx, work, outputsName)
 	if err != nil {
 		return nil, fmt.Errorf("the output job ended without its manifest: %w", err)
 	}

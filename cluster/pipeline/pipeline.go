@@ -7,7 +7,8 @@
 // what no later step reads and starts the next job. A final job writes the
 // key-set files, byte for byte those of gapset.Enumerate. Elements are
 // references to partition files (Ref), never keys; the files are those of
-// docs/enumeration-layout.md on a local (or shared) disk.
+// docs/enumeration-layout.md on a local (or shared) disk, or on an object
+// store through Beam's filesystem, staged by each DoFn (store.go).
 // cluster/README.md gives the design, docs/cluster.md the how-to.
 package pipeline
 
@@ -41,8 +42,14 @@ type Options struct {
 	Layout gapset.Layout
 	// OutDir receives the key-set files.
 	OutDir string
-	// WorkDir is where the work directory is made; default OutDir.
+	// WorkDir is where the work directory is made; default OutDir. A
+	// Beam filesystem URL (gs://, s3://, memfs://; its backend linked in
+	// by the command) puts it on an object store: the DoFns then copy
+	// what they read and write through a scratch directory in LocalTmp.
 	WorkDir string
+	// LocalTmp is the workers' scratch directory for a work location URL
+	// (default: the OS's temporary directory).
+	LocalTmp string
 	// Fresh discards the work directory of an earlier run instead of
 	// resuming it.
 	Fresh bool
@@ -102,21 +109,31 @@ func Enumerate(ctx context.Context, opt Options) (gapset.Result, error) {
 	if err != nil {
 		return gapset.Result{}, err
 	}
-	base, err := filepath.Abs(opt.WorkDir)
-	if err != nil {
-		return gapset.Result{}, err
-	}
-	work := filepath.Join(base, WorkName)
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		return gapset.Result{}, err
-	}
-	unlock, err := lockWork(work)
-	if err != nil {
-		return gapset.Result{}, err
+	var work string
+	unlock := func() {}
+	if IsURL(opt.WorkDir) {
+		// No lock on an object store: two runs on one location are not
+		// prevented (cluster/README.md).
+		if err := CheckURL(opt.WorkDir); err != nil {
+			return gapset.Result{}, err
+		}
+		work = workPath(opt.WorkDir, WorkName)
+	} else {
+		base, err := filepath.Abs(opt.WorkDir)
+		if err != nil {
+			return gapset.Result{}, err
+		}
+		work = filepath.Join(base, WorkName)
+		if err := os.MkdirAll(work, 0o755); err != nil {
+			return gapset.Result{}, err
+		}
+		if unlock, err = lockWork(work); err != nil {
+			return gapset.Result{}, err
+		}
 	}
 	defer unlock()
 	if opt.Fresh {
-		if err := clearWork(work, 0); err != nil {
+		if err := clearWork(ctx, work, 0); err != nil {
 			return gapset.Result{}, err
 		}
 	}
@@ -124,7 +141,7 @@ func Enumerate(ctx context.Context, opt Options) (gapset.Result, error) {
 	e := &driver{opt: opt, l: l, work: work, proj: map[int][]projRun{}, started: time.Now(),
 		layers: make([][][]Ref, l.Levels())}
 	e.res = gapset.Result{Rows: l.Rows, Cols: l.Cols, MaxGap: l.MaxGap, Exact: l.Exact}
-	next, done, err := e.resume()
+	next, done, err := e.resume(ctx)
 	if err != nil {
 		return e.res, err
 	}
@@ -143,7 +160,12 @@ func Enumerate(ctx context.Context, opt Options) (gapset.Result, error) {
 	}
 	// The key-set files are in place: the state has served.
 	unlock()
-	if err := atomicfile.Retire(work); err != nil {
+	if IsURL(work) {
+		err = removeMatching(ctx, work, func(string) bool { return true })
+	} else {
+		err = atomicfile.Retire(work)
+	}
+	if err != nil {
 		return e.res, err
 	}
 	e.res.Elapsed = time.Since(e.started)
@@ -156,12 +178,12 @@ func Enumerate(ctx context.Context, opt Options) (gapset.Result, error) {
 // resume replays the manifests in the work directory (the steps an
 // earlier run completed) and removes what a step without a manifest left;
 // it returns the step to run next and whether every step is done.
-func (e *driver) resume() (int, bool, error) {
+func (e *driver) resume(ctx context.Context) (int, bool, error) {
 	d, done := 0, false
 	for !done {
 		// Files named here may have gone since (folded, no longer
 		// needed): those the replayed state holds are checked below.
-		m, ok, err := readManifest(e.work, d, e.l, manifestName, false)
+		m, ok, err := readManifest(ctx, e.work, d, e.l, manifestName, false)
 		if err != nil {
 			return 0, false, err
 		}
@@ -169,18 +191,18 @@ func (e *driver) resume() (int, bool, error) {
 			break
 		}
 		done = !e.apply(m, false)
-		if err := e.prune(d, m); err != nil {
+		if err := e.prune(ctx, d, m); err != nil {
 			return 0, false, err
 		}
 		d++
 	}
-	if err := clearWork(e.work, d); err != nil {
+	if err := clearWork(ctx, e.work, d); err != nil {
 		return 0, false, err
 	}
 	for _, layers := range e.layers {
 		for _, rs := range layers {
 			for _, r := range rs {
-				if err := checkFile(e.work, r); err != nil {
+				if err := checkFile(ctx, e.work, r); err != nil {
 					return 0, false, err
 				}
 			}
@@ -189,7 +211,7 @@ func (e *driver) resume() (int, bool, error) {
 	for _, runs := range e.proj {
 		for _, run := range runs {
 			for _, r := range run.parts {
-				if err := checkFile(e.work, r); err != nil {
+				if err := checkFile(ctx, e.work, r); err != nil {
 					return 0, false, err
 				}
 			}
@@ -203,18 +225,25 @@ func (e *driver) resume() (int, bool, error) {
 
 // clearWork removes from the work directory the steps from 'from' on and
 // the final job's manifest: what no manifest of an earlier step names.
-func clearWork(work string, from int) error {
+func clearWork(ctx context.Context, work string, from int) error {
+	keep := func(name string) bool {
+		var d int
+		n, err := fmt.Sscanf(name, "d%06d", &d)
+		return n == 1 && err == nil && name == depthDir(d) && d < from
+	}
+	if IsURL(work) {
+		return removeMatching(ctx, work, func(name string) bool {
+			dir, _, _ := strings.Cut(name, "/")
+			return !keep(dir)
+		})
+	}
 	entries, err := os.ReadDir(work)
 	if err != nil {
 		return err
 	}
 	for _, de := range entries {
-		var d int
 		name := de.Name()
-		if name == lockName {
-			continue
-		}
-		if n, err := fmt.Sscanf(name, "d%06d", &d); n == 1 && err == nil && name == depthDir(d) && d < from {
+		if name == lockName || keep(name) {
 			continue
 		}
 		if err := os.RemoveAll(filepath.Join(work, name)); err != nil {
@@ -250,14 +279,17 @@ func jobError(err error) error {
 // step found any configuration.
 func (e *driver) step(ctx context.Context, d int) (bool, error) {
 	l := e.l
-	if err := os.MkdirAll(filepath.Join(e.work, tmpDir(d)), 0o755); err != nil {
-		return false, err
+	if !IsURL(e.work) {
+		if err := os.MkdirAll(filepath.Join(e.work, tmpDir(d)), 0o755); err != nil {
+			return false, err
+		}
 	}
+	tmp := e.opt.LocalTmp
 	p, s := beam.NewPipelineWithRoot()
 	lanes := max(1, e.opt.Lanes)
 	var expanded []beam.PCollection
 	if d == 0 {
-		expanded = append(expanded, beam.ParDo(s, &goalFn{Layout: l, Work: e.work}, beam.Impulse(s)))
+		expanded = append(expanded, beam.ParDo(s, &goalFn{Layout: l, Work: e.work, Tmp: tmp}, beam.Impulse(s)))
 	} else {
 		var src []Ref
 		for j := range l.Levels() {
@@ -268,7 +300,7 @@ func (e *driver) step(ctx context.Context, d int) (bool, error) {
 			// The shuffle spreads the elements over a runner's workers
 			// (a created list is one bundle).
 			in := beam.Reshuffle(ls, beam.CreateList(ls, part))
-			expanded = append(expanded, beam.ParDo(ls, &expandFn{Layout: l, Work: e.work, Step: d}, in))
+			expanded = append(expanded, beam.ParDo(ls, &expandFn{Layout: l, Work: e.work, Tmp: tmp, Step: d}, in))
 		}
 	}
 	cands := flatten(s, expanded)
@@ -286,7 +318,7 @@ func (e *driver) step(ctx context.Context, d int) (bool, error) {
 	for i := range lanes {
 		ls := s.Scope(fmt.Sprintf("merge%d", i))
 		in := beam.GroupByKey(ls, beam.ParDo(ls, &laneFn{Lane: i, Lanes: lanes}, cands))
-		layers, pieces := beam.ParDo2(ls, &mergeFn{Layout: l, Work: e.work, Step: d, Lower: lower, FailAt: e.opt.FailAt}, in)
+		layers, pieces := beam.ParDo2(ls, &mergeFn{Layout: l, Work: e.work, Tmp: tmp, Step: d, Lower: lower, FailAt: e.opt.FailAt}, in)
 		layerCols, pieceCols = append(layerCols, layers), append(pieceCols, pieces)
 	}
 	// Projection runs: the step's pieces, and the earlier runs that the
@@ -311,7 +343,7 @@ func (e *driver) step(ctx context.Context, d int) (bool, error) {
 	for i := range lanes {
 		ls := s.Scope(fmt.Sprintf("project%d", i))
 		in := beam.GroupByKey(ls, beam.ParDo(ls, &laneFn{Lane: i, Lanes: lanes}, pieces))
-		projCols = append(projCols, beam.ParDo(ls, &projectFn{Work: e.work, Step: d, Tier: tier}, in))
+		projCols = append(projCols, beam.ParDo(ls, &projectFn{Work: e.work, Tmp: tmp, Step: d, Tier: tier}, in))
 	}
 	beam.ParDo0(s, &manifestFn{Layout: l, Work: e.work, Step: d, Fold: fold, Tier: tier}, beam.Impulse(s),
 		beam.SideInput{Input: flatten(s, layerCols)}, beam.SideInput{Input: flatten(s, projCols)},
@@ -319,18 +351,23 @@ func (e *driver) step(ctx context.Context, d int) (bool, error) {
 	if err := e.run(ctx, p); err != nil {
 		return false, err
 	}
-	m, ok, err := readManifest(e.work, d, l, jobManifestName, true)
+	m, ok, err := readManifest(ctx, e.work, d, l, jobManifestName, true)
 	if err == nil && !ok {
 		err = fmt.Errorf("step %d: the job ended without writing its manifest", d)
 	}
 	if err == nil {
-		err = commitManifest(e.work, d)
+		err = commitManifest(ctx, e.work, d)
 	}
 	if err != nil {
 		return false, err
 	}
-	e.peak = max(e.peak, diskUse(e.work))
-	return e.apply(m, true), e.prune(d, m)
+	any := e.apply(m, true)
+	if IsURL(e.work) {
+		e.peak = max(e.peak, e.named())
+	} else {
+		e.peak = max(e.peak, diskUse(e.work))
+	}
+	return any, e.prune(ctx, d, m)
 }
 
 // flatten is beam.Flatten, which wants more than one collection.
@@ -401,10 +438,7 @@ func (e *driver) apply(m manifest, report bool) bool {
 
 // prune removes what no later step reads: the step's pieces, the
 // projection runs folded into its runs, and the layers no longer needed.
-func (e *driver) prune(d int, m manifest) error {
-	if err := os.RemoveAll(filepath.Join(e.work, tmpDir(d))); err != nil {
-		return err
-	}
+func (e *driver) prune(ctx context.Context, d int, m manifest) error {
 	keep := map[string]bool{}
 	for _, rs := range e.proj {
 		for _, r := range rs {
@@ -413,8 +447,30 @@ func (e *driver) prune(d int, m manifest) error {
 			}
 		}
 	}
+	if IsURL(e.work) {
+		// The layers no longer needed go as on a disk, below.
+		err := removeMatching(ctx, e.work, func(name string) bool {
+			if inDir(name, tmpDir(d)) {
+				return true
+			}
+			for s := range d {
+				if matchIn(name, depthDir(s), "p*") && !keep[name] {
+					return true
+				}
+			}
+			return false
+		})
+		if err != nil {
+			return err
+		}
+	} else if err := os.RemoveAll(filepath.Join(e.work, tmpDir(d))); err != nil {
+		return err
+	}
 	// Folded runs: projection files of earlier steps that no run names now.
 	for s := range d {
+		if IsURL(e.work) {
+			break // removed above
+		}
 		matches, _ := filepath.Glob(filepath.Join(e.work, depthDir(s), "p*"))
 		for _, path := range matches {
 			rel, _ := filepath.Rel(e.work, path)
@@ -431,7 +487,7 @@ func (e *driver) prune(d int, m manifest) error {
 				continue
 			}
 			for _, r := range rs {
-				if err := os.Remove(filepath.Join(e.work, r.Name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				if err := removeWork(ctx, e.work, r.Name); err != nil {
 					return err
 				}
 			}
@@ -475,19 +531,26 @@ func (e *driver) outputs(ctx context.Context, outDir string) error {
 	var outs []beam.PCollection
 	for _, k := range l.Cells {
 		ls := s.Scope(fmt.Sprintf("output%d", k))
-		fn := &outputFn{Layout: l, Work: e.work, OutDir: outDir, Inputs: map[int][][]Ref{k: inputs[k]}}
+		fn := &outputFn{Layout: l, Work: e.work, Tmp: e.opt.LocalTmp, OutDir: outDir, Inputs: map[int][][]Ref{k: inputs[k]}}
 		outs = append(outs, beam.ParDo(ls, fn, beam.Reshuffle(ls, beam.CreateList(ls, []int{k}))))
 	}
 	beam.ParDo0(s, &outputsFn{Work: e.work}, beam.Impulse(s), beam.SideInput{Input: flatten(s, outs)})
 	if err := e.run(ctx, p); err != nil {
 		return err
 	}
-	refs, err := readOutputs(e.work)
+	refs, err := readOutputs(ctx, e.work)
 	if err != nil {
 		return err
 	}
 	if len(refs) != len(l.Cells) {
 		return fmt.Errorf("the output job wrote %d key-set files, not %d", len(refs), len(l.Cells))
+	}
+	if IsURL(e.work) {
+		for _, r := range refs {
+			if err := copyOut(ctx, e.work, outName(l, r.Cells), r.Bytes, l.Config(outDir).OutputPath(r.Cells)); err != nil {
+				return err
+			}
+		}
 	}
 	// Listed smallest first, as gapset enumerate lists them.
 	slices.SortStableFunc(refs, func(a, b Ref) int {
@@ -507,6 +570,27 @@ func (e *driver) outputs(ctx context.Context, outDir string) error {
 		e.opt.Progress(fmt.Sprintf("%6.1fs wrote %d key-set files", time.Since(e.started).Seconds(), len(refs)))
 	}
 	return nil
+}
+
+// named is the bytes of the files the state names (the disk use of a
+// work location URL, whose listing has no sizes).
+func (e *driver) named() int64 {
+	var n int64
+	for _, layers := range e.layers {
+		for _, rs := range layers {
+			for _, r := range rs {
+				n += r.Bytes
+			}
+		}
+	}
+	for _, runs := range e.proj {
+		for _, run := range runs {
+			for _, r := range run.parts {
+				n += r.Bytes
+			}
+		}
+	}
+	return n
 }
 
 // diskUse is the bytes of the files below dir.

@@ -9,9 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	"github.com/gapset/gapset/gapset"
 	"github.com/stretchr/testify/assert"
@@ -73,7 +76,7 @@ func sameAsEnumerate(t *testing.T, l gapset.Layout, opt Options) ([]string, int)
 	}
 	slices.Sort(wantNames)
 	assert.Equal(t, wantNames, names)
-	if opt.WorkDir != "" && opt.WorkDir != opt.OutDir {
+	if opt.WorkDir != "" && opt.WorkDir != opt.OutDir && !IsURL(opt.WorkDir) {
 		left, err := os.ReadDir(opt.WorkDir)
 		require.NoError(t, err)
 		assert.Empty(t, left, "the work directory is removed at the end")
@@ -129,4 +132,104 @@ func TestResume(t *testing.T) {
 	lines, steps = sameAsEnumerate(t, l, Options{WorkDir: work, Fresh: true})
 	assert.Contains(t, lines[0], "step   0:")
 	assert.Len(t, lines, steps+2)
+}
+
+// memfsUnder lists the memfs objects below url (memfs's * stops at '/':
+// each depth is listed).
+func memfsUnder(t *testing.T, url string) []string {
+	t.Helper()
+	fsys, err := filesystem.New(context.Background(), url)
+	require.NoError(t, err)
+	var all []string
+	glob := strings.TrimSuffix(url, "/") + "/*"
+	for range 5 {
+		found, err := fsys.List(context.Background(), glob)
+		require.NoError(t, err)
+		all = append(all, found...)
+		glob += "/*"
+	}
+	return all
+}
+
+// assertEmptyDir checks that a local directory holds nothing.
+func assertEmptyDir(t *testing.T, dir, msg string) {
+	t.Helper()
+	left, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Empty(t, left, msg)
+}
+
+// With the work location on an object store (memfs), the DoFns stage
+// their files through the local scratch: Enumerate's files, nothing left
+// in the scratch nor below the URL.
+func TestObjectStoreMatchesEnumerate(t *testing.T) {
+	for i, l := range []gapset.Layout{
+		{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{9, 6, 4}},
+		{Rows: 3, Cols: 4, MaxGap: 2, Cells: []int{12, 8}, Packed: true},
+	} {
+		t.Run(fmt.Sprintf("%dx%d-gap%d", l.Rows, l.Cols, l.MaxGap), func(t *testing.T) {
+			url := fmt.Sprintf("memfs://match%d/runs", i)
+			scratch := t.TempDir()
+			lines, steps := sameAsEnumerate(t, l, Options{WorkDir: url, LocalTmp: scratch, Lanes: 2})
+			assert.Len(t, lines, steps+2)
+			assertEmptyDir(t, scratch, "the scratch copies are removed")
+			assert.Empty(t, memfsUnder(t, url), "the work location is emptied at the end")
+		})
+	}
+}
+
+// Resuming on an object store: the steps whose manifests the driver wrote
+// are kept, the same enumeration continues after them, and --fresh starts
+// over.
+func TestObjectStoreResume(t *testing.T) {
+	l := gapset.Layout{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{9, 6, 4}}
+	url, scratch := "memfs://resume/runs", t.TempDir()
+	_, err := Enumerate(context.Background(), Options{Layout: l, OutDir: t.TempDir(), WorkDir: url, LocalTmp: scratch, FailAt: "20/1/1"})
+	require.ErrorContains(t, err, "step 20, partition 1 of level 1: injected failure")
+	assertEmptyDir(t, scratch, "the failed DoFn's scratch is removed too")
+	var manifests, failed []string
+	for _, name := range memfsUnder(t, url) {
+		if strings.HasSuffix(name, "/"+manifestName) {
+			manifests = append(manifests, name)
+		}
+		if strings.Contains(name, "/d000020/") {
+			failed = append(failed, name)
+		}
+	}
+	assert.Len(t, manifests, 20, "steps 0 to 19 are kept")
+	assert.NotEmpty(t, failed, "the failed step's files were uploaded (and must be cleared)")
+	assert.NotContains(t, manifests, url+"/"+WorkName+"/d000020/"+manifestName)
+
+	lines, steps := sameAsEnumerate(t, l, Options{WorkDir: url, LocalTmp: scratch})
+	require.NotEmpty(t, lines)
+	assert.Contains(t, lines[0], "after step 19 (")
+	assert.Contains(t, lines[1], "step  20:")
+	assert.Len(t, lines, 1+(steps+1-20)+1, "resumed, steps 20 to the empty one, the outputs")
+	assert.Empty(t, memfsUnder(t, url))
+
+	_, err = Enumerate(context.Background(), Options{Layout: l, OutDir: t.TempDir(), WorkDir: url, LocalTmp: scratch, FailAt: "12/1/1"})
+	require.ErrorContains(t, err, "injected failure")
+	lines, steps = sameAsEnumerate(t, l, Options{WorkDir: url, LocalTmp: scratch, Fresh: true})
+	assert.Contains(t, lines[0], "step   0:")
+	assert.Len(t, lines, steps+2)
+	assertEmptyDir(t, scratch, "")
+}
+
+// A file a manifest names with another size is refused when resuming.
+func TestObjectStoreDamagedFile(t *testing.T) {
+	l := gapset.Layout{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9}}
+	url := "memfs://damaged/runs"
+	_, err := Enumerate(context.Background(), Options{Layout: l, OutDir: t.TempDir(), WorkDir: url, LocalTmp: t.TempDir(), FailAt: "10/1/1"})
+	require.ErrorContains(t, err, "injected failure")
+	var layer string
+	for _, name := range memfsUnder(t, url) {
+		if strings.Contains(name, "/d000009/L0-9.") {
+			layer = name
+		}
+	}
+	require.NotEmpty(t, layer, "step 9's layer of level 0")
+	memfs.Write(layer, []byte("short"))
+	_, err = Enumerate(context.Background(), Options{Layout: l, OutDir: t.TempDir(), WorkDir: url, LocalTmp: t.TempDir()})
+	require.ErrorContains(t, err, "is missing or not")
+	require.ErrorContains(t, err, "give --fresh")
 }

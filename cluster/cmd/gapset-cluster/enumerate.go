@@ -11,7 +11,12 @@ import (
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	// The work location's file systems: a local path, gs://, s3:// and
+	// memfs:// (tests).
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/s3"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal"
 	"github.com/gapset/gapset/cluster/pipeline"
@@ -30,8 +35,11 @@ in --work-dir, default --out-dir), with a manifest per step: a run that
 fails or is stopped resumes there when run again with the same arguments
 (--fresh starts over), and the end removes it. The pipeline passes
 references to partition files, never keys, so every worker must see the
-work and output directories at the same paths (one machine, or a shared
-file system).
+work directory at the same path (one machine, or a shared file system),
+or --work-dir is an object store URL (gs://BUCKET/PATH, s3://BUCKET/PATH):
+then each worker copies the files it reads and writes through a scratch
+directory (--local-tmp), and the command copies the key-set files from
+there into --out-dir at the end.
 
 Runners: --runner prism (default) runs Prism inside this process;
 --runner universal submits to a job server (--endpoint HOST:PORT), e.g. a
@@ -73,8 +81,15 @@ func enumerateCommand(e *env, beamArgs []string) *cli.Command {
 			&cli.StringFlag{Name: "cells", Usage: "comma-separated projections `K[,K...]` (last K cells; default rows*cols = whole boards)"},
 			&cli.BoolFlag{Name: "packed", Usage: "write the key-set files delta-coded (format version 2)"},
 			&cli.StringFlag{Name: "out-dir", Value: ".", Usage: "write the key-set files into `DIR`"},
-			&cli.StringFlag{Name: "work-dir", Usage: "keep the work directory " + pipeline.WorkName + "/ (layers, projections, a manifest per step) in `DIR` (default: --out-dir); a failed or stopped run resumes from it, the end removes it",
-				Action: func(_ *cli.Context, v string) error { return cmdline.CheckWritableDir("--work-dir", v) }},
+			&cli.StringFlag{Name: "work-dir", Usage: "keep the work directory " + pipeline.WorkName + "/ (layers, projections, a manifest per step) in `DIR` (default: --out-dir), a directory or an object store URL (gs://BUCKET/PATH, s3://BUCKET/PATH); a failed or stopped run resumes from it, the end removes it",
+				Action: func(_ *cli.Context, v string) error {
+					if pipeline.IsURL(v) {
+						return cmdline.InputIf(pipeline.CheckURL(v), gapset.ErrArgs)
+					}
+					return cmdline.CheckWritableDir("--work-dir", v)
+				}},
+			&cli.StringFlag{Name: "local-tmp", Usage: "the workers' scratch directory `DIR` for an object store --work-dir (default: the system's temporary directory)",
+				Action: func(_ *cli.Context, v string) error { return cmdline.CheckWritableDir("--local-tmp", v) }},
 			&cli.BoolFlag{Name: "fresh", Usage: "discard the work directory of an earlier run and start over instead of resuming"},
 			&cli.IntFlag{Name: "prefix-bits", Value: gapset.DefaultPrefixBits, Usage: "partition the layers by the top `N` key bits (2^N partitions, at most 8): the elements of each job",
 				Action: func(_ *cli.Context, v int) error { return cmdline.InRange("--prefix-bits", v, 0, 8) }},
@@ -157,7 +172,7 @@ func enumerateCommand(e *env, beamArgs []string) *cli.Command {
 				work = outDir
 			}
 			opt := pipeline.Options{Layout: l, OutDir: outDir, WorkDir: work, Fresh: c.Bool("fresh"), Runner: runner,
-				Lanes: c.Int("lanes"), FailAt: e.failAt}
+				LocalTmp: c.String("local-tmp"), Lanes: c.Int("lanes"), FailAt: e.failAt}
 			if !c.Bool("quiet") {
 				opt.Progress = func(s string) { fmt.Fprintf(e.stderr, "gapset-cluster: %s\n", s) }
 			}

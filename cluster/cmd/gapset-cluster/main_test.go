@@ -183,6 +183,23 @@ func TestFailureThenRerun(t *testing.T) {
 	assert.Empty(t, entries, "the work directory is removed at the end")
 }
 
+// An object store work location (memfs: the command's in-process Prism
+// runs the workers in its process, so they share it): Enumerate's files in
+// --out-dir, nothing left in --local-tmp.
+func TestObjectStoreWorkDir(t *testing.T) {
+	l := gapset.Layout{Rows: 3, Cols: 4, MaxGap: 2, Cells: []int{12, 6}}
+	want, wantDir := enumerated(t, l)
+	dir, scratch := t.TempDir(), t.TempDir()
+	stdout, stderr, code := command(t, nil, "enumerate", "--rows", "3", "--cols", "4", "--gap", "2", "--cells", "12,6",
+		"--out-dir", dir, "--work-dir", "memfs://cmd/runs", "--local-tmp", scratch, "--format", "json", "-q")
+	require.Zero(t, code, stderr)
+	assert.Empty(t, stderr)
+	sameFiles(t, want, wantDir, stdout, dir)
+	entries, err := os.ReadDir(scratch)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "the scratch copies are removed")
+}
+
 // Bad flags: exit status 2 and one line, before any work.
 func TestBadInput(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "file")
@@ -204,6 +221,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"enumerate", "--prefix-bits", "9"}, "--prefix-bits 9: want 0..8"},
 		{[]string{"enumerate", "--out-dir", file}, "is a file, not a directory"},
 		{[]string{"enumerate", "--work-dir", filepath.Join(file, "x")}, "--work-dir"},
+		{[]string{"enumerate", "--work-dir", "hdfs://cluster/runs"}, `no file system for the scheme "hdfs"`},
+		{[]string{"enumerate", "--work-dir", "memfs://runs", "--local-tmp", filepath.Join(file, "x")}, "--local-tmp"},
 		{[]string{"enumerate", "--rows", "2", "--cols", "2", "--", "--no_such_beam_flag=1"}, "Beam option after --"},
 		{[]string{"enumerate", "extra"}, "takes no arguments"},
 		{[]string{"frobnicate"}, "unknown command"},
