@@ -87,11 +87,11 @@ func packedBytes(n, k int, p float64) float64 {
 	return math.Max(1.15, (math.Log2(Patterns(n, k)/p)+spread)/7)
 }
 
-// cpuPerMember is the CPU per member of the gap <= 4 run with projections
-// 8 and 10 and delta-coded runs (3,030 s for 1.14e10 members;
-// docs/resuming.md). The gap <= 2 run measured 1.3 times as much per member
-// on a loaded machine.
-const cpuPerMember = 3030.0 / 11412543925
+// cpuPerMember is the CPU per member of the partitioned enumerator's gap <=
+// 4 run with projections 8 and 10 and key-difference runs (2,130 s for
+// 1.14e10 members, 2026-11-25; docs/resuming.md). The gap <= 2 run took
+// 0.71 times as much per member.
+const cpuPerMember = 2130.0 / 11412543925
 
 // cpuPerWideMember is the CPU per member that a projection onto 12 or more
 // cells (not the whole board) adds: the same run with Gap4_12 as well took
@@ -223,12 +223,19 @@ func Patterns(n, k int) float64 {
 	return p
 }
 
-// coresBusy is how many of 2 cores the partitioned enumerator keeps busy
-// (4x4 gap <= 2: 206.7 s of CPU in 113.7 s of wall).
-const coresBusy = 1.8
+// coresBusy is how many of 2 cores the partitioned enumerator keeps busy:
+// 1.8 while its runs stay in the page cache (4x4 gap <= 2: 206.7 s of CPU
+// in 113.7 s of wall), 1.27 once they are read back from the disk (gap <=
+// 4: 2,082 s of CPU in 1,645 s).
+func (e Estimate) coresBusy() float64 {
+	if e.Members > 2e9 {
+		return 1.27
+	}
+	return 1.8
+}
 
 // Wall is the expected wall time on 2 cores.
-func (e Estimate) Wall() time.Duration { return time.Duration(float64(e.CPU) / coresBusy) }
+func (e Estimate) Wall() time.Duration { return time.Duration(float64(e.CPU) / e.coresBusy()) }
 
 // String is the estimate in one line for a person about to start the run.
 func (e Estimate) String() string {

@@ -47,11 +47,15 @@ func TestEstimateRun(t *testing.T) {
 	assert.Less(t, packed.OutputBytes, e.OutputBytes)
 	assert.Greater(t, packed.OutputBytes, e.OutputBytes/8)
 	assert.InDelta(t, 1.67, packedBytes(16, 12, 830504340), 0.1)
-	// the CPU of the two gap-4 runs (3,030 s with 8 and 10 cells, 4,885 s
-	// with 12 too), as measured
-	assert.InDelta(t, 3030, g4.CPU.Seconds(), 1)
+	// the CPU of the partitioned gap-4 run (2,130 s with 8 and 10 cells),
+	// as measured, plus what 12 cells added to the first enumerator's
+	// (1,855 s); rank-coded runs 1.23x
+	assert.InDelta(t, 2130, g4.CPU.Seconds(), 1)
 	g412 := EstimateRun(Config{Rows: 4, Cols: 4, MaxGap: 4, Cells: []int{8, 10, 12}, Packed: true})
-	assert.InDelta(t, 4885, g412.CPU.Seconds(), 1)
+	assert.InDelta(t, 2130+1855, g412.CPU.Seconds(), 1)
+	ranked := EstimateRun(Config{Rows: 4, Cols: 4, MaxGap: 4, Cells: []int{8, 10}, RankRuns: true})
+	assert.InDelta(t, 2130*1.23, ranked.CPU.Seconds(), 1)
+	assert.Less(t, ranked.ScratchBytes, g4.ScratchBytes)
 	assert.InDelta(t, 3.13, packedBytes(16, 16, 1331820797), 0.1)
 	assert.Contains(t, e.String(), "peak disk")
 	assert.False(t, EstimateRun(Config{Rows: 3, Cols: 5, MaxGap: 2, Cells: []int{15}}).Known)

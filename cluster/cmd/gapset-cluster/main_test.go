@@ -115,6 +115,21 @@ func TestEnumerate3x4(t *testing.T) {
 	}
 }
 
+// The 3x4 sets up to gap 10 (opt-in, minutes: GAPSET_CLUSTER_LONG=1):
+// identical files and summary.
+func TestEnumerate3x4Gap10(t *testing.T) {
+	if os.Getenv("GAPSET_CLUSTER_LONG") != "1" {
+		t.Skip("set GAPSET_CLUSTER_LONG=1 to enumerate the 3x4 sets up to gap 10")
+	}
+	l := gapset.Layout{Rows: 3, Cols: 4, MaxGap: 10, Cells: []int{6, 12}, Packed: true}
+	want, wantDir := enumerated(t, l)
+	dir := filepath.Join(t.TempDir(), "sets")
+	stdout, stderr, code := command(t, nil, "enumerate", "--rows", "3", "--cols", "4", "--gap", "10", "--cells", "6,12",
+		"--packed", "--out-dir", dir, "--format", "json", "-q")
+	require.Zero(t, code, stderr)
+	sameFiles(t, want, wantDir, stdout, dir)
+}
+
 // freePort finds a TCP port nobody listens on.
 func freePort(t *testing.T) int {
 	t.Helper()
