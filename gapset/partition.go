@@ -46,12 +46,14 @@ type Layout struct {
 	// Memory bounds one call's work buffers in bytes (default 256 MiB);
 	// a partition whose candidates do not fit is written in pieces.
 	Memory int64 `json:"memory"`
+	// RankRuns is as Config.RankRuns: whole-board runs rank-coded.
+	RankRuns bool `json:"rank_runs,omitempty"`
 }
 
 // Config is the enumeration the layout describes, writing into dir.
 func (l Layout) Config(dir string) Config {
 	return Config{Rows: l.Rows, Cols: l.Cols, MaxGap: l.MaxGap, Exact: l.Exact, Packed: l.Packed, Cells: l.Cells,
-		PrefixBits: l.PrefixBits, Memory: l.Memory, Dir: dir}
+		PrefixBits: l.PrefixBits, Memory: l.Memory, RankRuns: l.RankRuns, Dir: dir}
 }
 
 // Check reports what Enumerate would refuse (wrapping ErrArgs).
@@ -133,10 +135,14 @@ func FoldCount(tiers []int) (fold, tier int) {
 	}
 }
 
-// pipelineCoding is how the pipeline's runs are stored: uvarint key
-// differences (byte-order free). Rank codes (Config.RankRuns) are read
-// wherever a RunFile says so, but not yet written here.
-var pipelineCoding = coding{delta: true}
+// coding is how the layout's runs are stored: uvarint differences
+// (byte-order free), of rank codes for whole boards when RankRuns is set.
+func (l Layout) coding(whole bool) coding {
+	if whole && l.RankRuns {
+		return coding{delta: true, cells: l.N()}
+	}
+	return coding{delta: true}
+}
 
 // RunFile is one partition file: a sorted run of distinct keys.
 type RunFile struct {
@@ -144,7 +150,7 @@ type RunFile struct {
 	N     int64  `json:"n"`
 	Bytes int64  `json:"bytes"`
 	Delta bool   `json:"delta"`
-	Cells int    `json:"cells,omitempty"` // > 0: rank-coded boards of this many cells (rankcode.go)
+	Cells int    `json:"rank_cells,omitempty"` // > 0: rank-coded boards of this many cells (rankcode.go)
 }
 
 // The run code decides the encoding; these two are the one place that
@@ -203,14 +209,14 @@ type durable struct {
 	w *runWriter
 }
 
-func createDurable(path string, maxKeys int64) (*durable, error) {
+func createDurable(path string, c coding, maxKeys int64) (*durable, error) {
 	f, err := atomicfile.Create(path)
 	if err != nil {
 		return nil, err
 	}
 	// The run writer writes the temporary atomicfile made (a second
 	// descriptor); Commit syncs it and renames it into place.
-	w, err := createRun(f.Name(), pipelineCoding, maxKeys)
+	w, err := createRun(f.Name(), c, maxKeys)
 	if err != nil {
 		f.Abort()
 		return nil, err
@@ -259,7 +265,7 @@ func (l Layout) WriteGoal(path func(p int) string) (Piece, error) {
 	for b[p+1] == 0 {
 		p++
 	}
-	r, err := writeRun(path(p), a, pipelineCoding)
+	r, err := writeRun(path(p), a, l.coding(true))
 	return Piece{Level: 0, P: p, RunFile: fileOf(r)}, err
 }
 
@@ -308,7 +314,7 @@ func (l Layout) ExpandPartition(ctx context.Context, j int, in RunFile, path fun
 			if len(seg) == 0 {
 				continue
 			}
-			r, err := writeRun(path(t.level, p, t.piece), seg, pipelineCoding)
+			r, err := writeRun(path(t.level, p, t.piece), seg, l.coding(true))
 			if err != nil {
 				return err
 			}
@@ -419,7 +425,7 @@ func (l Layout) MergePartition(ctx context.Context, j, p int, candidates, lower 
 				if len(seg) == 0 {
 					continue
 				}
-				r, err := writeRun(projPath(k, q, pieces[k]), seg, pipelineCoding)
+				r, err := writeRun(projPath(k, q, pieces[k]), seg, l.coding(false))
 				if err != nil {
 					return err
 				}
@@ -445,7 +451,7 @@ func (l Layout) MergePartition(ctx context.Context, j, p int, candidates, lower 
 		}
 		if w == nil {
 			var err error
-			if w, err = createDurable(path, size); err != nil {
+			if w, err = createDurable(path, l.coding(true), size); err != nil {
 				return err
 			}
 		}
@@ -502,7 +508,7 @@ func MergeRunFiles(ctx context.Context, files []RunFile, path string) (RunFile, 
 		}
 		if w == nil {
 			var err error
-			if w, err = createDurable(path, size); err != nil {
+			if w, err = createDurable(path, coding{delta: true}, size); err != nil { // projection runs
 				return err
 			}
 		}

@@ -172,8 +172,10 @@ func TestPartitionAPIMatchesEnumerate(t *testing.T) {
 		{Rows: 3, Cols: 3, MaxGap: 2, Exact: true, Cells: []int{4, 9}, PrefixBits: 8, Memory: 1},
 		{Rows: 3, Cols: 3, MaxGap: 6, Cells: []int{5}, PrefixBits: -1, Packed: true, Memory: 1},
 		{Rows: 3, Cols: 4, MaxGap: 2, Cells: []int{12, 8, 6}, Packed: true},
+		{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{9, 6, 4}, RankRuns: true, Memory: 1},
+		{Rows: 3, Cols: 4, MaxGap: 2, Cells: []int{12, 8}, Packed: true, RankRuns: true},
 	} {
-		t.Run(fmt.Sprintf("%dx%d-gap%d-exact%v-bits%d", l.Rows, l.Cols, l.MaxGap, l.Exact, l.PrefixBits), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%dx%d-gap%d-exact%v-bits%d-rank%v", l.Rows, l.Cols, l.MaxGap, l.Exact, l.PrefixBits, l.RankRuns), func(t *testing.T) {
 			want, got := t.TempDir(), t.TempDir()
 			res, err := Enumerate(context.Background(), l.Config(want))
 			require.NoError(t, err)

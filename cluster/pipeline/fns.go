@@ -26,11 +26,14 @@ type Ref struct {
 	N     int64  `json:"n"`
 	Bytes int64  `json:"bytes"`
 	Delta bool   `json:"delta"`
+	// Ranked > 0: the run holds rank codes of boards of this many cells
+	// (gapset enumerate --rank-runs).
+	Ranked int `json:"ranked,omitempty"`
 }
 
 // file is the run a reference names, below the work directory.
 func (r Ref) file(work string) gapset.RunFile {
-	return gapset.RunFile{Path: filepath.Join(work, r.Name), N: r.N, Bytes: r.Bytes, Delta: r.Delta}
+	return gapset.RunFile{Path: filepath.Join(work, r.Name), N: r.N, Bytes: r.Bytes, Delta: r.Delta, Cells: r.Ranked}
 }
 
 // refOf names a written piece relative to the work directory.
@@ -39,7 +42,7 @@ func refOf(work string, p gapset.Piece) (Ref, error) {
 	if err != nil {
 		return Ref{}, err
 	}
-	return Ref{Level: p.Level, Cells: p.Cells, Part: p.P, Piece: min(p.Index, 1), Name: rel, N: p.N, Bytes: p.Bytes, Delta: p.Delta}, nil
+	return Ref{Level: p.Level, Cells: p.Cells, Part: p.P, Piece: min(p.Index, 1), Name: rel, N: p.N, Bytes: p.Bytes, Delta: p.Delta, Ranked: p.RunFile.Cells}, nil
 }
 
 // Keys of the two GroupByKeys: a target partition of a layer and a

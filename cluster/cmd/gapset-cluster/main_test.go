@@ -115,6 +115,17 @@ func TestEnumerate3x4(t *testing.T) {
 	}
 }
 
+// --rank-runs: the layers rank-coded, the key-set files the same.
+func TestEnumerateRankRuns(t *testing.T) {
+	l := gapset.Layout{Rows: 3, Cols: 4, MaxGap: 2, Cells: []int{12, 8}, Packed: true}
+	want, wantDir := enumerated(t, l)
+	dir := filepath.Join(t.TempDir(), "sets")
+	stdout, stderr, code := command(t, nil, "enumerate", "--rows", "3", "--cols", "4", "--gap", "2", "--cells", "12,8",
+		"--packed", "--rank-runs", "--out-dir", dir, "--format", "json", "-q")
+	require.Zero(t, code, stderr)
+	sameFiles(t, want, wantDir, stdout, dir)
+}
+
 // The 3x4 sets up to gap 10 (opt-in, minutes: GAPSET_CLUSTER_LONG=1):
 // identical files and summary.
 func TestEnumerate3x4Gap10(t *testing.T) {
