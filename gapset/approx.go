@@ -132,10 +132,20 @@ func (e *NotExactError) Error() string {
 // LoadExact loads the exact sets of the lowest levels of Approximate from
 // key-set files, in order: Gap0_K, Gap2_K, ... of a rows x cols board on k
 // cells. A file holding another set is refused with a *NotExactError.
+// Above MaxApproxCells cells only the last file is loaded (the ranked
+// search starts from it and needs no other); the others' headers are
+// checked and they are given as nil.
 func LoadExact(paths []string, rows, cols, k int) ([]*Bits, error) {
 	var exact []*Bits
 	for i, path := range paths {
-		b, h, err := LoadBits(path)
+		var b *Bits
+		var h keyset.Header
+		var err error
+		if k > MaxApproxCells && i < len(paths)-1 {
+			h, err = checkKeys(path)
+		} else {
+			b, h, err = LoadBits(path)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -145,6 +155,16 @@ func LoadExact(paths []string, rows, cols, k int) ([]*Bits, error) {
 		exact = append(exact, b)
 	}
 	return exact, nil
+}
+
+// checkKeys returns a key-set file's header.
+func checkKeys(path string) (keyset.Header, error) {
+	r, err := keyset.Open(path)
+	if err != nil {
+		return keyset.Header{}, err
+	}
+	defer r.Close()
+	return r.Header(), nil
 }
 
 // Len is the number of keys in the set.
@@ -211,7 +231,10 @@ func (b *Bits) Keys() []uint64 {
 //
 // The tables are 16^k bits up to MaxApproxCells cells and one bit per
 // placement rank above (ApproxMemory; approxrank.go), both giving the same
-// sets; search tables beyond MaxApproxBytes are refused with ErrArgs.
+// sets; search tables beyond MaxApproxBytes are refused with ErrArgs. The
+// ranked search starts from the top exact level and reports the levels
+// from it on: it needs only that seed (the lower ones may be nil; LoadExact
+// loads only the top one above MaxApproxCells cells).
 //
 // level is called after each level with the set so far (it must not keep
 // the set past the call: the next level adds to it).
@@ -233,6 +256,9 @@ func Approximate(ctx context.Context, rows, cols, k, maxLevel int, exact []*Bits
 // either where both fit). Exact sets held the other way are copied.
 func approximate(ctx context.Context, g *geometry, rows, cols, k, maxLevel int, exact []*Bits, level func(ApproxLevel) error, ranked bool) error {
 	for i, e := range exact {
+		if e == nil && ranked && i < len(exact)-1 {
+			continue // the ranked search starts from the top level
+		}
 		if e == nil || e.cells != k || e.rk != nil && e.rk.n != g.N {
 			return fmt.Errorf("%w: exact level %d is not a set on %d cells of %d", ErrArgs, i, k, g.N)
 		}
@@ -243,7 +269,9 @@ func approximate(ctx context.Context, g *geometry, rows, cols, k, maxLevel int, 
 	a := newAbstract(g, k)
 	a.exact = make([]*Bits, len(exact))
 	for i, e := range exact {
-		a.exact[i] = e.reindexed(g.N, ranked)
+		if e != nil {
+			a.exact[i] = e.reindexed(g.N, ranked)
+		}
 	}
 	if len(exact) == 0 {
 		a.exact = nil
@@ -318,7 +346,7 @@ type abstract struct {
 // level holding it, len(exact) when none does.
 func (a *abstract) lowerBound(q uint64) int {
 	for i, e := range a.exact {
-		if e.words[q>>6]>>(q&63)&1 != 0 {
+		if e != nil && e.words[q>>6]>>(q&63)&1 != 0 {
 			return i
 		}
 	}

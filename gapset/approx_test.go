@@ -97,5 +97,6 @@ func TestApproximateBadArgs(t *testing.T) {
 // lists up to 8 cells, two ranked ones above (3.4 GiB each for 10 of 16).
 func TestApproxMemoryString(t *testing.T) {
 	assert.Equal(t, "3 search tables and 2 exact tables (16^k bits) of 512.0 MiB each: 2.5 GiB and the lists of a wave's patterns (4 bytes each)", ApproxMemoryString(16, 8, 2))
-	assert.Equal(t, "2 search tables and 3 exact tables (placement-rank bits) of 3.4 GiB each: 16.9 GiB", ApproxMemoryString(16, 10, 3))
+	assert.Equal(t, "2 search tables and 1 exact tables (placement-rank bits) of 3.4 GiB each: 10.1 GiB (only the top one of the 4 exact levels is loaded)", ApproxMemoryString(16, 10, 4))
+	assert.Equal(t, "2 search tables and 0 exact tables (placement-rank bits) of 3.4 GiB each: 6.8 GiB", ApproxMemoryString(16, 10, 0))
 }

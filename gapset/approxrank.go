@@ -20,11 +20,11 @@ const MaxApproxBytes = 16 << 30
 // ApproxMemory is the memory of an approximation on the last k of n cells:
 // the bytes of one table (16^k bits up to MaxApproxCells cells, else one bit
 // per placement rank, n!/(n-k)! bits) and the number of tables the search
-// holds besides the exact seeds, which take one table each. The 16^k path
-// keeps three (seen, next, deferred) and lists of the patterns of a wave
-// (4 bytes each); the ranked path keeps two (seen, and a mark that is the
+// holds besides the exact seeds. The 16^k path keeps three (seen, next,
+// deferred) and lists of the patterns of a wave (4 bytes each), and one
+// table per seed; the ranked path keeps two (seen, and a mark that is the
 // frontier for seen patterns and the candidates of later levels for the
-// others) and no lists.
+// others), no lists, and only the top seed.
 func ApproxMemory(n, k int) (table int64, tables int) {
 	if k <= MaxApproxCells {
 		return flatBytes(k), 3
@@ -48,12 +48,15 @@ func CheckApproxMemory(n, k int) error {
 // of n cells seeded with nExact exact levels holds.
 func ApproxMemoryString(n, k, nExact int) string {
 	table, tables := ApproxMemory(n, k)
-	kind, lists := "16^k", " and the lists of a wave's patterns (4 bytes each)"
+	kind, lists, held := "16^k", " and the lists of a wave's patterns (4 bytes each)", nExact
 	if k > MaxApproxCells {
-		kind, lists = "placement-rank", ""
+		kind, lists, held = "placement-rank", "", min(nExact, 1)
+		if nExact > 1 {
+			lists = fmt.Sprintf(" (only the top one of the %d exact levels is loaded)", nExact)
+		}
 	}
 	return fmt.Sprintf("%d search tables and %d exact tables (%s bits) of %s each: %s%s",
-		tables, nExact, kind, size(table), size(table*int64(tables+nExact)), lists)
+		tables, held, kind, size(table), size(table*int64(tables+held)), lists)
 }
 
 // size is a table's size for a person: GiB, or MiB below one GiB.
@@ -236,15 +239,33 @@ func approximateRanked(ctx context.Context, a *abstract, rows, cols, maxLevel in
 	rk := seen.rk
 	s := &sweeper{a: a, seen: seen, mark: mark, dirty: make([]atomic.Bool, (len(seen.words)+chunkWords-1)/chunkWords)}
 	start := time.Now()
-	goal := rk.rank(g.goal & encode.ProjectMask(k))
-	seen.set(goal)
-	mark.set(goal)
-	s.dirty[goal>>6/chunkWords].Store(true)
-	added := int64(1)
+	first, added := 0, int64(1)
+	if top := len(exact) - 1; top >= 0 {
+		// The search's own level top would be the seed itself (the levels
+		// below len(exact) come out exact), every seed pattern expanded
+		// and every successor outside it a candidate of level top+1
+		// (cost 1, or cost 0 deferred by its lower bound). So start there:
+		// mark the whole seed for expansion at level top, when an unseen
+		// pattern's lower bound is top+1 whatever the lower seeds say.
+		// Every later level is the same closure, so the sets are
+		// identical, and the lower seeds are never asked.
+		first, added = top, a.exact[top].count
+		copy(seen.words, a.exact[top].words)
+		copy(mark.words, seen.words)
+		for i := range s.dirty {
+			s.dirty[i].Store(true)
+		}
+		a.exact = make([]*Bits, len(exact)) // lowerBound: len(exact) for every unseen pattern
+	} else {
+		goal := rk.rank(g.goal & encode.ProjectMask(k))
+		seen.set(goal)
+		mark.set(goal)
+		s.dirty[goal>>6/chunkWords].Store(true)
+	}
 	workers := defaultWorkers()
-	for j := 0; j <= maxLevel; j++ {
+	for j := first; j <= maxLevel; j++ {
 		a.level = j
-		if j > 0 {
+		if j > first {
 			added = s.promote(ctx, workers)
 		}
 		for {
