@@ -298,20 +298,29 @@ func removeMatching(ctx context.Context, work string, drop func(name string) boo
 		return err
 	}
 	defer fsys.Close()
-	rm, ok := fsys.(filesystem.Remover)
-	if !ok {
-		return fmt.Errorf("work location %s: the file system cannot remove files", work)
-	}
 	names, err := listWork(ctx, fsys, work)
 	if err != nil {
 		return err
 	}
 	for _, name := range names {
 		if drop(name) {
-			if err := rm.Remove(ctx, workPath(work, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("removing %s: %w", workPath(work, name), err)
+			if err := removeObject(ctx, fsys, work, name); err != nil {
+				return err
 			}
 		}
+	}
+	return nil
+}
+
+// removeObject removes work/name from an opened work location; a name
+// already gone is no error.
+func removeObject(ctx context.Context, fsys filesystem.Interface, work, name string) error {
+	rm, ok := fsys.(filesystem.Remover)
+	if !ok {
+		return fmt.Errorf("work location %s: the file system cannot remove files", work)
+	}
+	if err := rm.Remove(ctx, workPath(work, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("removing %s: %w", workPath(work, name), err)
 	}
 	return nil
 }
@@ -339,14 +348,7 @@ func removeWork(ctx context.Context, work, name string) error {
 		return err
 	}
 	defer fsys.Close()
-	rm, ok := fsys.(filesystem.Remover)
-	if !ok {
-		return fmt.Errorf("work location %s: the file system cannot remove files", work)
-	}
-	if err := rm.Remove(ctx, workPath(work, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("removing %s: %w", workPath(work, name), err)
-	}
-	return nil
+	return removeObject(ctx, fsys, work, name)
 }
 
 // copyOut copies a key-set file from the work location to its local path
