@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -83,13 +85,43 @@ func TestApproxCommandRanked(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, h.Approx)
 	assert.Greater(t, len(approx), len(exact))
-	i := 0 // both sorted: every exact key is in approx
-	for _, k := range exact {
-		for i < len(approx) && approx[i] < k {
-			i++
-		}
-		require.True(t, i < len(approx) && approx[i] == k, "%#x missing", k)
+	assert.True(t, isSubsetOf(exact, approx), "Gap2_9a misses an enumerated pattern")
+
+	// seeded with the exact levels to gap 6, as on the 4x4 board: only the
+	// top one is loaded, Gap8_9a holds Gap6_9 and more (that it holds the
+	// enumerated Gap8_9: gapset's TestApproximateRankedSameFiles), and h_G:8
+	// with it keeps md's lengths on random 3x4 boards
+	for _, g := range []string{"4", "6"} {
+		code, _, errs := runCmd(t, "", "enumerate", "-q", "--rows", "3", "--cols", "4", "--gap", g, "--cells", "9", "--out-dir", dir)
+		require.Equal(t, 0, code, errs)
 	}
+	seeds := []string{"approx", "--rows", "3", "--cols", "4", "--cells", "9", "--max-gap", "8", "--out-dir", out}
+	for _, g := range []string{"0", "2", "4", "6"} {
+		seeds = append(seeds, "--exact", filepath.Join(dir, "Gap"+g+"_9.keys"))
+	}
+	code, table, errs := runCmd(t, "", seeds...)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, errs, "1 exact tables (placement-rank bits) of 9.5 MiB each: 28.6 MiB (only the top one of the 4 exact levels is loaded)")
+	_, g6, err := keyset.ReadAll(filepath.Join(dir, "Gap6_9.keys"))
+	require.NoError(t, err)
+	assert.Contains(t, table, fmt.Sprintf("| Gap6_9 | %d |", len(g6)), "the table starts at the top seed")
+	assert.NotContains(t, table, "| Gap4_9 |")
+	_, approx8, err := keyset.ReadAll(filepath.Join(out, "Gap8_9a.keys"))
+	require.NoError(t, err)
+	assert.Greater(t, len(approx8), len(g6))
+	assert.True(t, isSubsetOf(g6, approx8), "Gap8_9a misses a pattern of Gap6_9")
+	code, boards, errs := runCmd(t, "", "gen", "--rows", "3", "--cols", "4", "--count", "12", "--seed", "7")
+	require.Equal(t, 0, code, errs)
+	keys := []string{"--keys", filepath.Join(out, "Gap8_9a.keys")}
+	for _, g := range []string{"0", "2", "4", "6"} {
+		keys = append(keys, "--keys", filepath.Join(dir, "Gap"+g+"_9.keys"))
+	}
+	code, md, errs := runCmd(t, boards, "solve", "-q", "--rows", "3", "--cols", "4", "-i", "-", "-f", "csv", "-H", "md")
+	require.Equal(t, 0, code, errs)
+	code, g8, errs := runCmd(t, boards, append([]string{"solve", "-q", "--rows", "3", "--cols", "4", "-i", "-", "-f", "csv", "-H", "gap8:9"}, keys...)...)
+	require.Equal(t, 0, code, errs)
+	assert.Equal(t, column(md, "length"), column(g8, "length"))
+	assert.Less(t, sum(t, column(g8, "nodes")), sum(t, column(md, "nodes")))
 
 	code, _, errs = runCmd(t, "", "approx", "--cells", "11", "--out-dir", out)
 	assert.Equal(t, 2, code)
@@ -111,4 +143,29 @@ func column(csv, name string) []string {
 		out = append(out, strings.Split(l, ",")[col])
 	}
 	return out
+}
+
+// isSubsetOf reports whether every key of the sorted a is in the sorted b.
+func isSubsetOf(a, b []uint64) bool {
+	i := 0
+	for _, k := range a {
+		for i < len(b) && b[i] < k {
+			i++
+		}
+		if i == len(b) || b[i] != k {
+			return false
+		}
+	}
+	return true
+}
+
+// sum adds a column of integers.
+func sum(t *testing.T, col []string) int64 {
+	var s int64
+	for _, v := range col {
+		n, err := strconv.ParseInt(v, 10, 64)
+		require.NoError(t, err)
+		s += n
+	}
+	return s
 }
