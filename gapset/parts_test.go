@@ -2,6 +2,7 @@ package gapset
 
 import (
 	"context"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -139,4 +140,43 @@ func TestCheckpointKeepsItsPartitioning(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, resumed)
 	assert.Equal(t, want, readOutputs(t, cfg.Dir))
+}
+
+// The summary's peak disk counts every run file: at each finished layer the
+// scratch and checkpoint files on the disk (whole partitions, projections,
+// spilled pieces, in both run codings) are at most the peak reported.
+func TestPeakDiskCountsEveryRun(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"spilling, key differences", Config{Rows: 3, Cols: 4, MaxGap: 0, Cells: []int{12, 8}, Memory: 1, PrefixBits: 4}},
+		{"rank-coded, checkpointed", Config{Rows: 3, Cols: 4, MaxGap: 2, Cells: []int{12, 6}, Memory: 1 << 20, PrefixBits: 3, RankRuns: true}},
+		{"raw runs, one partition", Config{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{9, 5}, Memory: 1, PrefixBits: -1, RawRuns: true}},
+	} {
+		cfg := tc.cfg
+		cfg.Dir = t.TempDir()
+		if cfg.RankRuns {
+			cfg.Checkpoint = filepath.Join(cfg.Dir, CheckpointName)
+		}
+		var most int64
+		onLayer := func(j, d int, l parts) {
+			var on int64
+			require.NoError(t, filepath.WalkDir(cfg.Dir, func(path string, de fs.DirEntry, err error) error {
+				if err != nil || de.IsDir() || de.Name() == manifestName {
+					return err
+				}
+				info, err := de.Info()
+				if err == nil {
+					on += info.Size()
+				}
+				return err
+			}))
+			most = max(most, on)
+		}
+		res, err := enumerateWith(context.Background(), cfg, 64, onLayer)
+		require.NoError(t, err)
+		require.Positive(t, most, tc.name)
+		assert.GreaterOrEqual(t, res.PeakDisk, most, "%s: run files on the disk beyond the peak counted", tc.name)
+	}
 }
