@@ -47,10 +47,10 @@ const longRun = 2 * time.Hour
 func (e Estimate) Disk() float64 { return max(e.ScratchBytes, e.OutputBytes+e.ProjectionBytes) }
 
 // Measured level sizes (exact gap 2j), from our enumerations: the 4x4 G0,
-// G2 and G4 and every level up to gap 8 of the 3x4 board (LevelSets); see
-// docs/resuming.md#what-the-estimate-is-calibrated-on.
+// G2, G4 and G6 and every level up to gap 8 of the 3x4 board (LevelSets);
+// see docs/resuming.md#what-the-estimate-is-calibrated-on.
 var measuredLevels = map[[2]int][]float64{
-	{4, 4}: {88728780, 1243092017, 10080723128},
+	{4, 4}: {88728780, 1243092017, 10080723128, 56196404624},
 	{3, 4}: {114831, 740821, 3443143, 11502195, 27779243},
 }
 
@@ -61,13 +61,13 @@ const levelGrowthDecay = 0.72
 
 // projShare[k][j] is the measured share of the gap <= 2j set that
 // survives the projection onto k cells on the 4x4 board (Table 1 and the
-// gap <= 4 run); higher gaps repeat the last measured step (the share
+// gap <= 4 and gap <= 6 runs); higher gaps repeat the last measured step (the share
 // falls as the set grows; the step itself shrank at 8 and 10 cells, so
 // this errs high).
 var projShare = map[int][]float64{
 	12: {61559068.0 / 88728780, 830504340.0 / 1331820797},
-	10: {23696364.0 / 88728780, 256541479.0 / 1331820797, 1428073614.0 / 11412543925},
-	8:  {4233704.0 / 88728780, 32844091.0 / 1331820797, 122333832.0 / 11412543925},
+	10: {23696364.0 / 88728780, 256541479.0 / 1331820797, 1428073614.0 / 11412543925, 4974483135.0 / 67608948549},
+	8:  {4233704.0 / 88728780, 32844091.0 / 1331820797, 122333832.0 / 11412543925, 272692796.0 / 67608948549},
 }
 
 // packedBytes is the size of a delta-coded key of a set of p keys among
