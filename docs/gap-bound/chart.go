@@ -21,7 +21,7 @@ func main() {
 		var pts []bench.TradeoffPoint
 		if pts, err = bench.ReadTradeoff(bytes.NewReader(in)); err == nil {
 			var png []byte
-			if png, err = bench.TradeoffChart(pts, "h_G:2N on data/random300.txt: nodes / Manhattan's nodes (2026-11-25)"); err == nil {
+			if png, err = bench.TradeoffChart(pts, "h_G:2N on data/random300.txt: nodes / Manhattan's nodes (2026-11-25, 26)"); err == nil {
 				err = os.WriteFile(dir+"tradeoff.png", png, 0o644)
 			}
 		}
