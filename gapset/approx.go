@@ -237,8 +237,10 @@ func (b *Bits) Keys() []uint64 {
 // loads only the top one above MaxApproxCells cells).
 //
 // level is called after each level with the set so far (it must not keep
-// the set past the call: the next level adds to it).
-func Approximate(ctx context.Context, rows, cols, k, maxLevel int, exact []*Bits, level func(ApproxLevel) error) error {
+// the set past the call: the next level adds to it). progress, if not nil,
+// is called when a level starts and after each of its waves or sweeps, with
+// the level and the patterns seen so far: a 10-cell level can take an hour.
+func Approximate(ctx context.Context, rows, cols, k, maxLevel int, exact []*Bits, level func(ApproxLevel) error, progress func(level int, seen int64)) error {
 	g, err := checkArgs(rows, cols, 2*maxLevel, []int{k})
 	if err != nil {
 		return err
@@ -249,12 +251,15 @@ func Approximate(ctx context.Context, rows, cols, k, maxLevel int, exact []*Bits
 	if err := CheckApproxMemory(g.N, k); err != nil {
 		return fmt.Errorf("%w: %w", ErrArgs, err)
 	}
-	return approximate(ctx, g, rows, cols, k, maxLevel, exact, level, k > MaxApproxCells)
+	return approximate(ctx, g, rows, cols, k, maxLevel, exact, level, progress, k > MaxApproxCells)
 }
 
 // approximate is Approximate on ranked tables or on 16^k ones (tests force
 // either where both fit). Exact sets held the other way are copied.
-func approximate(ctx context.Context, g *geometry, rows, cols, k, maxLevel int, exact []*Bits, level func(ApproxLevel) error, ranked bool) error {
+func approximate(ctx context.Context, g *geometry, rows, cols, k, maxLevel int, exact []*Bits, level func(ApproxLevel) error, progress func(int, int64), ranked bool) error {
+	if progress == nil {
+		progress = func(int, int64) {}
+	}
 	for i, e := range exact {
 		if e == nil && ranked && i < len(exact)-1 {
 			continue // the ranked search starts from the top level
@@ -277,7 +282,7 @@ func approximate(ctx context.Context, g *geometry, rows, cols, k, maxLevel int, 
 		a.exact = nil
 	}
 	if ranked {
-		return approximateRanked(ctx, a, rows, cols, maxLevel, exact, level)
+		return approximateRanked(ctx, a, rows, cols, maxLevel, exact, level, progress)
 	}
 	seen, next := NewBits(k), NewBits(k)
 	if len(exact) > 1 {
@@ -316,12 +321,14 @@ func approximate(ctx context.Context, g *geometry, rows, cols, k, maxLevel int, 
 			}
 		}
 		var added int64
+		progress(j, seen.count)
 		for len(frontier) > 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			added += int64(len(frontier))
 			frontier = a.expand(frontier, seen, next, j < maxLevel, workers)
+			progress(j, seen.count+added)
 		}
 		seen.count += added
 		h := ApproxHeader(rows, cols, k, j, len(exact))

@@ -17,7 +17,7 @@ func approxLevels(t *testing.T, rows, cols, k, maxLevel int, exact []*Bits) [][]
 		require.Equal(t, l.Set.Len(), int64(len(keys)))
 		out = append(out, keys)
 		return nil
-	})
+	}, nil)
 	require.NoError(t, err)
 	return out
 }
@@ -80,17 +80,17 @@ func TestApproximateIsSuperset(t *testing.T) {
 
 func TestApproximateBadArgs(t *testing.T) {
 	nop := func(ApproxLevel) error { return nil }
-	assert.ErrorIs(t, Approximate(context.Background(), 3, 3, 9, 1, nil, nop), ErrArgs)
+	assert.ErrorIs(t, Approximate(context.Background(), 3, 3, 9, 1, nil, nop, nil), ErrArgs)
 	// 11 of 16 cells: two ranked tables of 20 GiB each
-	err := Approximate(context.Background(), 4, 4, 11, 1, nil, nop)
+	err := Approximate(context.Background(), 4, 4, 11, 1, nil, nop, nil)
 	assert.ErrorIs(t, err, ErrArgs)
 	assert.ErrorContains(t, err, "40.6 GiB), more than the 16 GiB limit")
 	assert.NoError(t, CheckApproxMemory(16, 10))
 	table, tables := ApproxMemory(16, 10)
 	assert.Equal(t, int64(29059430400/8), table, "16!/6! bits")
 	assert.Equal(t, 2, tables)
-	assert.ErrorIs(t, Approximate(context.Background(), 3, 3, 4, -1, nil, nop), ErrArgs)
-	assert.ErrorIs(t, Approximate(context.Background(), 3, 3, 4, 1, []*Bits{NewBits(5)}, nop), ErrArgs)
+	assert.ErrorIs(t, Approximate(context.Background(), 3, 3, 4, -1, nil, nop, nil), ErrArgs)
+	assert.ErrorIs(t, Approximate(context.Background(), 3, 3, 4, 1, []*Bits{NewBits(5)}, nop, nil), ErrArgs)
 }
 
 // The memory line names the tables a run holds: 16^k ones with the wave

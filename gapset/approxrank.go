@@ -233,7 +233,7 @@ const chunkWords = 1 << 10
 // chunkWords words) let a sweep skip the chunks where nothing was marked.
 // Patterns are expanded in another order than by the 16^k path, but each
 // level is the same closure, so the sets are identical.
-func approximateRanked(ctx context.Context, a *abstract, rows, cols, maxLevel int, exact []*Bits, level func(ApproxLevel) error) error {
+func approximateRanked(ctx context.Context, a *abstract, rows, cols, maxLevel int, exact []*Bits, level func(ApproxLevel) error, progress func(int, int64)) error {
 	g, k := a.g, a.k
 	seen, mark := newRankedBits(g.N, k), newRankedBits(g.N, k)
 	rk := seen.rk
@@ -277,6 +277,7 @@ func approximateRanked(ctx context.Context, a *abstract, rows, cols, maxLevel in
 			if err := ctx.Err(); err != nil {
 				return err // the sweep stopped early
 			}
+			progress(j, seen.count+added)
 			if !took {
 				break
 			}

@@ -95,7 +95,23 @@ func writeLevels(t *testing.T, rows, cols, k, maxLevel int, exact []*Bits, ranke
 	g, err := newGeometry(rows, cols)
 	require.NoError(t, err)
 	var out [][]byte
+	// progress: the level and the patterns seen so far, reported during
+	// the level, never more than the level ends with
+	pLevel, pSeen, reports := -1, int64(0), 0
+	progress := func(j int, seen int64) {
+		if j != pLevel {
+			require.Greater(t, j, pLevel, "progress went back a level")
+			pLevel, pSeen = j, 0
+		}
+		require.GreaterOrEqual(t, seen, pSeen, "progress at level %d went back", j)
+		pSeen = seen
+		reports++
+	}
 	err = approximate(context.Background(), g, rows, cols, k, maxLevel, exact, func(l ApproxLevel) error {
+		if l.Level >= len(exact) {
+			assert.Equal(t, l.Level, pLevel, "no progress during level %d", l.Level)
+			assert.LessOrEqual(t, pSeen, l.Set.Len(), "progress beyond the level's set")
+		}
 		assert.Equal(t, ranked, l.Set.rk != nil)
 		assert.Equal(t, l.Set.Len(), int64(len(l.Set.Keys())))
 		path := filepath.Join(dir, l.Header.Name()+".keys")
@@ -104,7 +120,7 @@ func writeLevels(t *testing.T, rows, cols, k, maxLevel int, exact []*Bits, ranke
 		require.NoError(t, err)
 		out = append(out, b)
 		return nil
-	}, ranked)
+	}, progress, ranked)
 	require.NoError(t, err)
 	return out
 }
@@ -214,7 +230,7 @@ func TestApproximateRankedCells(t *testing.T) {
 			}
 			t.Logf("3x4 k=%d gap<=%d: exact %d approx %d (%.1fs)", k, 2*l.Level, len(exact[k][l.Level]), len(keys), l.Elapsed.Seconds())
 			return nil
-		})
+		}, nil)
 		require.NoError(t, err)
 	}
 }
@@ -241,7 +257,7 @@ func BenchmarkApproximate3x4(b *testing.B) {
 				err := approximate(context.Background(), g, 3, 4, 8, 2, s, func(l ApproxLevel) error {
 					n = l.Set.Len()
 					return nil
-				}, c.ranked)
+				}, nil, c.ranked)
 				require.NoError(b, err)
 			}
 			b.ReportMetric(float64(n), "patterns")
@@ -274,6 +290,6 @@ func TestApproximateRankedFiles(t *testing.T) {
 		h := l.Header
 		h.Packed = true
 		return l.Set.WriteFile(filepath.Join(out, h.Name()+".keys"), h)
-	}, true)
+	}, nil, true)
 	require.NoError(t, err)
 }

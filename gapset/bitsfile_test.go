@@ -60,6 +60,6 @@ func TestLoadExactAndLevelHeaders(t *testing.T) {
 	require.NoError(t, Approximate(context.Background(), 3, 3, 5, 2, sets[:1], func(l ApproxLevel) error {
 		names = append(names, l.Header.Name())
 		return nil
-	}))
+	}, nil))
 	assert.Equal(t, []string{"Gap0_5", "Gap2_5a", "Gap4_5a"}, names)
 }
