@@ -102,6 +102,7 @@ func TestApproxCommandRanked(t *testing.T) {
 	code, table, errs := runCmd(t, "", seeds...)
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, errs, "1 exact tables (placement-rank bits) of 9.5 MiB each: 28.6 MiB (only the top one of the 4 exact levels is loaded)")
+	assert.Regexp(t, `level 3 \(gap 6\): \d+ patterns so far \(0\.\d{4} of all\)`, errs, "progress during the first level")
 	_, g6, err := keyset.ReadAll(filepath.Join(dir, "Gap6_9.keys"))
 	require.NoError(t, err)
 	assert.Contains(t, table, fmt.Sprintf("| Gap6_9 | %d |", len(g6)), "the table starts at the top seed")
