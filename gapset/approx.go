@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/hugemem"
 	"github.com/gapset/gapset/internal/safe"
 	"github.com/gapset/gapset/keyset"
 )
@@ -44,9 +45,13 @@ type Bits struct {
 }
 
 // NewBits returns an empty set of keys of the last cells cells (at most
-// MaxApproxCells) as a 16^cells bit table.
+// MaxApproxCells) as a 16^cells bit table, on huge pages when it is large
+// (8 cells: 512 MiB; hugemem.Min): the search and the heuristic read it in
+// random order.
 func NewBits(cells int) *Bits {
-	return &Bits{words: make([]uint64, (1<<(4*uint(cells))+63)/64), cells: cells}
+	b := &Bits{words: make([]uint64, (1<<(4*uint(cells))+63)/64), cells: cells}
+	hugemem.Words(b.words)
+	return b
 }
 
 // newBitsOn returns an empty set of keys of the last k of n cells: a 16^k
