@@ -1,6 +1,7 @@
 package bdd
 
 import (
+	"errors"
 	"fmt"
 	"math/bits"
 )
@@ -26,6 +27,10 @@ const (
 	// building (the index + 1 must fit in 26 bits).
 	MaxLevelNodes = idxMask - 1
 )
+
+// ErrLevelFull marks a diagram with a level wider than MaxLevelNodes: the
+// set is too big for the builder (the exact Gap6_10 of the 4x4 board is).
+var ErrLevelFull = errors.New("set too big for a BDD")
 
 // maxLevelIndex is the largest index a level may use (a variable so that
 // the tests can reach it).
@@ -159,7 +164,7 @@ func (t *table) lookup(level int, lo, hi uint32) uint32 {
 	idx := lt.nodes.n
 	if idx > maxLevelIndex {
 		if t.err == nil {
-			t.err = fmt.Errorf("level %d needs more than %d nodes, the most a level can hold", level, maxLevelIndex)
+			t.err = fmt.Errorf("%w: level %d needs more than %d nodes, the most a level can hold (solve and bench take the key-set file as it is)", ErrLevelFull, level, maxLevelIndex)
 		}
 		return False
 	}

@@ -160,6 +160,7 @@ func TestLevelOverflowIsAnError(t *testing.T) {
 	defer func(v uint32) { maxLevelIndex = v }(maxLevelIndex)
 	maxLevelIndex = 50
 	_, err = Build(g0, o, false)
+	assert.ErrorIs(t, err, ErrLevelFull)
 	assert.ErrorContains(t, err, "the most a level can hold")
 	b, err := NewBuilder(o, false)
 	require.NoError(t, err)
@@ -168,6 +169,7 @@ func TestLevelOverflowIsAnError(t *testing.T) {
 			break
 		}
 	}
+	assert.ErrorIs(t, err, ErrLevelFull)
 	assert.ErrorContains(t, err, "the most a level can hold")
 }
 

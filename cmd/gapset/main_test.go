@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,7 +13,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -135,4 +139,16 @@ func TestCPUProfile(t *testing.T) {
 	code, _, errs = runCmd(t, "", "--cpuprofile", filepath.Join(t.TempDir(), "no", "such", "dir", "p"), "solve", "1", "2", "3", "0")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errs, "--cpuprofile")
+}
+
+// TestLimitSentinelsExitThree: each package's limit sentinel, wrapped as the
+// packages wrap it, exits with status 3 (a BDD level too wide among them:
+// the exact Gap6_10 of the 4x4 board is too big for the builder).
+func TestLimitSentinelsExitThree(t *testing.T) {
+	for _, s := range limitErrors {
+		err := fmt.Errorf("%w: level 32 needs more nodes", s)
+		assert.Equal(t, 3, cmdline.ExitCode(err, limitErrors...), "%v", s)
+	}
+	assert.Contains(t, limitErrors, bdd.ErrLevelFull)
+	assert.Equal(t, 1, cmdline.ExitCode(errors.New("other"), limitErrors...))
 }

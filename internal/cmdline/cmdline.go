@@ -27,7 +27,7 @@ const (
 
 // ExitHelp is the contract as --help shows it.
 const ExitHelp = "Exit status: 0 done, 2 bad input (flags, boards, files: one line naming it),\n" +
-	"3 a limit reached (nodes, depth, states, memory budget), 1 anything else, 130 interrupted."
+	"3 a limit reached (nodes, depth, states, memory budget, a BDD level's size), 1 anything else, 130 interrupted."
 
 // InputError marks errors caused by the user's input (bad boards, flags,
 // files); they exit with status 2.
