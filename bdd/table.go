@@ -164,7 +164,7 @@ func (t *table) lookup(level int, lo, hi uint32) uint32 {
 	idx := lt.nodes.n
 	if idx > maxLevelIndex {
 		if t.err == nil {
-			t.err = fmt.Errorf("%w: level %d needs more than %d nodes, the most a level can hold (solve and bench take the key-set file as it is)", ErrLevelFull, level, maxLevelIndex)
+			t.err = fmt.Errorf("%w: level %d needs more than %d nodes, the most a level can hold", ErrLevelFull, level, maxLevelIndex)
 		}
 		return False
 	}

@@ -9,7 +9,7 @@ const memoBits = 16
 // search with a pattern database asks a level a few thousand times (Korf's
 // 100 with pdb78: about 18,000 nodes a search), so zeroing 576 KiB per level
 // and search cost more than the answers saved; a memo grows when its misses
-// outnumber its entries (growMisses), up to memoBits.
+// exceed growMisses times its entries, up to memoBits.
 const memoFirstBits = 10
 
 // growMisses is how many misses per entry make a memo grow four-fold.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -101,6 +102,9 @@ func runBuild(c *cli.Context, e *env) error {
 			kb.MaxKeys = max(1, int(gib*(1<<30)/8))
 		}
 		built, err = bdd.BuildKeyFile(path, h.Rows*h.Cols, h.Cells, kb)
+	}
+	if errors.Is(err, bdd.ErrLevelFull) {
+		err = fmt.Errorf("%w (solve and bench take the key-set file as it is)", err)
 	}
 	if err != nil {
 		return cmdline.InputIf(err, keyset.ErrFormat, bdd.ErrBudget)
