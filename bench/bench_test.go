@@ -150,12 +150,50 @@ func TestCancel(t *testing.T) {
 	assert.Error(t, err)
 }
 
-func TestWriteAllNeedsASolvedInstance(t *testing.T) {
+// A run whose every solve hit the node limit keeps its records and
+// summary; there is no chart to draw, and none is written.
+func TestWriteAllKeepsUnsolvedRecords(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "o")
-	err := WriteAll(dir, []Record{{ID: "1", Heuristic: "md", Error: "limit"}}, Summary{}, "t", nil)
-	assert.Error(t, err)
-	_, statErr := os.Stat(filepath.Join(dir, SummaryFile))
+	recs := []Record{{ID: "1", Heuristic: "md", Length: -1, Nodes: 10, Error: "node limit"}}
+	require.NoError(t, WriteAll(dir, recs, Summarize(recs, "md"), "t", nil))
+	back, err := ReadJSONL(filepath.Join(dir, JSONLFile))
+	require.NoError(t, err)
+	assert.Equal(t, recs, back)
+	md, err := os.ReadFile(filepath.Join(dir, SummaryFile))
+	require.NoError(t, err)
+	assert.NotContains(t, string(md), ChartFile)
+	_, statErr := os.Stat(filepath.Join(dir, ChartFile))
 	assert.True(t, os.IsNotExist(statErr))
+}
+
+// Merge refuses included records no solve could have written.
+func TestMergeRefusesImpossibleRecords(t *testing.T) {
+	insts := instances3x3(1)
+	md := insts[0].Board.Manhattan()
+	good := Record{ID: insts[0].ID, Board: insts[0].Board.String(), Heuristic: "md", Length: md + 2, RootBound: md, Nodes: 9}
+	_, err := Merge(insts, []Record{good}, nil)
+	require.NoError(t, err)
+	for name, edit := range map[string]func(*Record){
+		"below md":      func(r *Record) { r.Length = md - 2 },
+		"negative":      func(r *Record) { r.Length = -5 },
+		"odd parity":    func(r *Record) { r.Length = md + 1 },
+		"nodes":         func(r *Record) { r.Nodes = -1 },
+		"bound":         func(r *Record) { r.RootBound = r.Length + 2 },
+		"time":          func(r *Record) { r.Seconds = -1 },
+		"queries":       func(r *Record) { r.Queries = -3 },
+		"generated":     func(r *Record) { r.Generated = -3 },
+		"negative root": func(r *Record) { r.RootBound = -1 },
+	} {
+		r := good
+		edit(&r)
+		_, err := Merge(insts, []Record{r}, nil)
+		assert.ErrorContains(t, err, "impossible", name)
+	}
+	// A given-up solve has no length to check.
+	r := good
+	r.Length, r.Error = -1, "node limit"
+	_, err = Merge(insts, []Record{r}, nil)
+	assert.NoError(t, err)
 }
 
 // Repeat solves every pair several times and keeps the fastest times; the

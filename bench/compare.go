@@ -52,8 +52,10 @@ func Merge(insts []encode.Instance, included, fresh []Record) ([]Record, error) 
 		return fresh, nil
 	}
 	board := map[string]string{}
+	bound := map[string]int{}
 	for _, in := range insts {
 		board[in.ID] = in.Board.String()
+		bound[in.ID] = in.Board.Manhattan()
 	}
 	type idh struct{ id, h string }
 	seen := map[idh]bool{}
@@ -69,6 +71,9 @@ func Merge(insts []encode.Instance, included, fresh []Record) ([]Record, error) 
 		if b != r.Board {
 			return nil, fmt.Errorf("included record %s (%s) is for board %s, but this run's %s is %s", r.ID, r.Heuristic, r.Board, r.ID, b)
 		}
+		if err := plausible(r, bound[r.ID]); err != nil {
+			return nil, err
+		}
 		if k := (idh{r.ID, r.Heuristic}); !seen[k] {
 			seen[k] = true
 			byID[r.ID] = append(byID[r.ID], r)
@@ -82,4 +87,31 @@ func Merge(insts []encode.Instance, included, fresh []Record) ([]Record, error) 
 		out = append(out, byID[in.ID]...)
 	}
 	return out, nil
+}
+
+// plausible refuses an included record no solve could have written: a
+// solved board's length is at least its Manhattan distance md and of the
+// same parity (every move changes md by one), and counts are never
+// negative. A record with an error (a solve given up) carries no length.
+func plausible(r Record, md int) error {
+	bad := func(what string, v any) error {
+		return fmt.Errorf("included record %s (%s): %s %v is impossible", r.ID, r.Heuristic, what, v)
+	}
+	switch {
+	case r.Nodes < 0:
+		return bad("nodes", r.Nodes)
+	case r.Generated < 0:
+		return bad("generated", r.Generated)
+	case r.Queries < 0 || r.Skipped < 0:
+		return bad("queries/skipped", fmt.Sprintf("%d/%d", r.Queries, r.Skipped))
+	case r.Seconds < 0 || r.CPU < 0 || math.IsNaN(r.Seconds) || math.IsNaN(r.CPU):
+		return bad("time", fmt.Sprintf("%g s (CPU %g s)", r.Seconds, r.CPU))
+	case r.Error != "":
+		return nil
+	case r.Length < md || (r.Length-md)%2 != 0:
+		return fmt.Errorf("included record %s (%s): length %d is impossible for a board at Manhattan distance %d", r.ID, r.Heuristic, r.Length, md)
+	case r.RootBound > r.Length || r.RootBound < 0:
+		return bad("root bound", r.RootBound)
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -112,6 +113,15 @@ func Chart(recs []Record, baseline, title string) ([]byte, error) {
 		p.Legend.Add(n, sc)
 	}
 	p.Add(plotter.NewGrid())
+	// The range is set here, not left to the plot: one point (or equal
+	// ones) would give a range padded down to 0, which a log axis refuses.
+	lo, hi := math.Inf(1), 0.0
+	for _, m := range byH {
+		for _, v := range m {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	p.Y.Min, p.Y.Max = lo/2, hi*2
 	wt, err := p.WriterTo(9*vg.Inch, 5.5*vg.Inch, "png")
 	if err != nil {
 		return nil, err
@@ -123,17 +133,24 @@ func Chart(recs []Record, baseline, title string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// WriteAll writes the four outputs into dir (created if missing): every
-// file is rendered first, so a failure leaves no partial set behind.
+// WriteAll writes the outputs into dir (created if missing): every file is
+// rendered first, so a failure leaves no partial set behind. With no solved
+// instance there is nothing to chart: the records and the summary are
+// still written (a run whose every solve hit --max-nodes keeps them), and
+// a chart of an earlier run in dir is left as it is, since the summary
+// does not link it.
 func WriteAll(dir string, recs []Record, s Summary, title string, notes []string) error {
 	var md bytes.Buffer
 	if err := s.Markdown(&md, title, notes); err != nil {
 		return err
 	}
-	fmt.Fprintf(&md, "\n![nodes per instance](%s)\n", ChartFile)
-	png, err := Chart(recs, s.Baseline, title)
-	if err != nil {
-		return err
+	var png []byte
+	if solved(recs) {
+		var err error
+		if png, err = Chart(recs, s.Baseline, title); err != nil {
+			return err
+		}
+		fmt.Fprintf(&md, "\n![nodes per instance](%s)\n", ChartFile)
 	}
 	_, statErr := os.Stat(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -144,6 +161,9 @@ func WriteAll(dir string, recs []Record, s Summary, title string, notes []string
 		name string
 		data []byte
 	}{{CSVFile, CSV(recs)}, {JSONLFile, JSONL(recs)}, {ChartFile, png}, {SummaryFile, md.Bytes()}} {
+		if f.data == nil {
+			continue
+		}
 		path := filepath.Join(dir, f.name)
 		if err := atomicfile.WriteFile(path, f.data); err != nil {
 			// a full disk midway: take back this call's files (and the
@@ -159,6 +179,17 @@ func WriteAll(dir string, recs []Record, s Summary, title string, notes []string
 		written = append(written, path)
 	}
 	return nil
+}
+
+// solved tells whether any record holds a solved instance (one Chart can
+// draw).
+func solved(recs []Record) bool {
+	for _, r := range recs {
+		if r.Error == "" && r.Nodes > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // ReadJSONL reads records written by JSONL (a results.jsonl file).

@@ -25,7 +25,7 @@ func benchCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "repeat", Value: 1, Usage: "solve each instance `N` times with each heuristic, in interleaved rounds, and keep the fastest wall and CPU times (steadier ratios on a shared machine)"},
 			allSolutionsFlag(),
 			keepUndoFlag(),
-			&cli.Int64Flag{Name: "max-nodes", Usage: "give up on a solve after `N` nodes expanded (recorded, left out of the averages; 0: no limit)"},
+			&cli.Int64Flag{Name: "max-nodes", Usage: "give up on a solve after `N` nodes expanded (recorded, left out of the averages; any give-up: exit 3 after the files are written; 0: no limit)"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output `DIR` (created if missing; required)"},
 			&cli.StringFlag{Name: "title", Usage: "title of the summary and the chart (default: the heuristics, the instances and the date)"},
 			&cli.StringFlag{Name: "baseline", Value: "md", Usage: "heuristic `NAME` the ratios refer to (e.g. pdb78)"},
@@ -86,6 +86,12 @@ func runBench(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	gaveUp := 0 // solves of this run over --max-nodes (included records do not count)
+	for _, r := range recs {
+		if r.Error != "" {
+			gaveUp++
+		}
+	}
 	recs, err = bench.Merge(insts, included, recs)
 	if err != nil {
 		return cmdline.BadInput(err)
@@ -102,6 +108,9 @@ func runBench(c *cli.Context, e *env) error {
 	}
 	if len(s.Mismatches) > 0 {
 		return fmt.Errorf("%d instances got different lengths from different heuristics (see %s)", len(s.Mismatches), c.String("out"))
+	}
+	if n := gaveUp; n > 0 {
+		return cmdline.LimitError{Err: fmt.Errorf("%d solves gave up at --max-nodes %d (their records are in %s)", n, c.Int64("max-nodes"), c.String("out"))}
 	}
 	return nil
 }

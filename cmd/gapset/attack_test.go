@@ -1,0 +1,66 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The third attack on the command (issue 35, items 4 to 6): each test
+// reproduces what it found and holds the fix.
+
+// Two of three boards over --max-nodes: the records are written, the
+// summary names them, and the exit status is 3 (a limit), not 0; with
+// every board over the limit the records are still kept (no chart).
+func TestBenchMaxNodesExitsThreeAndKeepsRecords(t *testing.T) {
+	dir := t.TempDir()
+	easy, hard := "2 1 2 3 4 5 6 7 0 8\n", "1 "+board3x3+"\n3 8 7 6 5 4 3 2 1 0\n"
+	for i, tc := range []struct {
+		boards   string
+		unsolved int
+		chart    bool
+	}{{easy + hard, 2, true}, {hard, 2, false}} {
+		in := filepath.Join(dir, fmt.Sprintf("in%d.txt", i))
+		require.NoError(t, os.WriteFile(in, []byte(tc.boards), 0o644))
+		out := filepath.Join(dir, fmt.Sprintf("o%d", i))
+		code, _, errs := runCmd(t, "", "bench", "-q", "--rows", "3", "--cols", "3", "-i", in, "--max-nodes", "100", "--out", out)
+		assert.Equal(t, 3, code, errs)
+		assert.Equal(t, 1, strings.Count(errs, "\n"), errs)
+		assert.Contains(t, errs, "2 solves gave up at --max-nodes 100")
+		b, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
+		require.NoError(t, err)
+		assert.Equal(t, strings.Count(tc.boards, "\n"), strings.Count(string(b), "\n"))
+		assert.Equal(t, tc.unsolved, strings.Count(string(b), `"error"`))
+		_, err = os.Stat(filepath.Join(out, "nodes.png"))
+		assert.Equal(t, tc.chart, err == nil)
+	}
+}
+
+// An included record that no solve could have written (a length below the
+// board's Manhattan distance, of the wrong parity, negative) is bad input.
+func TestBenchIncludeRefusesImpossibleRecords(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.txt")
+	require.NoError(t, os.WriteFile(in, []byte("1 "+board3x3+"\n"), 0o644))
+	code, _, errs := runCmd(t, "", "bench", "-q", "--rows", "3", "--cols", "3", "-i", in, "--out", filepath.Join(dir, "a"))
+	require.Equal(t, 0, code, errs)
+	good, err := os.ReadFile(filepath.Join(dir, "a", "results.jsonl"))
+	require.NoError(t, err)
+	require.Contains(t, string(good), `"length":31`)
+	for _, bad := range []string{`"length":7`, `"length":-5`, `"length":30`} {
+		p := filepath.Join(dir, "bad.jsonl")
+		require.NoError(t, os.WriteFile(p, []byte(strings.Replace(string(good), `"length":31`, bad, 1)), 0o644))
+		out := filepath.Join(dir, "b")
+		code, _, errs := runCmd(t, "", "bench", "-q", "--rows", "3", "--cols", "3", "-i", in, "-H", "", "--include", p, "--out", out)
+		assert.Equal(t, 2, code, bad)
+		assert.Contains(t, errs, "impossible", bad)
+		assert.Equal(t, 1, strings.Count(errs, "\n"), errs)
+		_, err := os.Stat(out)
+		assert.True(t, os.IsNotExist(err), "nothing written for %s", bad)
+	}
+}
