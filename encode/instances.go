@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -132,8 +134,13 @@ func parseLine(text string, n, rows, cols, ordinal int) (Instance, error) {
 
 // WriteInstances writes instances in the format ReadInstances reads.
 func WriteInstances(w io.Writer, insts []Instance) error {
+	return WriteInstanceSeq(w, slices.Values(insts))
+}
+
+// WriteInstanceSeq writes instances as they come, "ID board" a line.
+func WriteInstanceSeq(w io.Writer, insts iter.Seq[Instance]) error {
 	bw := bufio.NewWriter(w)
-	for _, in := range insts {
+	for in := range insts {
 		if _, err := fmt.Fprintf(bw, "%s %s\n", in.ID, in.Board); err != nil {
 			return err
 		}

@@ -1,7 +1,9 @@
 package encode
 
 import (
+	"iter"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 )
 
@@ -35,10 +37,18 @@ func Random(rng *rand.Rand, rows, cols int) Board {
 // generator seeded with seed: the same seed gives the same list (the one
 // `gapset gen --seed` writes).
 func RandomInstances(seed uint64, n, rows, cols int) []Instance {
-	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	insts := make([]Instance, n)
-	for i := range insts {
-		insts[i] = Instance{ID: strconv.Itoa(i + 1), Board: Random(rng, rows, cols)}
+	return slices.Collect(RandomSeq(seed, n, rows, cols))
+}
+
+// RandomSeq yields the boards of RandomInstances one at a time, so that a
+// list too long to hold (gen -n 2000000000) is written as it is drawn.
+func RandomSeq(seed uint64, n, rows, cols int) iter.Seq[Instance] {
+	return func(yield func(Instance) bool) {
+		rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+		for i := 0; i < n; i++ {
+			if !yield(Instance{ID: strconv.Itoa(i + 1), Board: Random(rng, rows, cols)}) {
+				return
+			}
+		}
 	}
-	return insts
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -63,4 +64,26 @@ func TestBenchIncludeRefusesImpossibleRecords(t *testing.T) {
 		_, err := os.Stat(out)
 		assert.True(t, os.IsNotExist(err), "nothing written for %s", bad)
 	}
+}
+
+// failAfter is a stdout that takes n bytes, then fails like a closed pipe.
+type failAfter struct{ n int }
+
+func (w *failAfter) Write(p []byte) (int, error) {
+	if w.n < len(p) {
+		return 0, errors.New("pipe closed")
+	}
+	w.n -= len(p)
+	return len(p), nil
+}
+
+// gen draws and writes boards one at a time: two billion 2x2 boards start
+// at once (they used to be held in memory first: the runtime died out of
+// memory), and a reader that goes away ends the run.
+func TestGenStreams(t *testing.T) {
+	var errb strings.Builder
+	code := run([]string{"gapset", "gen", "-n", "2000000000", "--rows", "2", "--cols", "2"}, strings.NewReader(""), &failAfter{1 << 20}, &errb)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errb.String(), "pipe closed")
+	assert.Equal(t, 1, strings.Count(errb.String(), "\n"), errb.String())
 }
