@@ -10,6 +10,7 @@ import (
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/safe"
 	"github.com/gapset/gapset/internal/sysprobe"
+	"github.com/gapset/gapset/keyset"
 )
 
 // Progress reports one finished layer of an enumeration.
@@ -39,8 +40,8 @@ func checkArgs(rows, cols, maxGap int, cells []int) (*geometry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrArgs, err)
 	}
-	if maxGap < 0 || maxGap%2 != 0 || maxGap > 254 {
-		return nil, fmt.Errorf("%w: gap %d must be even and in 0..254", ErrArgs, maxGap)
+	if maxGap < 0 || maxGap%2 != 0 || maxGap > keyset.MaxGap {
+		return nil, fmt.Errorf("%w: gap %d must be even and in 0..%d", ErrArgs, maxGap, keyset.MaxGap)
 	}
 	if len(cells) == 0 {
 		return nil, fmt.Errorf("%w: no projections asked for (cells is empty)", ErrArgs)

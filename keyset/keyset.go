@@ -21,6 +21,10 @@ import (
 	"github.com/gapset/gapset/internal/atomicfile"
 )
 
+// MaxGap is the largest gap a header can name (it is stored in one byte,
+// and gaps are even).
+const MaxGap = 254
+
 // Key-set file format, version 1 (all integers little-endian):
 //
 //	offset size
@@ -98,8 +102,8 @@ func (h Header) validate() error {
 	if h.Cells < 1 || h.Cells > h.Rows*h.Cols {
 		return fmt.Errorf("cells %d out of range 1..%d", h.Cells, h.Rows*h.Cols)
 	}
-	if h.Gap < 0 || h.Gap > 254 || h.Gap%2 != 0 {
-		return fmt.Errorf("gap %d must be even and in 0..254", h.Gap)
+	if h.Gap < 0 || h.Gap > MaxGap || h.Gap%2 != 0 {
+		return fmt.Errorf("gap %d must be even and in 0..%d", h.Gap, MaxGap)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/internal/progress"
+	"github.com/gapset/gapset/keyset"
 	"github.com/urfave/cli/v2"
 )
 
@@ -28,7 +29,7 @@ func approxCommand(e *env) *cli.Command {
 			if err := cmdline.NoArgs(c); err != nil {
 				return err
 			}
-			rows, cols, k, maxGap := c.Int("rows"), c.Int("cols"), c.Int("cells"), c.Int("max-gap") // the size checked by sizeFlags
+			rows, cols, k, maxGap := c.Int("rows"), c.Int("cols"), c.Int("cells"), c.Int("max-gap") // the size checked by withSize
 			if k < 1 || k >= rows*cols {
 				return cmdline.BadInputf("--cells %d: want 1..%d", k, rows*cols-1)
 			}
@@ -39,8 +40,8 @@ func approxCommand(e *env) *cli.Command {
 			if err := cmdline.CheckWritableDir("--out-dir", dir); err != nil {
 				return err
 			}
-			if maxGap < 0 || maxGap%2 != 0 {
-				return cmdline.BadInputf("--max-gap %d must be even and not negative", maxGap)
+			if maxGap < 0 || maxGap%2 != 0 || maxGap > keyset.MaxGap {
+				return cmdline.BadInputf("--max-gap %d must be even and in 0..%d", maxGap, keyset.MaxGap)
 			}
 			if !c.Bool("quiet") {
 				fmt.Fprintf(e.stderr, "approx: %s\n", gapset.ApproxMemoryString(rows*cols, k, len(c.StringSlice("exact"))))

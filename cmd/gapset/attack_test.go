@@ -87,3 +87,37 @@ func TestGenStreams(t *testing.T) {
 	assert.Contains(t, errb.String(), "pipe closed")
 	assert.Equal(t, 1, strings.Count(errb.String(), "\n"), errb.String())
 }
+
+// A gap beyond what a key-set header holds is refused before anything is
+// printed (approx used to print its table's header first).
+func TestApproxRefusesHugeGapFirst(t *testing.T) {
+	code, out, errs := runCmd(t, "", "approx", "--rows", "3", "--cols", "3", "--cells", "4", "--max-gap", "100000", "--out-dir", t.TempDir())
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	assert.Contains(t, errs, "--max-gap 100000")
+	assert.Equal(t, 1, strings.Count(errs, "\n"), errs)
+}
+
+// Bidirectional pathmax searches with one thread: --threads 2 asked for
+// with it is refused instead of silently ignored; without --threads the
+// search runs as before.
+func TestSolveBPMXRefusesThreads(t *testing.T) {
+	for _, args := range [][]string{{"--bpmx"}, {"-H", "md+bpmx"}} {
+		code, out, errs := runCmd(t, "", append([]string{"solve", "-q", "--rows", "3", "--cols", "3", "--threads", "2", board3x3}, args...)...)
+		assert.Equal(t, 2, code, args)
+		assert.Empty(t, out)
+		assert.Contains(t, errs, "one thread")
+	}
+	var errb strings.Builder
+	var out strings.Builder
+	code := run([]string{"gapset", "solve", "-q", "--rows", "3", "--cols", "3", "--bpmx", board3x3}, strings.NewReader(""), &out, &errb)
+	assert.Equal(t, 0, code, errb.String())
+	assert.Contains(t, out.String(), "length 31")
+}
+
+// An unknown subcommand of a command group points to that group's help.
+func TestUnknownSubcommandNamesItsParent(t *testing.T) {
+	code, _, errs := runCmd(t, "", "slide", "frob")
+	assert.Equal(t, 2, code)
+	assert.Equal(t, "gapset: unknown command \"frob\" (gapset slide --help lists the commands)\n", errs)
+}

@@ -64,6 +64,11 @@ func runSolve(c *cli.Context, e *env) error {
 		return err
 	}
 	h := hs[0]
+	// BPMX searches with one thread; a --threads asked for explicitly
+	// would be silently ignored.
+	if v, ok := h.(ida.Variant); (c.Bool("bpmx") || ok && v.BPMX) && c.IsSet("threads") && c.Int("threads") > 1 {
+		return cmdline.BadInputf("--threads %d: bidirectional pathmax (--bpmx, +bpmx) searches with one thread", c.Int("threads"))
+	}
 	prog := progress.New(e.stderr, c.Bool("quiet"))
 	out := solution.NewWriter(e.stdout, format, c.Int64("max-nodes"), c.Bool("all-solutions"))
 	for i, in := range insts {

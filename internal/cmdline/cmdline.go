@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -95,9 +96,12 @@ func Run(ctx context.Context, app *cli.App, args []string, stderr io.Writer, lim
 			code = internalError(app.Name, stderr, v)
 		}
 	}()
-	args, _, unknown := Reorder(app, args)
+	args, path, unknown := Reorder(app, args)
 	if unknown != "" && unknown != "help" {
-		fmt.Fprintf(stderr, "%s: unknown command %s (%s --help lists the commands)\n", app.Name, Quote(unknown), app.Name)
+		// the help that lists the commands is the parent's: gapset slide's
+		// for "slide frob"
+		parent := strings.Join(append([]string{app.Name}, path...), " ")
+		fmt.Fprintf(stderr, "%s: unknown command %s (%s --help lists the commands)\n", app.Name, Quote(unknown), parent)
 		return ExitInput
 	}
 	err := app.Run(args)

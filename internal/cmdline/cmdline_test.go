@@ -89,6 +89,7 @@ func TestRun(t *testing.T) {
 		{"solve limit", ExitLimit, "tool: board 1: node limit\n"},
 		{"solve fail", ExitFailure, "tool: disk on fire\n"},
 		{"bogus", ExitInput, "tool: unknown command \"bogus\" (tool --help lists the commands)\n"},
+		{"pdb bogus", ExitInput, "tool: unknown command \"bogus\" (tool pdb --help lists the commands)\n"},
 		{"solve --nope", ExitInput, "tool: flag provided but not defined: -nope (tool solve --help lists the flags)\n"},
 		{"write x", ExitInput, "tool: --out is required (tool write --help lists the flags)\n"},
 		{"write x --out o", 0, ""},
