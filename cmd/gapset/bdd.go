@@ -61,6 +61,9 @@ func runBuild(c *cli.Context, e *env) error {
 		if k := c.Int("cells"); k >= 0 && k != h.Cells {
 			return cmdline.BadInputf("--cells %d but %s holds %d cells", k, path, h.Cells)
 		}
+		if (c.IsSet("rows") || c.IsSet("cols")) && (c.Int("rows") != h.Rows || c.Int("cols") != h.Cols) {
+			return cmdline.BadInputf("--rows %d --cols %d but %s holds a %dx%d set", c.Int("rows"), c.Int("cols"), path, h.Rows, h.Cols)
+		}
 	} else if err := checkInMemory(h, c.Bool("rudd")); err != nil {
 		return err
 	}

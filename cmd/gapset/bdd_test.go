@@ -84,6 +84,8 @@ func TestBuildReportBadInput(t *testing.T) {
 		{"build", "--keys", kpath, "--gap", "2", "--out", out},
 		{"build", "--keys", kpath, "--cells", "8", "--out", out},
 		{"build", "--keys", kpath, "--order", "sideways", "--out", out},
+		{"build", "--keys", kpath, "--rows", "3", "--cols", "4", "--out", out},
+		{"build", "--keys", kpath, "--rows", "4", "--out", out},
 		{"report"},
 		{"report", "--format", "xml", kpath},
 		{"report", kpath},
