@@ -25,8 +25,9 @@ type SearchOptions struct {
 	// Deadline stops the search (the best order found so far is kept);
 	// zero: none.
 	Deadline time.Time
-	// MaxNodes caps the diagram while searching (a move that would pass it
-	// is abandoned); zero: 4x the start size.
+	// MaxNodes caps the diagram while searching: a direction of moves is
+	// abandoned, and undone, once a move takes the diagram past it; zero:
+	// 4x the start size. Below the start size it is an error.
 	MaxNodes int
 	// MaxGrowth abandons a sifting direction once the diagram is this many
 	// times the best size seen for the variable; zero: 1.2.
@@ -56,6 +57,10 @@ func OrderSearch(d *Diagram, opt SearchOptions) (SearchResult, error) {
 	r, err := newReorderer(d)
 	if err != nil {
 		return SearchResult{}, err
+	}
+	if opt.MaxNodes != 0 && opt.MaxNodes < r.size() {
+		// every move starts above the cap: none could be tried
+		return SearchResult{}, fmt.Errorf("max nodes %d is below the start diagram's %d nodes", opt.MaxNodes, r.size())
 	}
 	s := &searcher{r: r, opt: opt, start: r.size()}
 	if s.opt.MaxGrowth == 0 {

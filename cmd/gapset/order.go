@@ -26,7 +26,7 @@ func orderCommand(e *env) *cli.Command {
 			encodingFlag(),
 			&cli.StringFlag{Name: "method", Value: "block-sift", Usage: "`METHOD`: " + strings.Join(bdd.SearchMethods(), ", ")},
 			&cli.DurationFlag{Name: "budget", Value: time.Minute, Usage: "stop searching after `DURATION` (the best order so far is kept)"},
-			&cli.IntFlag{Name: "max-nodes", Usage: "never let the diagram pass `N` nodes while searching (0: 4x the start)"},
+			&cli.IntFlag{Name: "max-nodes", Usage: "abandon (and undo) a direction of moves once the diagram passes `N` nodes (at least the start's; 0: 4x the start)"},
 			&cli.StringFlag{Name: "out", Usage: "order `FILE` to write (required)"},
 			&cli.StringFlag{Name: "save", Usage: "also save the BDD in the found order to this .bdd `FILE` (with its ZDD count)"},
 			&cli.StringFlag{Name: "levels", Usage: "write nodes per level of the start and the found order to this CSV `FILE`"},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -39,6 +40,15 @@ func TestOrderThenBuild(t *testing.T) {
 	start, _ := strconv.Atoi(m[1])
 	found, _ := strconv.Atoi(m[2])
 	assert.LessOrEqual(t, found, start)
+
+	// A cap below the start diagram cannot be kept: refused, nothing written.
+	capped := filepath.Join(dir, "capped.order")
+	code, _, stderr = runCmd(t, "", "order", "-q", "--keys", kpath, "--start", "natural", "--method", "sift",
+		"--budget", "1m", "--max-nodes", "1", "--out", capped)
+	assert.Equal(t, 2, code, stderr)
+	assert.Contains(t, stderr, fmt.Sprintf("below the start diagram's %d nodes", start))
+	_, err := os.Stat(capped)
+	assert.True(t, os.IsNotExist(err))
 
 	text, err := os.ReadFile(opath)
 	require.NoError(t, err)
