@@ -3,6 +3,7 @@ package pdb
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"time"
@@ -19,15 +20,28 @@ func (p Partition) Paths(dir string) []string {
 	return out
 }
 
-// FileBytes bounds the disk the partition's databases take: a byte per
-// placement of each group's tiles and the blank (a table holds at most
-// that).
-func (p Partition) FileBytes() int64 {
-	var n int64
-	for _, g := range p.Groups {
-		n += int64(Entries(p.Rows*p.Cols, len(g)+1))
+// DiskNeed is the most free disk BuildFiles takes to write part into dir
+// (compact or not). The files are written one at a time, each beside the
+// file it replaces until the rename, so the peak is the largest, over the
+// files in order, of the growth of those already written plus the whole
+// file being written. Rebuilding in place needs little more than the
+// largest file.
+func (p Partition) DiskNeed(dir string, compact bool) int64 {
+	var grown, peak int64
+	for i, path := range p.Paths(dir) {
+		size := int64(Entries(p.Rows*p.Cols, len(p.Groups[i]))) // a byte per placement of the group's tiles
+		if compact {
+			size = (size + 1) / 2
+		}
+		size += headerSize
+		peak = max(peak, grown+size)
+		var old int64
+		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+			old = st.Size()
+		}
+		grown += size - old
 	}
-	return n
+	return peak
 }
 
 // Written describes one database BuildFiles wrote.

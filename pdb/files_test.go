@@ -48,7 +48,22 @@ func TestBuildFiles(t *testing.T) {
 		assert.Equal(t, top, w.Max)
 		entries += int64(w.Entries)
 	}
-	assert.GreaterOrEqual(t, part.FileBytes(), entries)
+	// The disk a build needs: every file's bytes into an empty directory
+	// (exactly: it refused builds that fit when it counted the blank's
+	// cell too), half of that compact, and the largest file when the
+	// files are rebuilt in place.
+	var sizes, largest int64
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		require.NoError(t, err)
+		sizes += st.Size()
+		largest = max(largest, st.Size())
+	}
+	assert.Equal(t, largest, part.DiskNeed(dir, false))
+	empty := t.TempDir()
+	assert.Equal(t, sizes, part.DiskNeed(empty, false))
+	assert.Greater(t, sizes, entries)
+	assert.Less(t, part.DiskNeed(empty, true), sizes*6/10)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	require.NoError(t, os.RemoveAll(dir))

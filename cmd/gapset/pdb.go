@@ -51,7 +51,7 @@ func runPDBBuild(c *cli.Context, e *env) error {
 	if err := e.cleanup.WillWrite("--out", part.Paths(dir)...); err != nil {
 		return err
 	}
-	if err := cmdline.CheckFreeDisk("--out", dir, part.FileBytes()); err != nil {
+	if err := cmdline.CheckFreeDisk("--out", dir, part.DiskNeed(dir, c.Bool("compact"))); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -147,6 +147,8 @@ func TestQuoteAndChecks(t *testing.T) {
 	assert.ErrorContains(t, CheckOutDir("--out", filepath.Join(file, "x")), "is a file, not a directory")
 	assert.NoError(t, CheckFreeDisk("--out", filepath.Join(dir, "a"), 1))
 	assert.ErrorContains(t, CheckFreeDisk("--out", dir, 1<<62), "MiB free, the output needs about")
+	// a directory still to be made is measured on its parent, named as given
+	assert.ErrorContains(t, CheckFreeDisk("--out", filepath.Join(dir, "a", "b"), 1<<62), Quote(filepath.Join(dir, "a", "b")))
 	for _, err := range []error{CheckOutFile("--out", dir), CheckFreeDisk("--out", dir, 1<<62)} {
 		assert.Equal(t, ExitInput, ExitCode(err))
 	}

@@ -90,18 +90,20 @@ func CheckWritableDir(flag, dir string) error {
 // CheckFreeDisk refuses to start a job whose estimated output does not fit
 // on the disk of dir (the nearest existing ancestor).
 func CheckFreeDisk(flag, dir string, need int64) error {
-	for {
-		if d, err := sysprobe.FreeDisk(dir); err == nil {
+	// A directory still to be made is measured on its nearest existing
+	// parent's file system, but named as the user gave it.
+	for at := dir; ; {
+		if d, err := sysprobe.FreeDisk(at); err == nil {
 			free := d.Free
 			if free < need {
 				return BadInputf("%s %s: %d MiB free, the output needs about %d MiB", flag, Quote(dir), free>>20, need>>20)
 			}
 			return nil
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
+		parent := filepath.Dir(at)
+		if parent == at {
 			return nil
 		}
-		dir = parent
+		at = parent
 	}
 }
