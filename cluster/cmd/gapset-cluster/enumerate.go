@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	// The work location's file systems: a local path, gs://, s3:// and
@@ -159,6 +161,12 @@ func enumerateCommand(e *env, beamArgs []string) *cli.Command {
 			if err := e.cleanup.WillWrite("--out-dir", cfg.OutputPaths()...); err != nil {
 				return err
 			}
+			if runner == "universal" {
+				// Beam itself waits two minutes and then names no address.
+				if err := reachable(endpoint); err != nil {
+					return cmdline.BadInputf("--endpoint %s: no job server answers there (%v)", cmdline.Quote(endpoint), err)
+				}
+			}
 			if err := setBeamFlags(endpoint, envType, beamArgs); err != nil {
 				return err
 			}
@@ -226,4 +234,14 @@ func setBeamFlags(endpoint, envType string, rest []string) error {
 		}
 	}
 	return nil
+}
+
+// reachable tells whether a TCP connection to the job server's address can
+// be made within a few seconds.
+func reachable(endpoint string) error {
+	conn, err := net.DialTimeout("tcp", endpoint, 5*time.Second)
+	if err != nil {
+		return err
+	}
+	return conn.Close()
 }

@@ -243,6 +243,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"enumerate", "--runner", "dataflow"}, "unknown --runner"},
 		{[]string{"enumerate", "--runner", "universal"}, "--runner universal needs --endpoint"},
 		{[]string{"enumerate", "--endpoint", "localhost:1"}, "--endpoint is for --runner universal"},
+		{[]string{"enumerate", "--rows", "2", "--cols", "2", "--runner", "universal", "--endpoint", "127.0.0.1:1", "--environment_type", "LOOPBACK",
+			"--out-dir", t.TempDir()}, `--endpoint "127.0.0.1:1": no job server answers there`},
 		{[]string{"enumerate", "--environment_type", "kubernetes"}, "unknown --environment_type"},
 		{[]string{"enumerate", "--prefix-bits", "9"}, "--prefix-bits 9: want 0..8"},
 		{[]string{"enumerate", "--out-dir", file}, "is a file, not a directory"},
