@@ -81,7 +81,7 @@ func (r *Resolver) pdbHeuristic(partition string, rows, cols int, reflect bool, 
 	if !ok {
 		set, ok = r.pdbs[part.Name]
 		if !ok {
-			if set, err = pdb.Load(dir, part); err != nil {
+			if set, err = pdb.LoadVerified(dir, part, r.opt.PDBVerified); err != nil {
 				return nil, err
 			}
 		}

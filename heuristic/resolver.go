@@ -32,6 +32,9 @@ type Options struct {
 	NoSkip bool
 	// PDBDir holds the pattern databases (empty: DefaultPDBDir).
 	PDBDir string
+	// PDBVerified remembers the database files checked whole before:
+	// those unchanged since are not hashed again (nil: all are).
+	PDBVerified *pdb.Verified
 	// Context cancels a running enumeration (nil: never).
 	Context context.Context
 	// Progress, when set, hears from enumerations of Cells (gap: the set's
@@ -113,3 +116,8 @@ func (r *Resolver) build(sp Spec) (ida.Heuristic, error) {
 // Uses reports whether a heuristic resolved so far reads the option (one of
 // OptKeys, ...).
 func (r *Resolver) Uses(option string) bool { return r.used[option] }
+
+// SaveVerified writes the record of databases checked whole, when one was
+// given and loads added to it (best effort: an error means only that the
+// next load hashes them again).
+func (r *Resolver) SaveVerified() error { return r.opt.PDBVerified.Save() }

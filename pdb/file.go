@@ -104,7 +104,7 @@ func write(path string, rows, cols int, group []uint8, payload []uint8, entries,
 // of a byte file of 64 MiB or more is the file mapped read-only (it must not
 // be written).
 func Read(path string, rows, cols int, group []uint8) (table []uint8, step int, err error) {
-	st, err := readRaw(path, rows, cols, group)
+	st, err := readRaw(path, rows, cols, group, nil)
 	if err != nil || !st.compact {
 		return st.data, st.step, err
 	}
@@ -123,22 +123,35 @@ type stored struct {
 	// whole: the contents were checked whole (a known digest, or the
 	// table built again); else only the sampled checks saw them.
 	whole bool
+	// hashed is the digest the file's SHA-256 was found equal to at this
+	// load ("" when no hash was taken).
+	hashed string
 }
 
 // readRaw loads one group's file as it is stored: a byte per entry, or
 // (compact) the compact entries.
-func readRaw(path string, rows, cols int, group []uint8) (stored, error) {
+// A file that v records as checked whole, unchanged since, is not hashed
+// again (v nil: every file is).
+func readRaw(path string, rows, cols int, group []uint8, v *Verified) (stored, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return stored{}, err
 	}
 	defer f.Close()
-	return decode(f, path, rows, cols, group, func(size int64) ([]byte, func()) {
+	fi, err := f.Stat() // before reading: a change while it is read changes the identity
+	if err != nil {
+		return stored{}, err
+	}
+	st, err := decode(f, path, rows, cols, group, func(size int64) ([]byte, func()) {
 		if size < hugeMin || !mapFiles {
 			return nil, nil
 		}
 		return mapPayload(f, headerSize, size)
-	})
+	}, func(digest string) bool { return v.has(path, fi, digest) })
+	if err == nil && st.hashed != "" {
+		v.add(path, fi, st.hashed)
+	}
+	return st, err
 }
 
 // mapFiles maps large files instead of reading them (see mapPayload).
@@ -149,7 +162,10 @@ const mapFiles = true
 // release them if the file fails its checks; nil: read it from r). The
 // cheap checks come first, so that their errors name what is wrong; the
 // complete check (checkWhole) last.
-func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func(size int64) ([]byte, func())) (_ stored, err error) {
+//
+// checked, when set, tells whether the file was already found equal to a
+// digest (Verified): its hash is then not taken again.
+func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func(size int64) ([]byte, func()), checked func(digest string) bool) (_ stored, err error) {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w %s: %s", ErrCorrupt, name, fmt.Sprintf(format, a...))
 	}
@@ -180,8 +196,9 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func
 	}
 	// A file of a known group is hashed as it is read (see checkWhole).
 	digest, known := knownDigest(rows, cols, group, compact)
+	trusted := known && checked != nil && checked(digest)
 	var sha hash.Hash
-	if known {
+	if known && !trusted {
 		sha = sha256.New()
 		sha.Write(hdr)
 	}
@@ -226,6 +243,9 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func
 	if err != nil {
 		return stored{}, fmt.Errorf("%s: %w", name, err)
 	}
+	if trusted {
+		return stored{data: data, compact: compact, step: step, whole: true}, nil
+	}
 	var got []byte
 	if known {
 		got = sha.Sum(nil)
@@ -234,7 +254,11 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func
 	if err != nil {
 		return stored{}, fmt.Errorf("%w %s: %w", ErrCorrupt, name, err)
 	}
-	return stored{data: data, compact: compact, step: step, whole: whole}, nil
+	st := stored{data: data, compact: compact, step: step, whole: whole}
+	if known {
+		st.hashed = digest
+	}
+	return st, nil
 }
 
 // readChunk is how much readSummed reads before handing it to the checksum:

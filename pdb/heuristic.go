@@ -60,7 +60,12 @@ var ErrMissing = errors.New("pattern database not built")
 // gives an error that says how to build it. Files
 // written compact (pdb build --compact) load as Nibbles, the others as
 // Tables; a mix of the two is refused.
-func Load(dir string, part Partition) (*Set, error) {
+func Load(dir string, part Partition) (*Set, error) { return LoadVerified(dir, part, nil) }
+
+// LoadVerified is Load with a record of files checked whole before (nil:
+// none): those unchanged since are not hashed again, and those hashed now
+// are added to it (saved by the caller).
+func LoadVerified(dir string, part Partition, v *Verified) (*Set, error) {
 	data := make([][]uint8, len(part.Groups))
 	compact := make([]bool, len(part.Groups))
 	whole := make([]bool, len(part.Groups))
@@ -72,7 +77,7 @@ func Load(dir string, part Partition) (*Set, error) {
 		wg.Go(func() {
 			path := filepath.Join(dir, FileName(part.Rows, part.Cols, g))
 			var st stored
-			st, errs[i] = readRaw(path, part.Rows, part.Cols, g)
+			st, errs[i] = readRaw(path, part.Rows, part.Cols, g, v)
 			data[i], compact[i], s.Steps[i], whole[i] = st.data, st.compact, st.step, st.whole
 			switch {
 			case errors.Is(errs[i], fs.ErrNotExist):

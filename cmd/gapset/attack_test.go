@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -120,4 +122,30 @@ func TestUnknownSubcommandNamesItsParent(t *testing.T) {
 	code, _, errs := runCmd(t, "", "slide", "frob")
 	assert.Equal(t, 2, code)
 	assert.Equal(t, "gapset: unknown command \"frob\" (gapset slide --help lists the commands)\n", errs)
+}
+
+// The databases checked whole are remembered in the user's cache: a
+// second solve finds them recorded (and does not hash them again), with
+// the same output.
+func TestPDBCheckedWholeIsRemembered(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "pdb")
+	code, _, errs := runCmd(t, "", "pdb", "build", "-q", "--rows", "3", "--cols", "3", "--partition", "4-4", "--compact", "--out", db)
+	require.Equal(t, 0, code, errs)
+	record := filepath.Join(dir, "cache", "gapset", "pdb-verified")
+	solve := func() string {
+		var out, errb strings.Builder
+		e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, context: context.Background(),
+			cleanup: cmdline.NewCleanup("gapset", &errb), pdbRecord: record}
+		code := runEnv(e, []string{"gapset", "solve", "-q", "--threads", "1", "--rows", "3", "--cols", "3", "-H", "pdb44", "--pdb", db, board3x3})
+		require.Equal(t, 0, code, errb.String())
+		return out.String()
+	}
+	first := solve()
+	assert.Contains(t, first, "length 31")
+	b, err := os.ReadFile(record)
+	require.NoError(t, err)
+	assert.Equal(t, 2, strings.Count(string(b), "\n"), "both groups' files recorded: %s", b)
+	assert.Contains(t, string(b), db)
+	assert.Equal(t, first, solve())
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/gapset/gapset/ida"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/internal/progress"
+	"github.com/gapset/gapset/pdb"
 	"github.com/urfave/cli/v2"
 )
 
@@ -38,7 +39,7 @@ func resolveHeuristics(c *cli.Context, e *env, specs []string) ([]ida.Heuristic,
 		Keys: c.StringSlice(heuristic.OptKeys), BDDs: c.StringSlice(heuristic.OptBDD),
 		Cells: c.IntSlice(heuristic.OptCells), MaxGap: c.Int(heuristic.OptMaxGap),
 		Dense: c.IntSlice(heuristic.OptDense), NameDense: c.IsSet(heuristic.OptDense),
-		NoSkip: c.Bool(heuristic.OptNoSkip), PDBDir: c.String(heuristic.OptPDB),
+		NoSkip: c.Bool(heuristic.OptNoSkip), PDBDir: c.String(heuristic.OptPDB), PDBVerified: pdbVerified(e),
 		Context: e.context,
 		Progress: func(g int, pr gapset.Progress) {
 			prog.Update(0, 0, false, "enumerating Gap%d of %dx%d: gap %d, Manhattan %d, %d members so far", g, rows, cols, pr.Gap, pr.Manhattan, pr.Members)
@@ -46,6 +47,7 @@ func resolveHeuristics(c *cli.Context, e *env, specs []string) ([]ida.Heuristic,
 	})
 	hs, err := r.ResolveAll(specs)
 	prog.Done()
+	r.SaveVerified() // best effort: without it the next load hashes again
 	if err != nil {
 		return nil, nil, cmdline.BadInput(err)
 	}
@@ -60,3 +62,11 @@ func resolveHeuristics(c *cli.Context, e *env, specs []string) ([]ida.Heuristic,
 
 // heuristicNames lists the registered names for help texts.
 func heuristicNames() string { return strings.Join(heuristic.Names(), ", ") }
+
+// pdbVerified opens the record of databases checked whole (nil: none).
+func pdbVerified(e *env) *pdb.Verified {
+	if e.pdbRecord == "" {
+		return nil
+	}
+	return pdb.OpenVerified(e.pdbRecord)
+}

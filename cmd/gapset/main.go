@@ -12,6 +12,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/ida"
@@ -25,7 +26,7 @@ var limitErrors = []error{ida.ErrNodeLimit, search.ErrLimit, search.ErrDepthLimi
 
 func main() {
 	os.Exit(cmdline.RunWithSignals("gapset", os.Stderr, func(ctx context.Context, c *cmdline.Cleanup) int {
-		return runEnv(&env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, context: ctx, cleanup: c}, os.Args)
+		return runEnv(&env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, context: ctx, cleanup: c, pdbRecord: pdbRecordPath()}, os.Args)
 	}))
 }
 
@@ -67,4 +68,17 @@ type env struct {
 	// cleanup holds the outputs whose temporaries an interrupt removes
 	// (nil: none).
 	cleanup *cmdline.Cleanup
+	// pdbRecord is the file that remembers the pattern databases checked
+	// whole (pdb.Verified; empty: none, every load hashes them).
+	pdbRecord string
+}
+
+// pdbRecordPath is where the command keeps pdb.Verified's record: the
+// user's cache directory (XDG_CACHE_HOME, else ~/.cache), or nowhere.
+func pdbRecordPath() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "gapset", "pdb-verified")
 }

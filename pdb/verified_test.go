@@ -1,0 +1,59 @@
+package pdb
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A file checked whole is recorded by its identity; loaded again unchanged
+// it is trusted (the same tables come back without a hash), and any write
+// to it, even of the same bytes with its old modification time put back,
+// makes the next load hash it again.
+func TestVerifiedRecord(t *testing.T) {
+	part, err := ParsePartition("4-4", 3, 3)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	require.NoError(t, BuildFiles(context.Background(), part, dir, 1, true, nil, nil))
+	rec := filepath.Join(t.TempDir(), "cache", "pdb-verified")
+
+	v := OpenVerified(rec)
+	first, err := LoadVerified(dir, part, v)
+	require.NoError(t, err)
+	require.Empty(t, first.Sampled, "3x3 groups have known digests: checked whole")
+	require.NoError(t, v.Save())
+
+	v = OpenVerified(rec)
+	p, g := part.Paths(dir)[0], part.Groups[0]
+	fi, err := os.Stat(p)
+	require.NoError(t, err)
+	digest, known := knownDigest(3, 3, g, true)
+	require.True(t, known)
+	assert.True(t, v.has(p, fi, digest), "recorded after a load that hashed it")
+	assert.False(t, v.has(p, fi, digest[:63]+"0"), "recorded for its digest only")
+	again, err := LoadVerified(dir, part, v)
+	require.NoError(t, err)
+	assert.Equal(t, first.Nibbles, again.Nibbles)
+	assert.Empty(t, again.Sampled)
+
+	raw, err := os.ReadFile(p)
+	require.NoError(t, err)
+	time.Sleep(10 * time.Millisecond) // a coarse clock must still see a new status-change time
+	require.NoError(t, os.WriteFile(p, raw, 0o644))
+	require.NoError(t, os.Chtimes(p, fi.ModTime(), fi.ModTime()))
+	fi2, err := os.Stat(p)
+	require.NoError(t, err)
+	assert.False(t, v.has(p, fi2, digest), "written since: hashed again")
+
+	// A damaged record is ignored line by line, never trusted.
+	require.NoError(t, os.WriteFile(rec, []byte("garbage\nx y z\n"), 0o644))
+	assert.Empty(t, OpenVerified(rec).known)
+	// A record that cannot be written is only a missed shortcut.
+	var none *Verified
+	assert.NoError(t, none.Save())
+}
