@@ -11,6 +11,7 @@ import (
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/internal/placement"
 	"github.com/gapset/gapset/keyset"
 	"github.com/gapset/gapset/memset"
 )
@@ -227,7 +228,7 @@ func (p *pool) loadKeys(path string, h keyset.Header, dense []int) (Set, error) 
 			return Set{}, err
 		}
 		out.Set, out.Count, out.Bytes = b, int(b.Len()), b.Bytes()
-	case h.Cells < n && memset.RankedBytes(n, h.Cells) < memset.HashBytes(int(min(h.Count, 1<<40)), h.Cells):
+	case h.Cells < n && placement.Bytes(n, h.Cells) < memset.HashBytes(int(min(h.Count, 1<<40)), h.Cells):
 		var tabs []*memset.Dense
 		var ks []int
 		for _, k := range dense {

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/placement"
 )
 
 // Compact coding of a set's tables: 4 bits per placement instead of 8.
@@ -99,17 +100,17 @@ func forBlocks(geo *encode.Geometry, group []uint8, entries, workers int, fn fun
 	bad.Store(math.MaxInt64)
 	parallel(max(workers, 1), (blocks+chunk-1)/chunk, func(_, c int) {
 		lo, hi := c*chunk, min((c+1)*chunk, blocks)
-		o := odometer{n: n, m: k - 1}
-		o.seek(lo)
+		o := placement.Odometer{N: n, M: k - 1}
+		o.Seek(lo)
 		pos := make([]uint8, k)
 		md := make([]int8, last)
-		var before [17]uint32
+		var before [placement.MaxValues + 1]uint32
 		lastTile := &geo.Dist[group[k-1]]
 		for b := lo; b < hi; b++ {
 			if b > lo {
-				o.next()
+				o.Next()
 			}
-			o.cells(pos, &before)
+			o.Values(pos, &before)
 			m := int8(0)
 			for i := 0; i < k-1; i++ {
 				m += geo.Dist[group[i]][pos[i]]

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/internal/placement"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -32,7 +33,7 @@ func TestCompactSameBounds(t *testing.T) {
 		for gi, g := range set.Part.Groups {
 			pos := make([]uint8, len(g))
 			for r, v := range set.Tables[gi] {
-				unrank(r, pos, n)
+				placement.Unrank(r, pos, n)
 				m := 0
 				for i, tile := range g {
 					m += int(geo.Dist[tile][pos[i]])

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/internal/placement"
 	"github.com/gapset/gapset/internal/safe"
 )
 
@@ -461,7 +462,7 @@ func (t *tracker) index(g int, pos *[encode.MaxCells]uint8) int {
 	r := 0
 	n := t.n
 	for i, tile := range t.groups[g] {
-		r, used = rankDigit(r, used, pos[tile], n-i)
+		r, used = placement.Step(r, used, pos[tile], n-i)
 	}
 	return r
 }

@@ -13,28 +13,10 @@ import (
 	"github.com/gapset/gapset/data"
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/internal/placement"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-func TestRankRoundTrip(t *testing.T) {
-	for _, nk := range [][2]int{{9, 1}, {9, 4}, {9, 8}, {16, 5}} {
-		n, k := nk[0], nk[1]
-		pos := make([]uint8, k)
-		step := max(1, Entries(n, k)/5000)
-		for r := 0; r < Entries(n, k); r += step {
-			used := unrank(r, pos, n)
-			var u uint32
-			for _, c := range pos {
-				require.Less(t, int(c), n)
-				require.Zero(t, u&(1<<c), "cell repeated")
-				u |= 1 << c
-			}
-			require.Equal(t, u, used)
-			require.Equal(t, r, rank(pos, n))
-		}
-	}
-}
 
 // A group holding every tile is the whole puzzle: its database must be the
 // exact distance of every board.
@@ -59,7 +41,7 @@ func TestFullGroupIsExactDistance(t *testing.T) {
 					pos[tile-1] = uint8(c)
 				}
 			}
-			require.Equal(t, d, int(table[rank(pos, n)]), "board %s", b)
+			require.Equal(t, d, int(table[placement.Rank(pos, n)]), "board %s", b)
 		}
 	}
 }
@@ -174,7 +156,7 @@ func TestBuildMatchesNaiveSearch(t *testing.T) {
 		require.Len(t, ref, len(table))
 		for key, d := range ref {
 			pos := []uint8(key)
-			require.Equal(t, d, int(table[rank(pos, n)]), "group %v placement %v", tc.group, pos)
+			require.Equal(t, d, int(table[placement.Rank(pos, n)]), "group %v placement %v", tc.group, pos)
 		}
 		assert.Equal(t, naiveStep(tc.rows, tc.cols, ref), step, "%dx%d group %v", tc.rows, tc.cols, tc.group)
 		assert.GreaterOrEqual(t, step, 1)
@@ -572,7 +554,7 @@ func TestRankDeltaMatchesRank(t *testing.T) {
 		pos := make([]uint8, k)
 		for trial := 0; trial < 2000; trial++ {
 			r := rng.IntN(Entries(n, k))
-			used := unrank(r, pos, n)
+			used := placement.Unrank(r, pos, n)
 			var w worker
 			for i, c := range pos {
 				w.wAt[c] = weight[i]
@@ -591,7 +573,7 @@ func TestRankDeltaMatchesRank(t *testing.T) {
 						got = r - w.column(w.wAt[a], b, cols)
 					}
 					pos[i] = uint8(b)
-					require.Equal(t, rank(pos, n), got, "%dx%d %v tile %d %d->%d", rows, cols, pos, i, a, b)
+					require.Equal(t, placement.Rank(pos, n), got, "%dx%d %v tile %d %d->%d", rows, cols, pos, i, a, b)
 					pos[i] = uint8(a)
 				}
 			}
@@ -627,28 +609,4 @@ func TestMarks(t *testing.T) {
 	}
 	m.clear()
 	assert.False(t, m.any(0, 300*unit))
-}
-
-// The build's odometer visits the prefixes in rank order, as unrank gives
-// them, from any starting rank.
-func TestOdometerMatchesUnrank(t *testing.T) {
-	for _, nm := range [][2]int{{9, 3}, {16, 7}, {15, 6}, {6, 0}} {
-		n, m := nm[0], nm[1]
-		want := make([]uint8, m)
-		pos := make([]uint8, m)
-		var before [17]uint32
-		for _, start := range []int{0, 1, Entries(n, m) / 3} {
-			o := odometer{n: n, m: m}
-			o.seek(start)
-			for r := start; r < min(start+3000, Entries(n, m)); r++ {
-				if r > start {
-					o.next()
-				}
-				o.cells(pos, &before)
-				used := unrank(r, want, n)
-				require.Equal(t, want, pos, "n %d rank %d", n, r)
-				require.Equal(t, used, before[m])
-			}
-		}
-	}
 }
