@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/hugemem"
 	"github.com/gapset/gapset/internal/placement"
 )
 
@@ -146,7 +147,7 @@ const maxLayer = 254
 func build[W word](ctx context.Context, g *grid, group []uint8, workers int, prog Progress) ([]uint8, int, error) {
 	n, k := g.n, len(group)
 	total := Entries(n, k)
-	st, free, release := alloc[W](total)
+	st, free, release := hugemem.Alloc[W](total)
 	defer free()
 	s := &search[W]{g: g, fc: newFreeCells(g, n-k), n: n, k: k, last: n - k + 1, st: st, lay: newLayout[W]()}
 	s.blocks = total / s.last

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/hugemem"
 	"github.com/gapset/gapset/internal/placement"
 )
 
@@ -54,7 +55,7 @@ func (s *Set) Compact(workers int) (*Set, error) {
 // compactTable codes one group's table.
 func compactTable(geo *encode.Geometry, group []uint8, table []uint8, workers int) ([]uint8, error) {
 	nib := make([]uint8, (len(table)+1)/2)
-	hugeHint(nib)
+	hugemem.Hint(nib)
 	bad := forBlocks(geo, group, len(table), workers, func(r0 int, md []int8) int {
 		for d, m := range md {
 			r := r0 + d
