@@ -48,42 +48,42 @@ func gapEntries() []Entry {
 				if err != nil {
 					return nil, err
 				}
-				return mirrored(h.(ida.Gap), r.opt.Rows, r.opt.Cols)
+				return transposed(h.(ida.Gap), r.opt.Rows, r.opt.Cols)
 			},
 		})
 	}
 	return es
 }
 
-// mirrored makes every level of h ask about the board's transpose too
-// (mirroredSet): the dense tables and filters stay in front, as they are
+// transposed makes every level of h ask about the board's transpose too
+// (transposedSet): the dense tables and filters stay in front, as they are
 // supersets of the plain levels.
-func mirrored(h ida.Gap, rows, cols int) (ida.Heuristic, error) {
-	t, err := encode.NewMirror(rows, cols)
+func transposed(h ida.Gap, rows, cols int) (ida.Heuristic, error) {
+	t, err := encode.NewSquareTransposition(rows, cols)
 	if err != nil {
 		return nil, err
 	}
 	levels := make([]ida.Set, len(h.Levels))
 	for i, s := range h.Levels {
-		levels[i] = mirroredSet{inner: s, t: t}
+		levels[i] = transposedSet{inner: s, t: t}
 	}
 	h.Levels = levels
 	h.Label = strings.Replace(h.Label, "(", "r(", 1)
 	return h, nil
 }
 
-// mirroredSet is a gap set that holds a board only when the inner set holds
-// both the board and its mirror image: still a superset of the gap set (a
-// board of gap <= 2i and its mirror image, of the same gap, are both in the
+// transposedSet is a gap set that holds a board only when the inner set holds
+// both the board and its transpose: still a superset of the gap set (a
+// board of gap <= 2i and its transpose, of the same gap, are both in the
 // inner set), and smaller, since a projected set sees other cells of the
-// mirror image. It costs a second question and a transposition per query.
-type mirroredSet struct {
+// transpose. It costs a second question and a transposition per query.
+type transposedSet struct {
 	inner ida.Set
 	t     *encode.Transposition
 }
 
 // Contains implements ida.Set.
-func (m mirroredSet) Contains(key uint64) bool {
+func (m transposedSet) Contains(key uint64) bool {
 	return m.inner.Contains(key) && m.inner.Contains(m.t.Key(key))
 }
 

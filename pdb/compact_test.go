@@ -12,7 +12,7 @@ import (
 )
 
 // The compact coding decodes to the byte tables entry by entry, gives the
-// same bound on every board (direct, mirrored, dual) and so the same search.
+// same bound on every board (direct, transposed, dual) and so the same search.
 func TestCompactSameBounds(t *testing.T) {
 	for _, c := range []struct {
 		part       string
@@ -42,7 +42,7 @@ func TestCompactSameBounds(t *testing.T) {
 			}
 		}
 		rng := rand.New(rand.NewPCG(9, 10))
-		for _, opts := range []Heuristic{{}, {Reflect: true}, {Reflect: true, Dual: true}} {
+		for _, opts := range []Heuristic{{}, {Transpose: true}, {Transpose: true, Dual: true}} {
 			a, b := opts, opts
 			a.Set, b.Set = set, cs
 			for i := 0; i < 300; i++ {

@@ -172,7 +172,7 @@ func buildSet(t testing.TB, name string, rows, cols int) *Set {
 	return set
 }
 
-// Every 3x3 board: the additive bound (direct, reflected, with the dual
+// Every 3x3 board: the additive bound (direct, transposed, with the dual
 // lookup) never exceeds the true distance, dominates Manhattan distance, and
 // IDA* with it finds the BFS length. The dual lookup never lowers the bound
 // and raises it on some boards.
@@ -181,8 +181,8 @@ func TestAdditiveOn3x3IsAdmissibleAndOptimal(t *testing.T) {
 	for _, name := range []string{"4-4", "3-5", "1,5/2,3,6/4,7,8"} {
 		set := buildSet(t, name, 3, 3)
 		for _, v := range []struct{ refl, dual bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
-			h := &Heuristic{Set: set, Reflect: v.refl, Dual: v.dual}
-			base := &Heuristic{Set: set, Reflect: v.refl}
+			h := &Heuristic{Set: set, Transpose: v.refl, Dual: v.dual}
+			base := &Heuristic{Set: set, Transpose: v.refl}
 			tr, err := h.NewTracker(3, 3) // Reset makes it reusable
 			require.NoError(t, err)
 			exact, solved, raised := 0, 0, 0
@@ -224,11 +224,11 @@ func TestAdditiveOn3x3IsAdmissibleAndOptimal(t *testing.T) {
 	}
 }
 
-// Reflection must help somewhere: the reflected bound beats the direct one
+// The transpose must help somewhere: the transposed bound beats the direct one
 // on some board and is never worse in the max.
-func TestReflectionAddsInformation(t *testing.T) {
+func TestTransposeAddsInformation(t *testing.T) {
 	set := buildSet(t, "4-4", 3, 3)
-	direct, refl := &Heuristic{Set: set}, &Heuristic{Set: set, Reflect: true}
+	direct, refl := &Heuristic{Set: set}, &Heuristic{Set: set, Transpose: true}
 	rng := rand.New(rand.NewPCG(1, 2))
 	better := 0
 	for i := 0; i < 2000; i++ {
@@ -253,8 +253,8 @@ var korfQuick = []int{12, 42, 55, 79, 97}
 func TestPDB555On15Puzzle(t *testing.T) {
 	set := buildSet(t, "5-5-5", 4, 4)
 	for _, refl := range []bool{false, true} {
-		h := &Heuristic{Set: set, Reflect: refl}
-		noSkip := &Heuristic{Set: set, Reflect: refl, NoSkip: true}
+		h := &Heuristic{Set: set, Transpose: refl}
+		noSkip := &Heuristic{Set: set, Transpose: refl, NoSkip: true}
 		for _, id := range korfQuick {
 			b := data.KorfInstance(id).Board
 			res, err := ida.Solve(b, h, ida.Options{})
@@ -273,7 +273,7 @@ func TestPDB555On15Puzzle(t *testing.T) {
 		}
 	}
 	rng := rand.New(rand.NewPCG(5, 5))
-	h := &Heuristic{Set: set, Reflect: true}
+	h := &Heuristic{Set: set, Transpose: true}
 	for i := 0; i < 20; i++ {
 		b := encode.Goal(4, 4)
 		for j := 0; j < 60; j++ {
@@ -435,7 +435,7 @@ func TestPDB78FromEnv(t *testing.T) {
 	require.NoError(t, err)
 	set, err := Load(dir, part)
 	require.NoError(t, err)
-	h := &Heuristic{Set: set, Reflect: true}
+	h := &Heuristic{Set: set, Transpose: true}
 	for _, id := range append([]int{1, 2, 3}, korfQuick...) {
 		res, err := ida.Solve(data.KorfInstance(id).Board, h, ida.Options{})
 		require.NoError(t, err)
@@ -469,7 +469,7 @@ func randomWalkBoard(rng *rand.Rand, n int) encode.Board {
 
 // The tracker follows moves and undos: along random walks that go down and
 // back up, its bound equals a fresh tracker's on the same board (direct,
-// mirrored and dual boards), the ranks it keeps equal the ranks computed
+// transposed and dual boards), the ranks it keeps equal the ranks computed
 // from the cells, and rankDelta (what Prefetch keeps for a child, and Move
 // reads when the parent was prefetched) predicts the rank after the move.
 func TestTrackingMatchesFromScratch(t *testing.T) {
@@ -479,7 +479,7 @@ func TestTrackingMatchesFromScratch(t *testing.T) {
 		refl, dual bool
 	}{{"4-4", 3, 3, true, true}, {"1,5/2,3,6/4,7,8", 3, 3, true, true}, {"3-5", 3, 3, false, false}, {"5-5-5", 4, 4, true, false}} {
 		set := buildSet(t, c.part, c.rows, c.cols)
-		h := &Heuristic{Set: set, Reflect: c.refl, Dual: c.dual}
+		h := &Heuristic{Set: set, Transpose: c.refl, Dual: c.dual}
 		tr, err := h.NewTracker(c.rows, c.cols)
 		require.NoError(t, err)
 		pt := tr.(*tracker)
@@ -525,7 +525,7 @@ func TestTrackingMatchesFromScratch(t *testing.T) {
 				}
 				for g := range pt.groups {
 					require.Equal(t, pt.index(g, &pt.pos), pt.rk[g], "%s group %d", c.part, g)
-					require.Equal(t, pt.index(g, &pt.rpos), pt.rr[g], "%s mirrored group %d", c.part, g)
+					require.Equal(t, pt.index(g, &pt.rpos), pt.rr[g], "%s transposed group %d", c.part, g)
 				}
 				cur := encode.Board{Rows: c.rows, Cols: c.cols, Tiles: append([]uint8(nil), p.Tiles[:n]...)}
 				p.MD = cur.Manhattan()
