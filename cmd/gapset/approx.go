@@ -28,7 +28,7 @@ func approxCommand(e *env) *cli.Command {
 			if err := cmdline.NoArgs(c); err != nil {
 				return err
 			}
-			rows, cols, k, maxGap := c.Int("rows"), c.Int("cols"), c.Int("cells"), c.Int("max-gap") // the size checked by sizeFlags
+			rows, cols, k, maxGap := c.Int("rows"), c.Int("cols"), c.Int("cells"), c.Int("max-gap") // the size checked by withSize
 			if k < 1 || k >= rows*cols {
 				return cmdline.BadInputf("--cells %d: want 1..%d", k, rows*cols-1)
 			}

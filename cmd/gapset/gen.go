@@ -19,7 +19,7 @@ func genCommand(e *env) *cli.Command {
 			if err := cmdline.NoArgs(c); err != nil {
 				return err
 			}
-			rows, cols, n := c.Int("rows"), c.Int("cols"), c.Int("count") // the size checked by sizeFlags
+			rows, cols, n := c.Int("rows"), c.Int("cols"), c.Int("count") // the size checked by withSize
 			if n < 0 {
 				return cmdline.BadInputf("--count must be at least 0, got %d", n)
 			}
