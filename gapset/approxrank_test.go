@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gapset/gapset/internal/placement"
+	"github.com/gapset/gapset/internal/slowtest"
 	"github.com/gapset/gapset/keyset"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -74,9 +75,9 @@ func writeLevels(t *testing.T, rows, cols, k, maxLevel int, exact []*Bits, ranke
 // tables, unseeded and seeded with one to four exact levels (given
 // as 16^k or ranked tables); and the sets contain the exact projections.
 func TestApproximateRankedSameFiles(t *testing.T) {
-	big := os.Getenv("GAPSET_BIG") != ""
+	big := slowtest.On()
 	for _, c := range []struct{ rows, cols, maxGap, maxCells int }{{3, 3, 8, 7}, {2, 4, 8, 7}, {3, 4, 4, 6}} {
-		// 8 cells take 512 MiB 16^k tables (GAPSET_BIG=1)
+		// 8 cells take 512 MiB 16^k tables (GAPSET_SLOW=1)
 		if big {
 			c.maxCells = min(c.rows*c.cols-1, MaxApproxCells)
 		}
