@@ -1,8 +1,9 @@
 // Package hugemem asks the kernel for transparent huge pages behind large
 // tables read in random order (pattern databases, rank-indexed bit sets):
 // with 4 KiB pages nearly every such read also misses the TLB. It is the
-// one place that does: Hint for tables on the Go heap, Alloc for tables
-// mapped outside it that give memory back as they go.
+// one place that does: Hint for tables on the Go heap and mapped files,
+// Alloc for tables mapped outside the heap that give memory back as they
+// go (a test refuses a second place).
 package hugemem
 
 import (
@@ -16,9 +17,9 @@ const Min = 64 << 20
 // page is the size of a transparent huge page on amd64 and arm64.
 const page = 2 << 20
 
-// Hint asks the kernel to back the pages of b not touched yet with
-// transparent huge pages. Only the whole huge pages inside b are marked;
-// the memory stays the Go heap's. A hint: without it the table still works.
+// Hint asks the kernel to back the pages of b (on the Go heap, or a mapped
+// file) not touched yet with transparent huge pages. Only the whole huge
+// pages inside b are marked. A hint: without it the table still works.
 func Hint(b []byte) {
 	if len(b) < Min {
 		return
