@@ -86,7 +86,7 @@ func expandTable(geo *encode.Geometry, group []uint8, nib []uint8, entries, work
 }
 
 // forBlocks walks the placements of group in rank order, a block at a time
-// (the placements sharing the first k-1 tiles, walked with an odometer, so
+// (the placements sharing the first k-1 tiles, walked with a placement.Odometer, so
 // that a placement's Manhattan distance costs one addition), on workers
 // goroutines: fn gets the block's first rank and its placements' distances
 // and returns a rank to stop at (the smallest reported is returned), or -1.

@@ -288,7 +288,7 @@ func (n noPrefetch) Move(p *ida.Position, tile uint8, from, to int) { n.t.Move(p
 func (n noPrefetch) Undo(p *ida.Position, tile uint8, from, to int) { n.t.Undo(p, tile, from, to) }
 func (n noPrefetch) Bound(p *ida.Position, need int) int            { return n.t.Bound(p, need) }
 
-// rankDelta is the change of group g's rank (see rank) when the group's
+// rankDelta is the change of group g's rank (placement.Rank) when the group's
 // tile number i moves from cell a into the blank's cell b of a board whose
 // tiles stand as in at. Along a row only that tile's digit changes, by one.
 // Along a column its digit changes by cols less the group's earlier tiles
@@ -455,7 +455,7 @@ func (t *tracker) Undo(p *ida.Position, tile uint8, from, to int) {
 	}
 }
 
-// index ranks group g's placement from the tiles' cells (rank, read
+// index ranks group g's placement from the tiles' cells (placement.Rank, read
 // through the tiles): at Reset, and for the dual boards.
 func (t *tracker) index(g int, pos *[encode.MaxCells]uint8) int {
 	var used uint32
