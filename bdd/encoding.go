@@ -2,8 +2,9 @@ package bdd
 
 import (
 	"fmt"
-	"math/bits"
 	"strings"
+
+	"github.com/gapset/gapset/internal/placement"
 )
 
 // Encoding is how a set's keys describe a board. The key of a board holds
@@ -89,7 +90,7 @@ func RankKey(key uint64, n, k int) uint64 { return rankKey(key, n, k, false) }
 func RankKeyReverse(key uint64, n, k int) uint64 { return rankKey(key, n, k, true) }
 
 func rankKey(key uint64, n, k int, fromLast bool) uint64 {
-	left := uint32(1)<<uint(n) - 1 // tiles not yet placed
+	var placed uint32 // tiles on the cells ranked so far
 	var out uint64
 	for i := 0; i < k; i++ {
 		sh := 4 * uint(k-1-i) // the kept cells in row-major order
@@ -97,11 +98,11 @@ func rankKey(key uint64, n, k int, fromLast bool) uint64 {
 			sh = 4 * uint(i)
 		}
 		t := uint(key>>sh) & 15
-		r := uint64(bits.OnesCount32(left & (1<<t - 1)))
-		if left>>t&1 == 0 {
+		r := uint64(placement.Digit(placed, t))
+		if t >= uint(n) || placed>>t&1 != 0 {
 			r = 15 // not a board: no rank fits
 		}
-		left &^= 1 << t
+		placed |= 1 << t
 		out |= r << sh
 	}
 	return out
@@ -111,20 +112,16 @@ func rankKey(key uint64, n, k int, fromLast bool) uint64 {
 // of n cells: the key of the tiles on them, or false if a rank names no
 // tile left.
 func FromRanksReverse(key uint64, n, k int) (uint64, bool) {
-	left := uint32(1)<<uint(n) - 1
+	var placed uint32
 	var out uint64
 	for i := 0; i < k; i++ {
 		sh := 4 * uint(i)
 		r := int(key>>sh) & 15
-		if r >= bits.OnesCount32(left) {
+		if r >= n-i {
 			return 0, false
 		}
-		t := left
-		for ; r > 0; r-- {
-			t &= t - 1 // drop the r smallest tiles left
-		}
-		tile := bits.TrailingZeros32(t)
-		left &^= 1 << uint(tile)
+		tile := placement.SelectFree(placed, r)
+		placed |= 1 << uint(tile)
 		out |= uint64(tile) << sh
 	}
 	return out, true

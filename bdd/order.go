@@ -23,10 +23,7 @@ type Order struct {
 // Vars is the number of variables (4 per kept cell).
 func (o Order) Vars() int { return len(o.Bits) }
 
-// orderMakers build a named order for k kept cells of a rows x cols board.
-// Each returns the cells (global board index) in the order they are tested
-// and whether the bits of a cell go least significant first. "planes" orders
-// interleave the cells instead (handled separately).
+// orderNames lists the named orders (NamedOrder says what each is).
 var orderNames = []string{"natural", "lsb", "reverse", "reverse-lsb", "column", "column-reverse", "planes", "planes-reverse"}
 
 // OrderNames lists the named variable orders.

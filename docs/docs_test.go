@@ -1,8 +1,3 @@
-// Package docs holds the documentation pages and the committed results; its
-// test keeps them honest: every link and every repository path the README
-// names exists, the index lists every page and results folder, the
-// heuristics page lists every registered name, and no page, help text or
-// committed result names a path of one machine.
 package docs
 
 import (

@@ -7,8 +7,8 @@ import "fmt"
 // whose home is the image of its own home. The goal (blank in the last
 // cell) maps to the goal and every move to a move, so Manhattan distance
 // and optimal length are preserved. Read on the R x C board, Cell is the
-// column-major order; on a square board the transpose is the mirror image
-// in the main diagonal, a board of the same puzzle with the same gap.
+// column-major order; on a square board the transpose is the image in the
+// main diagonal, a board of the same puzzle with the same gap.
 type Transposition struct {
 	Rows, Cols, N int // of the board mapped (the image is Cols x Rows)
 	// Cell[c] is where cell c goes: its place in column-major order.
@@ -39,11 +39,11 @@ func NewTransposition(rows, cols int) (*Transposition, error) {
 	return t, nil
 }
 
-// NewMirror returns the transposition of a square board onto itself: the
-// mirror image in the main diagonal.
-func NewMirror(rows, cols int) (*Transposition, error) {
+// NewSquareTransposition returns the transposition of a square board onto
+// itself: its image in the main diagonal, a board of the same puzzle.
+func NewSquareTransposition(rows, cols int) (*Transposition, error) {
 	if rows != cols {
-		return nil, fmt.Errorf("mirroring needs a square board, not %dx%d", rows, cols)
+		return nil, fmt.Errorf("the transpose needs a square board, not %dx%d", rows, cols)
 	}
 	return NewTransposition(rows, cols)
 }

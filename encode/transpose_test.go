@@ -67,9 +67,9 @@ func TestTranspositionInvolution(t *testing.T) {
 	}
 	_, err := NewTransposition(5, 4)
 	assert.ErrorIs(t, err, ErrSize)
-	_, err = NewMirror(3, 4)
+	_, err = NewSquareTransposition(3, 4)
 	assert.ErrorContains(t, err, "square")
-	m, err := NewMirror(4, 4)
+	m, err := NewSquareTransposition(4, 4)
 	require.NoError(t, err)
 	assert.Equal(t, 4, m.Rows)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/hugemem"
+	"github.com/gapset/gapset/internal/placement"
 	"github.com/gapset/gapset/internal/safe"
 	"github.com/gapset/gapset/keyset"
 )
@@ -35,13 +36,13 @@ type ApproxLevel struct {
 
 // Bits is a set of projected keys as one bit per key (key < 1<<(4k)) on at
 // most MaxApproxCells cells, else as one bit per rank of the pattern (see
-// ranker). The keys' last cells must hold distinct values below the
+// placement.RankKey). The keys' last cells must hold distinct values below the
 // board's size (keyset.ValidKey), as every board's do.
 type Bits struct {
 	words []uint64
 	cells int
 	count int64
-	rk    *ranker // nil: the bit index is the key
+	rk    *placement.Ranker // nil: the bit index is the key
 }
 
 // NewBits returns an empty set of keys of the last cells cells (at most
@@ -68,7 +69,7 @@ func (b *Bits) index(k uint64) uint64 {
 	if b.rk == nil {
 		return k
 	}
-	return b.rk.rank(k)
+	return b.rk.Rank(k)
 }
 
 // Has reports whether key's projection is in the set.
@@ -106,7 +107,7 @@ func LoadBits(path string) (*Bits, keyset.Header, error) {
 	h := r.Header()
 	n := h.Rows * h.Cols
 	if h.Cells > MaxApproxCells {
-		if t := rankedBytes(n, h.Cells); t > MaxApproxBytes {
+		if t := placement.Bytes(n, h.Cells); t > MaxApproxBytes {
 			return nil, h, fmt.Errorf("%s: %d cells, a ranked bit table of %.1f GiB is more than the %d GiB limit", path, h.Cells, gib(t), MaxApproxBytes>>30)
 		}
 	}
@@ -182,13 +183,13 @@ func (b *Bits) Cells() int { return b.cells }
 // reused between calls), until fn returns an error.
 func (b *Bits) Each(fn func([]uint64) error) error {
 	buf := make([]uint64, 0, 1<<16)
-	p := prefix{r: b.rk} // ranks in increasing order: mostly the last digit changes
+	p := placement.NewPrefix(b.rk) // ranks in increasing order: mostly the last digit changes
 	for i, w := range b.words {
 		for w != 0 {
 			x := uint64(i)<<6 | uint64(bits.TrailingZeros64(w))
 			if b.rk != nil {
-				p.setRank(x)
-				x = p.key
+				p.SetRank(x)
+				x = p.Key()
 			}
 			buf = append(buf, x)
 			w &= w - 1
@@ -269,7 +270,7 @@ func approximate(ctx context.Context, g *geometry, rows, cols, k, maxLevel int, 
 		if e == nil && ranked && i < len(exact)-1 {
 			continue // the ranked search starts from the top level
 		}
-		if e == nil || e.cells != k || e.rk != nil && e.rk.n != g.N {
+		if e == nil || e.cells != k || e.rk != nil && e.rk.N() != g.N {
 			return fmt.Errorf("%w: exact level %d is not a set on %d cells of %d", ErrArgs, i, k, g.N)
 		}
 	}

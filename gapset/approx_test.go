@@ -2,11 +2,12 @@ package gapset
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gapset/gapset/internal/slowtest"
 )
 
 func approxLevels(t *testing.T, rows, cols, k, maxLevel int, exact []*Bits) [][]uint64 {
@@ -40,8 +41,8 @@ func isSubset(a, b []uint64) bool {
 // h_G:2N stays admissible with it), levels are nested, and with one hidden
 // cell the abstraction loses nothing: the sets are exact.
 func TestApproximateIsSuperset(t *testing.T) {
-	// 3x4 up to 7 cells: 8 cells take a 512 MiB table (GAPSET_BIG=1)
-	big := os.Getenv("GAPSET_BIG") != ""
+	// 3x4 up to 7 cells: 8 cells take a 512 MiB table (GAPSET_SLOW=1)
+	big := slowtest.On()
 	for _, c := range []struct{ rows, cols, maxGap, maxCells int }{{3, 3, 8, 8}, {2, 4, 8, 7}, {3, 4, 4, 7}} {
 		n := c.rows * c.cols
 		if big {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/hugemem"
+	"github.com/gapset/gapset/internal/placement"
 	"github.com/gapset/gapset/internal/safe"
 )
 
@@ -29,7 +30,7 @@ func ApproxMemory(n, k int) (table int64, tables int) {
 	if k <= MaxApproxCells {
 		return flatBytes(k), 3
 	}
-	return rankedBytes(n, k), 2
+	return placement.Bytes(n, k), 2
 }
 
 // CheckApproxMemory refuses an approximation whose search tables exceed
@@ -71,153 +72,13 @@ func gib(b int64) float64 { return float64(b) / (1 << 30) }
 
 func flatBytes(k int) int64 { return (int64(1)<<(4*uint(k)) + 63) / 64 * 8 }
 
-func rankedBytes(n, k int) int64 {
-	p := int64(1)
-	for i := 0; i < k; i++ {
-		p *= int64(n - i)
-	}
-	return (p + 63) / 64 * 8
-}
-
 // newRankedBits returns an empty set of patterns of the last k of n cells
-// indexed by rank (see ranker).
+// indexed by placement rank (placement.RankKey: it grows with the key, so
+// a ranked table lists its keys in increasing order).
 func newRankedBits(n, k int) *Bits {
-	b := &Bits{words: make([]uint64, rankedBytes(n, k)/8), cells: k, rk: newRanker(n, k)}
+	b := &Bits{words: make([]uint64, placement.Bytes(n, k)/8), cells: k, rk: placement.NewRanker(n, k)}
 	hugemem.Words(b.words)
 	return b
-}
-
-// ranker numbers the patterns of the last k of n cells (k distinct values
-// below n <= 16) densely in 0..n!/(n-k)!-1, as memset.Ranked does: digit i
-// (the key's nibble k-1-i, the most significant first) is the value
-// counted among the values not on the nibbles before it, in radix n-i. The
-// rank grows with the key, so a ranked table lists its keys in increasing
-// order.
-type ranker struct {
-	n, k int
-	// recip[i] is 2^64/(n-i) rounded up: the high word of x*recip[i] is
-	// x/(n-i) for every x below 2^64/(n-i) (ranks are below 16! < 2^45),
-	// a multiplication instead of a division.
-	recip [16]uint64
-	// sel[b][d] is the position of the d-th set bit of byte b.
-	sel [256][8]uint8
-}
-
-func newRanker(n, k int) *ranker {
-	r := &ranker{n: n, k: k}
-	for i := 0; i < k; i++ {
-		r.recip[i] = (1<<64-1)/uint64(n-i) + 1 // 0 for radix 1: see div
-	}
-	for b := range 256 {
-		d := 0
-		for x := 0; x < 8; x++ {
-			if b&(1<<x) != 0 {
-				r.sel[b][d] = uint8(x)
-				d++
-			}
-		}
-	}
-	return r
-}
-
-// div is x/(n-i).
-func (r *ranker) div(x uint64, i int) uint64 {
-	if r.recip[i] == 0 {
-		return x
-	}
-	hi, _ := bits.Mul64(x, r.recip[i])
-	return hi
-}
-
-// selectFree is the d-th (from 0) value not in used.
-func (r *ranker) selectFree(used uint32, d uint64) int {
-	free := ^used & 0xffff
-	lo := free & 0xff
-	if c := uint64(bits.OnesCount32(lo)); d >= c {
-		return 8 + int(r.sel[free>>8][d-c])
-	}
-	return int(r.sel[lo][d])
-}
-
-// rank is the pattern's rank; key holds only the pattern's 4k bits.
-func (r *ranker) rank(key uint64) uint64 {
-	var used uint32
-	x := uint64(0)
-	for i := 0; i < r.k; i++ {
-		v := uint(key>>(4*uint(r.k-1-i))) & 15
-		x = x*uint64(r.n-i) + uint64(v) - uint64(bits.OnesCount32(used&(1<<v-1)))
-		used |= 1 << v
-	}
-	return x
-}
-
-// prefix holds the rank of a parent pattern digit by digit, so that a
-// successor, which differs from it in one or two cells, is ranked from its
-// first changed digit on: the incremental rank of the search.
-type prefix struct {
-	r    *ranker
-	key  uint64
-	x    [17]uint64 // x[i]: the rank of digits 0..i-1
-	used [17]uint32 // the values on them
-	ok   bool       // x, used and key are set
-}
-
-// set makes key the parent.
-func (p *prefix) set(key uint64) {
-	p.key = key
-	r := p.r
-	for i := 0; i < r.k; i++ {
-		v := uint(key>>(4*uint(r.k-1-i))) & 15
-		p.x[i+1] = p.x[i]*uint64(r.n-i) + uint64(v) - uint64(bits.OnesCount32(p.used[i]&(1<<v-1)))
-		p.used[i+1] = p.used[i] | 1<<v
-	}
-	p.ok = true
-}
-
-// setRank makes the pattern of rank x the parent (unranking it): the
-// prefixes' ranks are x's leading digits. The digits it shares with the
-// parent before (the search takes ranks in increasing order, so usually
-// all but the last few) are kept.
-func (p *prefix) setRank(x uint64) {
-	r := p.r
-	i := r.k
-	p.x[i] = x
-	for ; i > 0; i-- {
-		q := r.div(p.x[i], i-1)
-		if p.ok && q == p.x[i-1] {
-			break // digits 0..i-2 are the parent's
-		}
-		p.x[i-1] = q
-	}
-	start := max(i-1, 0)
-	key := uint64(0)
-	if start > 0 {
-		key = p.key >> (4 * uint(r.k-start))
-	}
-	for i := start; i < r.k; i++ {
-		v := r.selectFree(p.used[i], p.x[i+1]-p.x[i]*uint64(r.n-i))
-		p.used[i+1] = p.used[i] | 1<<v
-		key = key<<4 | uint64(v)
-	}
-	p.key, p.ok = key, true
-}
-
-// rank ranks q (a pattern) from the first digit where it differs from the
-// parent.
-func (p *prefix) rank(q uint64) uint64 {
-	r := p.r
-	d := p.key ^ q
-	if d == 0 {
-		return p.x[r.k]
-	}
-	i := r.k - 1 - (63-bits.LeadingZeros64(d))/4
-	x, used := p.x[i], p.used[i]
-	for ; i < r.k; i++ {
-		v := uint(q>>(4*uint(r.k-1-i))) & 15
-		x = x*uint64(r.n-i) + uint64(v) - uint64(bits.OnesCount32(used&(1<<v-1)))
-		used |= 1 << v
-	}
-	return x
 }
 
 // chunkWords is the span of one dirty flag of the ranked search: 64K
@@ -257,7 +118,7 @@ func approximateRanked(ctx context.Context, a *abstract, rows, cols, maxLevel in
 		}
 		a.exact = make([]*Bits, len(exact)) // lowerBound: len(exact) for every unseen pattern
 	} else {
-		goal := rk.rank(g.goal & encode.ProjectMask(k))
+		goal := rk.Rank(g.goal & encode.ProjectMask(k))
 		seen.set(goal)
 		mark.set(goal)
 		s.dirty[goal>>6/chunkWords].Store(true)
@@ -350,9 +211,9 @@ func (s *sweeper) sweep(ctx context.Context, keep bool, workers int) (int64, boo
 			return 0
 		}
 		var n int64
-		p := prefix{r: seen.rk}
+		p := placement.NewPrefix(seen.rk)
 		visit := func(q uint64, cost int) {
-			x := p.rank(q)
+			x := p.Rank(q)
 			if seen.hasIndex(x) {
 				return
 			}
@@ -383,8 +244,8 @@ func (s *sweeper) sweep(ctx context.Context, keep bool, workers int) (int64, boo
 			atomic.AndUint64(&mark.words[i], ^w)
 			took.Store(true)
 			for ; w != 0; w &= w - 1 {
-				p.setRank(uint64(i<<6 | bits.TrailingZeros64(w)))
-				a.successors(p.key, visit)
+				p.SetRank(uint64(i<<6 | bits.TrailingZeros64(w)))
+				a.successors(p.Key(), visit)
 			}
 		}
 		return n

@@ -3,91 +3,17 @@ package gapset
 import (
 	"bytes"
 	"context"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/gapset/gapset/internal/placement"
+	"github.com/gapset/gapset/internal/slowtest"
 	"github.com/gapset/gapset/keyset"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// allPatterns lists the k-cell patterns of n values (distinct, below n) in
-// increasing key order.
-func allPatterns(n, k int) []uint64 {
-	var out []uint64
-	var rec func(key uint64, used uint32, depth int)
-	rec = func(key uint64, used uint32, depth int) {
-		if depth == k {
-			out = append(out, key)
-			return
-		}
-		for v := 0; v < n; v++ {
-			if used&(1<<v) == 0 {
-				rec(key<<4|uint64(v), used|1<<v, depth+1)
-			}
-		}
-	}
-	rec(0, 0, 0)
-	return out
-}
-
-// The rank numbers the patterns 0..n!/(n-k)!-1 in key order, setRank
-// inverts it (from scratch, and from the previous pattern in any order),
-// and the incremental rank from a parent's prefix agrees with the full one
-// for any pattern.
-func TestRanker(t *testing.T) {
-	for _, c := range []struct{ n, k int }{{6, 3}, {9, 4}, {8, 7}, {12, 5}} {
-		r := newRanker(c.n, c.k)
-		keys := allPatterns(c.n, c.k)
-		require.Equal(t, int(Patterns(c.n, c.k)), len(keys))
-		for i, key := range keys {
-			require.Equal(t, uint64(i), r.rank(key), "n=%d k=%d %#x", c.n, c.k, key)
-			fresh := prefix{r: r} // unranked from scratch
-			fresh.setRank(uint64(i))
-			require.Equal(t, key, fresh.key)
-		}
-		rng := rand.New(rand.NewPCG(uint64(c.n), uint64(c.k)))
-		p := prefix{r: r}
-		for range 2000 {
-			i := rng.IntN(len(keys))
-			p.setRank(uint64(i))
-			require.Equal(t, keys[i], p.key)
-			require.Equal(t, uint64(i), p.rank(keys[i]))
-		}
-		for range 2000 {
-			p.set(keys[rng.IntN(len(keys))])
-			q := keys[rng.IntN(len(keys))]
-			require.Equal(t, r.rank(q), p.rank(q))
-			// a successor-like change: one cell's value replaced
-			sh := 4 * uint(rng.IntN(c.k))
-			q = p.key&^(15<<sh) | uint64(rng.IntN(c.n))<<sh
-			if slices.Contains(keys, q) {
-				require.Equal(t, r.rank(q), p.rank(q))
-			}
-		}
-	}
-}
-
-// The reciprocals divide every rank of up to 16 cells exactly.
-func TestRankerDiv(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for n := 2; n <= 16; n++ {
-		r := newRanker(n, n)
-		max := uint64(Patterns(16, 16)) // 16! < 2^45
-		for i := 0; i < n; i++ {
-			for _, x := range []uint64{0, 1, max - 1, max, uint64(n - i), uint64(n-i) - 1, uint64(n-i)*1e9 - 1} {
-				require.Equal(t, x/uint64(n-i), r.div(x, i), "%d/%d", x, n-i)
-			}
-			for range 10000 {
-				x := rng.Uint64N(max)
-				require.Equal(t, x/uint64(n-i), r.div(x, i), "%d/%d", x, n-i)
-			}
-		}
-	}
-}
 
 // writeLevels runs the approximation with ranked or 16^k tables and writes
 // every level's set into dir; it returns the files' contents.
@@ -129,9 +55,9 @@ func writeLevels(t *testing.T, rows, cols, k, maxLevel int, exact []*Bits, ranke
 // tables, unseeded and seeded with one to four exact levels (given
 // as 16^k or ranked tables); and the sets contain the exact projections.
 func TestApproximateRankedSameFiles(t *testing.T) {
-	big := os.Getenv("GAPSET_BIG") != ""
+	big := slowtest.On()
 	for _, c := range []struct{ rows, cols, maxGap, maxCells int }{{3, 3, 8, 7}, {2, 4, 8, 7}, {3, 4, 4, 6}} {
-		// 8 cells take 512 MiB 16^k tables (GAPSET_BIG=1)
+		// 8 cells take 512 MiB 16^k tables (GAPSET_SLOW=1)
 		if big {
 			c.maxCells = min(c.rows*c.cols-1, MaxApproxCells)
 		}
@@ -204,7 +130,7 @@ func TestApproximateRankedCells(t *testing.T) {
 		assert.Nil(t, seeds[0], "above 8 cells only the top seed is loaded")
 		s := seeds[1]
 		require.NotNil(t, s.rk, "a %d-cell set is ranked", k)
-		assert.Equal(t, rankedBytes(12, k), s.Bytes())
+		assert.Equal(t, placement.Bytes(12, k), s.Bytes())
 		assert.Equal(t, exact[k][1], s.Keys())
 		assert.Equal(t, int64(len(exact[k][1])), s.Len())
 		// members and non-members, asked with whole-board keys (the first
@@ -212,7 +138,10 @@ func TestApproximateRankedCells(t *testing.T) {
 		in := exact[k][1][len(exact[k][1])/2]
 		assert.True(t, seeds[1].Contains(in|0xf<<44))
 		out := 0
-		for _, p := range allPatterns(12, k)[:5000] {
+		first := placement.NewPrefix(placement.NewRanker(12, k)) // the patterns of the first 5000 ranks
+		for x := range uint64(5000) {
+			first.SetRank(x)
+			p := first.Key()
 			if !slices.Contains(exact[k][1], p) {
 				assert.False(t, seeds[1].Contains(p))
 				out++

@@ -10,17 +10,16 @@ import (
 	"github.com/gapset/gapset/data"
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/internal/slowtest"
 	"github.com/gapset/gapset/keyset"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // TestG0Full4x4 enumerates the whole 4x4 G0 in memory and checks the
-// paper's counts. Opt in: GAPSET_BIG=1 go test -run G0Full -v ./gapset/
+// paper's counts. Opt in: GAPSET_SLOW=1 go test -run G0Full -v ./gapset/
 func TestG0Full4x4(t *testing.T) {
-	if os.Getenv("GAPSET_BIG") == "" {
-		t.Skip("set GAPSET_BIG=1 to enumerate the 4x4 G0 (about 1 GiB, tens of seconds)")
-	}
+	slowtest.Skip(t, "enumerate the 4x4 G0 (about 1 GiB, tens of seconds)")
 	sets, err := Sets(context.Background(), 4, 4, 0, []int{16, 12, 10, 8}, func(p Progress) {
 		t.Logf("step %2d gap %d M %2d layer %10d members %11d %6.1fs rss %d MiB", p.Step, p.Gap, p.Manhattan, p.Layer, p.Members, p.Elapsed.Seconds(), p.RSS>>20)
 	})
@@ -70,11 +69,9 @@ func paperPatterns(t *testing.T, k int) int64 {
 }
 
 // TestEnumerateG0Full4x4 is the streaming path on the 4x4 G0 with the
-// paper's projections. Opt in: GAPSET_BIG=1 go test -run EnumerateG0 -v ./gapset/
+// paper's projections. Opt in: GAPSET_SLOW=1 go test -run EnumerateG0 -v ./gapset/
 func TestEnumerateG0Full4x4(t *testing.T) {
-	if os.Getenv("GAPSET_BIG") == "" {
-		t.Skip("set GAPSET_BIG=1 to enumerate the 4x4 G0 to disk (about 2 GiB of scratch)")
-	}
+	slowtest.Skip(t, "enumerate the 4x4 G0 to disk (about 2 GiB of scratch)")
 	res, err := Enumerate(context.Background(), Config{Rows: 4, Cols: 4, MaxGap: 0, Cells: []int{16, 12, 10, 8}, Dir: t.TempDir(), Memory: 1 << 30})
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/gapset/gapset/internal/placement"
 	"github.com/gapset/gapset/internal/sysprobe"
 )
 
@@ -215,13 +216,7 @@ func EstimateRun(cfg Config) Estimate {
 
 // Patterns is n!/(n-k)!: the fillings of k cells of an n-cell board with
 // distinct values (the projections a set of k cells can hold).
-func Patterns(n, k int) float64 {
-	p := 1.0
-	for i := 0; i < k; i++ {
-		p *= float64(n - i)
-	}
-	return p
-}
+func Patterns(n, k int) float64 { return float64(placement.Size(n, k)) }
 
 // coresBusy is how many of 2 cores the partitioned enumerator keeps busy:
 // 1.8 while its runs stay in the page cache (4x4 gap <= 2: 206.7 s of CPU

@@ -3,11 +3,11 @@ package gapset
 import (
 	"context"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/internal/slowtest"
 	"github.com/gapset/gapset/memset"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -33,11 +33,11 @@ func TestLevelSetsMatchBFS(t *testing.T) {
 
 // On the 3x4 board (too big for the BFS map) h_G:2N with the enumerated
 // sets finds Manhattan's optimal lengths on random boards, with fewer
-// nodes. By default gap <= 4; GAPSET_BIG=1 runs gap <= 8 (about 10 s of
+// nodes. By default gap <= 4; GAPSET_SLOW=1 runs gap <= 8 (about 10 s of
 // enumeration).
 func TestLevelSets3x4SolveSample(t *testing.T) {
 	maxGap, samples := 4, 40
-	if os.Getenv("GAPSET_BIG") != "" {
+	if slowtest.On() {
 		maxGap, samples = 8, 200
 	}
 	sets, err := LevelSets(context.Background(), 3, 4, maxGap, []int{12, 8}, nil)

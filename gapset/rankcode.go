@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/bits"
 	"sync"
+
+	"github.com/gapset/gapset/internal/placement"
 )
 
 // Whole-board keys spend 4 bits a cell on what is a permutation: a sorted
@@ -41,57 +43,42 @@ func init() {
 }
 
 // buildRankPerms lists, for every rank r < m!, the arrangement of m sorted
-// tiles whose rank is r, as the index of the tile in each cell.
+// tiles whose rank is r, as the index of the tile in each cell (the cell
+// j-th from the end in nibble j): the placement of rank r of m values
+// below m.
 func buildRankPerms(m int) []uint32 {
-	f := 1
-	for i := 2; i <= m; i++ {
-		f *= i
-	}
-	perms := make([]uint32, f)
+	perms := make([]uint32, placement.Size(m, m))
+	pos := make([]uint8, m)
 	for r := range perms {
-		// Lehmer digits, most significant (first cell) first.
-		rest, free := r, uint32(1)<<m-1
+		placement.Unrank(r, pos, m)
 		var p uint32
-		for j := m - 1; j >= 0; j-- {
-			w := 1
-			for i := 2; i <= j; i++ {
-				w *= i
-			}
-			c := rest / w
-			rest %= w
-			idx := selectBit(free, c)
-			free &^= 1 << idx
-			p |= uint32(idx) << (4 * j)
+		for j := 0; j < m; j++ {
+			p |= uint32(pos[m-1-j]) << (4 * j)
 		}
 		perms[r] = p
 	}
 	return perms
 }
 
-// selectBit is the position of the c-th (from 0) lowest set bit of x.
-func selectBit(x uint32, c int) int {
-	for ; c > 0; c-- {
-		x &= x - 1
-	}
-	return bits.TrailingZeros32(x)
-}
-
 func newRankCoder(cells int) *rankCoder {
 	m := min(cells, rankCells)
 	rc := &rankCoder{n: cells, m: m, all: uint32(1)<<cells - 1, perm: rankPerms[m]()}
-	rc.fact[0] = 1
-	for i := 1; i <= rankCells; i++ {
-		rc.fact[i] = rc.fact[i-1] * uint32(i)
+	for i := range rc.fact {
+		rc.fact[i] = uint32(placement.Size(i, i))
 	}
 	return rc
 }
 
-// code is key's rank code.
+// code is key's rank code. The suffix's rank is its placement rank among
+// its own tiles (placement.Rank of the tiles' indices in increasing order),
+// taken here from the last cell back: the digit of the cell j-th from the
+// end, of weight j!, is its tile counted among the tiles after it, that
+// is among the tiles not in ^after.
 func (rc *rankCoder) code(key uint64) uint64 {
 	var r, after uint32
 	for j := 0; j < rc.m; j++ {
 		t := uint32(key>>(4*j)) & 15
-		r += uint32(bits.OnesCount32(after&(1<<t-1))) * rc.fact[j]
+		r += uint32(placement.Digit(^after, uint(t))) * rc.fact[j]
 		after |= 1 << t
 	}
 	return key>>(4*rc.m)<<16 | uint64(r)

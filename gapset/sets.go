@@ -158,7 +158,7 @@ func memLayers(ctx context.Context, rows, cols, maxGap, maxStep int, progress fu
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		any := false
+		grew := false // some level got a new layer at this step
 		for j := 0; j < levels; j++ {
 			// buf and scratch are reused from layer to layer; the layer
 			// itself is stored in a slice of its exact size.
@@ -180,11 +180,11 @@ func memLayers(ctx context.Context, rows, cols, maxGap, maxStep int, progress fu
 			cand = slices.Clone(cand)
 			hist[j] = append(hist[j], cand)
 			if len(cand) > 0 {
-				any = true
+				grew = true
 			}
 			report(j, d, cand)
 		}
-		if !any {
+		if !grew {
 			break
 		}
 	}

@@ -9,8 +9,8 @@ import (
 )
 
 // combinedEntries are the pattern databases together with the gap sets
-// (ida.Combined): pdbP+gapG is max(the reflected database P, h_G:G);
-// pdbP+gapGr also asks the gap sets about the board's mirror image;
+// (ida.Combined): pdbP+gapG is max(the database P with its transposed lookup, h_G:G);
+// pdbP+gapGr also asks the gap sets about the board's transpose;
 // the -gapfirst forms ask the gap sets before the database's bound (same
 // cuts, fewer database lookups, more questions).
 func combinedEntries() []Entry {
@@ -18,19 +18,19 @@ func combinedEntries() []Entry {
 	bases := []struct {
 		name, partition string
 		rows, cols      int
-		reflect         bool // as the database's own entry
+		transpose       bool // as the database's own entry
 	}{{"pdb78", "7-8", 4, 4, true}, {"pdb44", "4-4", 3, 3, false}}
 	for _, b := range bases {
 		for g := 0; g <= maxRegisteredGap; g += 2 {
 			for _, v := range []struct {
-				suffix           string
-				mirror, gapFirst bool
-				what             string
+				suffix              string
+				transpose, gapFirst bool
+				what                string
 			}{
 				{"", false, false, ""},
-				{"r", true, false, ", asking about the mirror image too"},
+				{"r", true, false, ", asking about the transpose too"},
 				{"-gapfirst", false, true, ", the gap sets asked first"},
-				{"r-gapfirst", true, true, ", asking about the mirror image too, the gap sets first"},
+				{"r-gapfirst", true, true, ", asking about the transpose too, the gap sets first"},
 			} {
 				if v.gapFirst && b.rows != 4 {
 					continue // the timing variants only for the 15-puzzle
@@ -46,7 +46,7 @@ func combinedEntries() []Entry {
 						if err != nil || filter != 0 {
 							return nil, fmt.Errorf("bad heuristic %s:%s: want %s or %s:K with cells K, e.g. %s:8", name, quote(args), name, name, name)
 						}
-						base, err := r.pdbHeuristic(b.partition, b.rows, b.cols, b.reflect, b.name)
+						base, err := r.pdbHeuristic(b.partition, b.rows, b.cols, b.transpose, b.name)
 						if err != nil {
 							return nil, err
 						}
@@ -58,7 +58,7 @@ func combinedEntries() []Entry {
 						if args != "" {
 							label += ":" + args
 						}
-						return ida.Combined{Base: base.(*pdb.Heuristic), Gap: gh.(ida.Gap), Mirror: v.mirror, GapFirst: v.gapFirst,
+						return ida.Combined{Base: base.(*pdb.Heuristic), Gap: gh.(ida.Gap), Transpose: v.transpose, GapFirst: v.gapFirst,
 							NoSkip: r.opt.NoSkip, Label: label}, nil
 					},
 				})

@@ -25,7 +25,7 @@ func TestCombinedNamesSolveOptimally(t *testing.T) {
 		assert.Equal(t, s, h.Name())
 		c, ok := h.(ida.Combined)
 		require.True(t, ok, s)
-		assert.Equal(t, s == "pdb44+gap2r", c.Mirror, s)
+		assert.Equal(t, s == "pdb44+gap2r", c.Transpose, s)
 		for i := 0; i < 20; i++ {
 			b := encode.Random(rng, 3, 3)
 			res, err := ida.Solve(b, h, ida.Options{})

@@ -11,6 +11,7 @@ import (
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/internal/placement"
 	"github.com/gapset/gapset/keyset"
 	"github.com/gapset/gapset/memset"
 )
@@ -47,42 +48,42 @@ func gapEntries() []Entry {
 				if err != nil {
 					return nil, err
 				}
-				return mirrored(h.(ida.Gap), r.opt.Rows, r.opt.Cols)
+				return transposed(h.(ida.Gap), r.opt.Rows, r.opt.Cols)
 			},
 		})
 	}
 	return es
 }
 
-// mirrored makes every level of h ask about the board's transpose too
-// (mirroredSet): the dense tables and filters stay in front, as they are
+// transposed makes every level of h ask about the board's transpose too
+// (transposedSet): the dense tables and filters stay in front, as they are
 // supersets of the plain levels.
-func mirrored(h ida.Gap, rows, cols int) (ida.Heuristic, error) {
-	t, err := encode.NewMirror(rows, cols)
+func transposed(h ida.Gap, rows, cols int) (ida.Heuristic, error) {
+	t, err := encode.NewSquareTransposition(rows, cols)
 	if err != nil {
 		return nil, err
 	}
 	levels := make([]ida.Set, len(h.Levels))
 	for i, s := range h.Levels {
-		levels[i] = mirroredSet{inner: s, t: t}
+		levels[i] = transposedSet{inner: s, t: t}
 	}
 	h.Levels = levels
 	h.Label = strings.Replace(h.Label, "(", "r(", 1)
 	return h, nil
 }
 
-// mirroredSet is a gap set that holds a board only when the inner set holds
-// both the board and its mirror image: still a superset of the gap set (a
-// board of gap <= 2i and its mirror image, of the same gap, are both in the
+// transposedSet is a gap set that holds a board only when the inner set holds
+// both the board and its transpose: still a superset of the gap set (a
+// board of gap <= 2i and its transpose, of the same gap, are both in the
 // inner set), and smaller, since a projected set sees other cells of the
-// mirror image. It costs a second question and a transposition per query.
-type mirroredSet struct {
+// transpose. It costs a second question and a transposition per query.
+type transposedSet struct {
 	inner ida.Set
 	t     *encode.Transposition
 }
 
 // Contains implements ida.Set.
-func (m mirroredSet) Contains(key uint64) bool {
+func (m transposedSet) Contains(key uint64) bool {
 	return m.inner.Contains(key) && m.inner.Contains(m.t.Key(key))
 }
 
@@ -104,8 +105,9 @@ func gapArgs(g int, args string) (cells, filter int, err error) {
 	return cells, filter, nil
 }
 
-// Set is one loaded gap set.
-type Set struct {
+// LoadedSet is one loaded gap set (the ida.Set it answers with, and where it
+// came from).
+type LoadedSet struct {
 	Set   ida.Set
 	Name  string // Gap0_8, Gap2, Gap0_8.bdd, ...
 	Gap   int    // holds configurations of gap <= Gap
@@ -119,7 +121,7 @@ type Set struct {
 // pool is every set named by the options, loaded once, and the dense
 // tables made from them.
 type pool struct {
-	sets   []Set
+	sets   []LoadedSet
 	tables map[string]*memset.Dense // by set name and cells
 }
 
@@ -135,7 +137,7 @@ type bddSet struct {
 func (b bddSet) Mask() uint64 { return b.mask }
 
 // Sets loads (once) the sets the options name and returns them.
-func (r *Resolver) Sets() ([]Set, error) {
+func (r *Resolver) Sets() ([]LoadedSet, error) {
 	if r.pool != nil {
 		return r.pool.sets, nil
 	}
@@ -178,7 +180,7 @@ func (r *Resolver) Sets() ([]Set, error) {
 		if err := sameSize(path, in.Rows, in.Cols, in.Gap, in.Exact, in.Name()); err != nil {
 			return nil, err
 		}
-		p.sets = append(p.sets, Set{Set: BDDSet(s), Name: in.Name() + ".bdd", Gap: in.Gap,
+		p.sets = append(p.sets, LoadedSet{Set: BDDSet(s), Name: in.Name() + ".bdd", Gap: in.Gap,
 			Cells: in.Cells, Count: int(in.Count), Bytes: in.FileSize, BDDNodes: in.Nodes})
 	}
 	if len(o.Cells) > 0 {
@@ -203,7 +205,7 @@ func (r *Resolver) Sets() ([]Set, error) {
 				if k < n {
 					name += "_" + strconv.Itoa(k)
 				}
-				p.sets = append(p.sets, Set{Set: s, Name: name, Gap: 2 * i, Cells: k, Count: s.Len(), Bytes: s.Bytes()})
+				p.sets = append(p.sets, LoadedSet{Set: s, Name: name, Gap: 2 * i, Cells: k, Count: s.Len(), Bytes: s.Bytes()})
 			}
 		}
 	}
@@ -217,31 +219,31 @@ func (r *Resolver) Sets() ([]Set, error) {
 // smaller (Gap2_10, Gap4_10) as one bit per placement rank, with their
 // dense tables (cells in dense) made in the same pass, since a ranked set
 // cannot be projected cheaply afterwards; the others as a hash table.
-func (p *pool) loadKeys(path string, h keyset.Header, dense []int) (Set, error) {
-	out := Set{Name: h.Name(), Gap: h.Gap, Cells: h.Cells}
+func (p *pool) loadKeys(path string, h keyset.Header, dense []int) (LoadedSet, error) {
+	out := LoadedSet{Name: h.Name(), Gap: h.Gap, Cells: h.Cells}
 	n := h.Rows * h.Cols
 	switch {
 	case h.Approx && h.Cells <= gapset.MaxApproxCells:
 		b, _, err := gapset.LoadBits(path)
 		if err != nil {
-			return Set{}, err
+			return LoadedSet{}, err
 		}
 		out.Set, out.Count, out.Bytes = b, int(b.Len()), b.Bytes()
-	case h.Cells < n && memset.RankedBytes(n, h.Cells) < memset.HashBytes(int(min(h.Count, 1<<40)), h.Cells):
+	case h.Cells < n && placement.Bytes(n, h.Cells) < memset.HashBytes(int(min(h.Count, 1<<40)), h.Cells):
 		var tabs []*memset.Dense
 		var ks []int
 		for _, k := range dense {
 			if k > 0 && k < h.Cells {
 				d, err := memset.NewDense(k)
 				if err != nil {
-					return Set{}, err
+					return LoadedSet{}, err
 				}
 				tabs, ks = append(tabs, d), append(ks, k)
 			}
 		}
 		s, _, err := memset.LoadRanked(path, tabs...)
 		if err != nil {
-			return Set{}, err
+			return LoadedSet{}, err
 		}
 		for i, d := range tabs {
 			p.tables[denseID(out.Name, ks[i])] = d
@@ -250,7 +252,7 @@ func (p *pool) loadKeys(path string, h keyset.Header, dense []int) (Set, error) 
 	default:
 		s, _, err := memset.Load(path)
 		if err != nil {
-			return Set{}, err
+			return LoadedSet{}, err
 		}
 		out.Set, out.Count, out.Bytes = s, s.Len(), s.Bytes()
 	}
@@ -265,8 +267,8 @@ func denseID(name string, k int) string { return fmt.Sprintf("%s/%d", name, k) }
 // can take exact levels on 10 cells and approximated ones on 8: any
 // superset of a level's projection keeps h_G:2N admissible). cells 0
 // accepts any set, but only if one fits.
-func (p *pool) pick(g, cells int) (Set, error) {
-	var fit []Set
+func (p *pool) pick(g, cells int) (LoadedSet, error) {
+	var fit []LoadedSet
 	for _, s := range p.sets {
 		if s.Gap == g && (cells == 0 || s.Cells == cells) {
 			fit = append(fit, s)
@@ -291,13 +293,13 @@ func (p *pool) pick(g, cells int) (Set, error) {
 		if cells != 0 {
 			note = fmt.Sprintf(" on %d cells or fewer", cells)
 		}
-		return Set{}, fmt.Errorf("no Gap%d set%s given (use --keys, --bdd or --cells)", g, note)
+		return LoadedSet{}, fmt.Errorf("no Gap%d set%s given (use --keys, --bdd or --cells)", g, note)
 	}
 	var names []string
 	for _, s := range fit {
 		names = append(names, s.Name)
 	}
-	return Set{}, fmt.Errorf("several Gap%d sets (%s): name one, e.g. gap%d:%d", g, strings.Join(names, ", "), g, fit[0].Cells)
+	return LoadedSet{}, fmt.Errorf("several Gap%d sets (%s): name one, e.g. gap%d:%d", g, strings.Join(names, ", "), g, fit[0].Cells)
 }
 
 // gapHeuristic makes h_G:maxGap: levels Gap0, Gap2, ..., Gap<maxGap>, each
@@ -317,7 +319,7 @@ func (r *Resolver) gapHeuristic(maxGap, cells, filter int) (ida.Heuristic, error
 		}
 		h.Levels = append(h.Levels, s.Set)
 		name := s.Name
-		var f Set
+		var f LoadedSet
 		if filter > 0 {
 			if f, err = p.pick(g, filter); err != nil {
 				return nil, err
@@ -380,7 +382,7 @@ func CheckDense(ks []int) error {
 
 // dense returns the bit table of s projected onto its last k cells (nil
 // when k is 0 or s is on no more than k cells), made once per set and k.
-func (p *pool) dense(s Set, k int) (ida.BitTable, error) {
+func (p *pool) dense(s LoadedSet, k int) (ida.BitTable, error) {
 	if k <= 0 || s.Cells <= k {
 		return nil, nil
 	}

@@ -84,10 +84,10 @@ func TestGapLevelsUpTo8(t *testing.T) {
 
 // gapGr asks every level about the transposed board too: the optimum, no
 // more nodes; refused on a board that is not square.
-func TestMirroredGapLevels(t *testing.T) {
+func TestTransposedGapLevels(t *testing.T) {
 	r := New(Options{Rows: 3, Cols: 3, Cells: []int{6}, MaxGap: 8})
-	plain, mirrored := solveAll(t, r, "gap8:6", ida.Options{}), solveAll(t, r, "gap8r:6", ida.Options{})
-	assert.LessOrEqual(t, nodes(mirrored), nodes(plain))
+	plain, transposed := solveAll(t, r, "gap8:6", ida.Options{}), solveAll(t, r, "gap8r:6", ida.Options{})
+	assert.LessOrEqual(t, nodes(transposed), nodes(plain))
 	_, err := New(Options{Rows: 3, Cols: 4, Cells: []int{6}}).Resolve("gap0r")
 	assert.ErrorContains(t, err, "square")
 }

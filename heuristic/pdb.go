@@ -12,23 +12,23 @@ import (
 
 func pdbEntries() []Entry {
 	return []Entry{
-		pdbEntry("pdb78", "7-8 additive databases, also reflected", "7-8", 4, 4, true),
-		pdbEntry("pdb663", "6-6-3 additive databases, also reflected", "6-6-3", 4, 4, true),
-		pdbEntry("pdb555", "5-5-5 additive databases, also reflected", "5-5-5", 4, 4, true),
-		pdbEntry("pdb78-direct", "7-8 additive databases, not reflected", "7-8", 4, 4, false),
+		pdbEntry("pdb78", "7-8 additive databases, also looked up on the transpose", "7-8", 4, 4, true),
+		pdbEntry("pdb663", "6-6-3 additive databases, also looked up on the transpose", "6-6-3", 4, 4, true),
+		pdbEntry("pdb555", "5-5-5 additive databases, also looked up on the transpose", "5-5-5", 4, 4, true),
+		pdbEntry("pdb78-direct", "7-8 additive databases, not looked up on the transpose", "7-8", 4, 4, false),
 		pdbEntry("pdb78-noskip", "pdb78 evaluated at every node", "7-8", 4, 4, true),
 		pdbEntry("pdb78-noprefetch", "pdb78 without the prefetch of the children's entries (for comparisons)", "7-8", 4, 4, true),
 		pdbEntry("pdb78-compact", "pdb78 with 4-bit entries (half the memory; converted at load, about a second)", "7-8", 4, 4, true),
 		pdbEntry("pdb78-dual", "pdb78, also the dual boards (the inverse permutations) where proven", "7-8", 4, 4, true),
 		pdbEntry("pdb663-dual", "pdb663, also the dual boards (the inverse permutations) where proven", "6-6-3", 4, 4, true),
 		pdbEntry("pdb44", "4-4 databases of the 3x3 board", "4-4", 3, 3, false),
-		pdbMaxEntry("pdb78+663", "max of the reflected 7-8 and 6-6-3 databases", "7-8", "6-6-3"),
-		pdbEntry("pdb78mid", "the 7-8-mid databases (middle rows; outer rows), also reflected", "7-8-mid", 4, 4, true),
-		pdbMaxEntry("pdb78+78mid", "max of the reflected 7-8 and 7-8-mid databases (the fewest nodes; both sets in --pdb)", "7-8", "7-8-mid"),
+		pdbMaxEntry("pdb78+663", "max of the transposing 7-8 and 6-6-3 databases", "7-8", "6-6-3"),
+		pdbEntry("pdb78mid", "the 7-8-mid databases (middle rows; outer rows), also looked up on the transpose", "7-8-mid", 4, 4, true),
+		pdbMaxEntry("pdb78+78mid", "max of the transposing 7-8 and 7-8-mid databases (the fewest nodes; both sets in --pdb)", "7-8", "7-8-mid"),
 	}
 }
 
-// pdbMaxEntry is the largest of the reflected databases of 4x4 partitions.
+// pdbMaxEntry is the largest of the transposing databases of 4x4 partitions.
 func pdbMaxEntry(name, usage string, partitions ...string) Entry {
 	return Entry{Name: name, Usage: usage, Options: []string{OptPDB},
 		Make: func(r *Resolver, _ string) (ida.Heuristic, error) {
@@ -44,10 +44,10 @@ func pdbMaxEntry(name, usage string, partitions ...string) Entry {
 		}}
 }
 
-func pdbEntry(name, usage, partition string, rows, cols int, reflect bool) Entry {
+func pdbEntry(name, usage, partition string, rows, cols int, transpose bool) Entry {
 	return Entry{Name: name, Usage: usage, Options: []string{OptPDB},
 		Make: func(r *Resolver, _ string) (ida.Heuristic, error) {
-			return r.pdbHeuristic(partition, rows, cols, reflect, name)
+			return r.pdbHeuristic(partition, rows, cols, transpose, name)
 		}}
 }
 
@@ -60,7 +60,7 @@ func (r *Resolver) PDBDir() string {
 }
 
 // pdbHeuristic loads (once) the databases of a partition.
-func (r *Resolver) pdbHeuristic(partition string, rows, cols int, reflect bool, label string) (ida.Heuristic, error) {
+func (r *Resolver) pdbHeuristic(partition string, rows, cols int, transpose bool, label string) (ida.Heuristic, error) {
 	if r.opt.Rows != 0 && (r.opt.Rows != rows || r.opt.Cols != cols) {
 		return nil, fmt.Errorf("heuristic %s is for %dx%d boards, not %dx%d", label, rows, cols, r.opt.Rows, r.opt.Cols)
 	}
@@ -92,7 +92,7 @@ func (r *Resolver) pdbHeuristic(partition string, rows, cols int, reflect bool, 
 		}
 		r.pdbs[key] = set
 	}
-	return &pdb.Heuristic{Set: set, Reflect: reflect, Label: label,
+	return &pdb.Heuristic{Set: set, Transpose: transpose, Label: label,
 		NoSkip: strings.HasSuffix(label, "-noskip"), Dual: strings.HasSuffix(label, "-dual"),
 		NoPrefetch: strings.HasSuffix(label, "-noprefetch")}, nil
 }

@@ -8,12 +8,12 @@ import (
 )
 
 // Combined is max(Base, h_G:2N) where Base is a heuristic offering a
-// Tracker (a pattern database) and Gap is h_G:2N. With Mirror the gap sets
-// are also asked about the board mirrored in the main diagonal (tiles
-// renumbered so that the goal maps onto itself): the mirror image has the
+// Tracker (a pattern database) and Gap is h_G:2N. With Transpose the gap
+// sets are also asked about the board's transpose (its image in the main
+// diagonal, tiles renumbered so that the goal maps onto itself): it has the
 // same optimum and the same Manhattan distance, so it has the same gap, but
-// a projected set sees other cells of it (the last rows of the mirror are
-// the last columns of the board).
+// a projected set sees other cells of it (the last rows of the transpose
+// are the last columns of the board).
 //
 // The gap sets can change the cut decision of a child only where the
 // database does not cut (Base <= need) and M + 2N + 2 > need; elsewhere no
@@ -24,12 +24,12 @@ import (
 // make the same cut decisions; only the value returned on a cut (and so,
 // rarely, the next iteration's limit) can differ.
 type Combined struct {
-	Base     TrackerMaker
-	Gap      Gap
-	Mirror   bool
-	GapFirst bool
+	Base      TrackerMaker
+	Gap       Gap
+	Transpose bool
+	GapFirst  bool
 	// NoSkip computes the database's bound and every gap level (of the board
-	// and, with Mirror, its mirror image) at every node: the exact maximum,
+	// and, with Transpose, its transpose) at every node: the exact maximum,
 	// for tests and comparisons.
 	NoSkip bool
 	Label  string
@@ -45,7 +45,7 @@ func (c Combined) Name() string {
 		base = h.Name()
 	}
 	name := base + "+" + c.Gap.Name()
-	if c.Mirror {
+	if c.Transpose {
 		name += "r"
 	}
 	return name
@@ -56,8 +56,8 @@ func (c Combined) NewEvaluator(rows, cols int) (Evaluator, error) {
 	if c.Base == nil {
 		return nil, errors.New("combined heuristic without a base")
 	}
-	if c.Mirror && rows != cols {
-		return nil, fmt.Errorf("mirrored gap query needs a square board, not %dx%d", rows, cols)
+	if c.Transpose && rows != cols {
+		return nil, fmt.Errorf("the transposed gap query needs a square board, not %dx%d", rows, cols)
 	}
 	tr, err := c.Base.NewTracker(rows, cols)
 	if err != nil {
@@ -77,10 +77,10 @@ func (c Combined) NewEvaluator(rows, cols int) (Evaluator, error) {
 	}
 	step, geMD := c.Base.TrackerInfo()
 	e := &combinedEval{tr: tr, gev: gev, gap: gl.GapLoop(), step: max(step, 1), geMD: geMD,
-		mirror: c.Mirror, gapFirst: c.GapFirst, noSkip: c.NoSkip, mul: geo.Flip}
+		transpose: c.Transpose, gapFirst: c.GapFirst, noSkip: c.NoSkip, mul: geo.Flip}
 	e.top = 2 * e.gap.Levels
-	if c.Mirror {
-		tp, err := encode.NewMirror(rows, cols)
+	if c.Transpose {
+		tp, err := encode.NewSquareTransposition(rows, cols)
 		if err != nil {
 			return nil, err
 		}
@@ -100,48 +100,48 @@ func (c Combined) NewEvaluator(rows, cols int) (Evaluator, error) {
 const slackBins = 10
 
 // combinedEval follows the database's tracker (with the lower-bound-check
-// skipping of SkipEvaluator), the board's key and, with mirror, the mirror
-// image's key; the gap sets are asked through the gap evaluator's GapLoop.
+// skipping of SkipEvaluator), the board's key and, with transpose, the
+// transpose's key; the gap sets are asked through the gap evaluator's GapLoop.
 type combinedEval struct {
-	tr       Tracker
-	gev      Evaluator
-	gap      *GapLoop
-	top      int // 2N + 2
-	key      uint64
-	mul      [16][16]uint64
-	step     int
-	geMD     bool
-	mirror   bool
-	gapFirst bool
-	noSkip   bool
-	lo, hi   []int // the database's bounds per depth (see SkipEvaluator)
-	rkey     uint64
-	tp       encode.Transposition // the mirror image, with mirror
-	rmul     [16][16]uint64
+	tr        Tracker
+	gev       Evaluator
+	gap       *GapLoop
+	top       int // 2N + 2
+	key       uint64
+	mul       [16][16]uint64
+	step      int
+	geMD      bool
+	transpose bool
+	gapFirst  bool
+	noSkip    bool
+	lo, hi    []int // the database's bounds per depth (see SkipEvaluator)
+	rkey      uint64
+	tp        encode.Transposition // the transpose, with transpose
+	rmul      [16][16]uint64
 
-	checks     int64 // database bounds computed
-	baseSkip   int64 // database bounds skipped (cannot cut)
-	saved      int64 // database bounds not computed because the gap sets cut
-	noAskMD    int64 // pushes without a question: Manhattan distance cuts
-	noAskBase  int64 // ... the database cuts
-	noAskRange int64 // ... M + 2N + 2 <= need: the gap sets cannot cut
-	cuts       int64 // children cut by the board's gap query
-	mirrorCuts int64 // children cut by the mirror image's query alone
-	asked      int64 // pushes that asked (asked + skipped = pushes)
+	checks        int64 // database bounds computed
+	baseSkip      int64 // database bounds skipped (cannot cut)
+	saved         int64 // database bounds not computed because the gap sets cut
+	noAskMD       int64 // pushes without a question: Manhattan distance cuts
+	noAskBase     int64 // ... the database cuts
+	noAskRange    int64 // ... M + 2N + 2 <= need: the gap sets cannot cut
+	cuts          int64 // children cut by the board's gap query
+	transposeCuts int64 // children cut by the transpose's query alone
+	asked         int64 // pushes that asked (asked + skipped = pushes)
 	// slack[k]: pushes (database first) the database let through with
 	// need - M in [2k, 2k+1] (the last bin: 2k or more); h_G:2N can cut
 	// such a push only when N >= k.
 	slack [slackBins]int64
 }
 
-// mirrorKey is Position.Key of p mirrored in the main diagonal.
-func (e *combinedEval) mirrorKey(p *Position) uint64 { return e.tp.Key(p.Key()) }
+// transposeKey is Position.Key of p's transpose.
+func (e *combinedEval) transposeKey(p *Position) uint64 { return e.tp.Key(p.Key()) }
 
 // gapExact is the exact h_G:2N bound, the larger of the board's and its
-// mirror image's.
+// transpose's.
 func (e *combinedEval) gapExact(md int) int {
 	b := e.gap.bound(md, e.key)
-	if e.mirror {
+	if e.transpose {
 		b = max(b, e.gap.bound(md, e.rkey))
 	}
 	return b
@@ -151,8 +151,8 @@ func (e *combinedEval) gapExact(md int) int {
 func (e *combinedEval) Root(p *Position) int {
 	e.tr.Reset(p)
 	e.key = p.Key()
-	if e.mirror {
-		e.rkey = e.mirrorKey(p)
+	if e.transpose {
+		e.rkey = e.transposeKey(p)
 	}
 	h := max(e.tr.Bound(p, 1<<30), e.gapExact(p.MD))
 	e.checks++
@@ -163,7 +163,7 @@ func (e *combinedEval) Root(p *Position) int {
 
 // excess asks the gap sets whether a board with need - M = x (0 <= x <
 // 2N + 2) has a gap above x: level j = x/2 alone decides it (see
-// gapEval.Push). It returns 2j + 2 when the board or its mirror image is
+// gapEval.Push). It returns 2j + 2 when the board or its transpose is
 // outside level j (the bound is then M + 2j + 2 > need), else 0.
 func (e *combinedEval) excess(x int) int {
 	e.asked++
@@ -172,8 +172,8 @@ func (e *combinedEval) excess(x int) int {
 		e.cuts++
 		return 2*j + 2
 	}
-	if e.mirror && !e.gap.contains(j, e.rkey) {
-		e.mirrorCuts++
+	if e.transpose && !e.gap.contains(j, e.rkey) {
+		e.transposeCuts++
 		return 2*j + 2
 	}
 	return 0
@@ -183,7 +183,7 @@ func (e *combinedEval) excess(x int) int {
 func (e *combinedEval) Push(p *Position, tile uint8, from, to int, need int) int {
 	e.tr.Move(p, tile, from, to)
 	e.key ^= uint64(tile) * e.mul[from][to]
-	if e.mirror {
+	if e.transpose {
 		e.rkey ^= uint64(e.tp.Tile[tile]) * e.rmul[from][to]
 	}
 	d := p.Depth
@@ -259,13 +259,13 @@ func (e *combinedEval) keep(d, lo, hi int) {
 func (e *combinedEval) Pop(p *Position, tile uint8, from, to int) {
 	e.tr.Undo(p, tile, from, to)
 	e.key ^= uint64(tile) * e.mul[from][to]
-	if e.mirror {
+	if e.transpose {
 		e.rkey ^= uint64(e.tp.Tile[tile]) * e.rmul[from][to]
 	}
 }
 
 // Counters implements CounterReporter. queries are gap-set questions (the
-// board's and the mirror image's); asked and skipped are the pushes that
+// board's and the transpose's); asked and skipped are the pushes that
 // asked some and none.
 func (e *combinedEval) Counters() map[string]int64 {
 	c := map[string]int64{
@@ -279,8 +279,8 @@ func (e *combinedEval) Counters() map[string]int64 {
 		"base_checks":      e.checks,
 		"base_skipped":     e.baseSkip,
 	}
-	if e.mirror {
-		c["mirror_cuts"] = e.mirrorCuts
+	if e.transpose {
+		c["mirror_cuts"] = e.transposeCuts // the name of the committed results
 	}
 	if e.gapFirst {
 		c["base_saved"] = e.saved

@@ -42,7 +42,7 @@ var worldOnce = sync.OnceValues(func() (*world3x3, error) {
 	if err != nil {
 		return nil, err
 	}
-	w.db = &pdb.Heuristic{Set: set, Reflect: true}
+	w.db = &pdb.Heuristic{Set: set, Transpose: true}
 	return w, nil
 })
 
@@ -63,16 +63,16 @@ func (w *world3x3) gap(n, k int) ida.Gap {
 }
 
 type combo struct {
-	levels, cells    int
-	mirror, gapFirst bool
+	levels, cells       int
+	transpose, gapFirst bool
 }
 
 func (c combo) String() string {
-	return fmt.Sprintf("levels %d cells %d mirror %v gap-first %v", c.levels, c.cells, c.mirror, c.gapFirst)
+	return fmt.Sprintf("levels %d cells %d transpose %v gap-first %v", c.levels, c.cells, c.transpose, c.gapFirst)
 }
 
 func (w *world3x3) combined(c combo, noSkip bool) ida.Combined {
-	return ida.Combined{Base: w.db, Gap: w.gap(c.levels, c.cells), Mirror: c.mirror, GapFirst: c.gapFirst, NoSkip: noSkip}
+	return ida.Combined{Base: w.db, Gap: w.gap(c.levels, c.cells), Transpose: c.transpose, GapFirst: c.gapFirst, NoSkip: noSkip}
 }
 
 func combos() []combo {
@@ -97,8 +97,8 @@ func position(b encode.Board) ida.Position {
 
 // On every 3x3 board the combined bound is at most the BFS distance and
 // equals the larger of the database's bound and h_G:2N's of the board (and,
-// with the mirror query, of its mirror image, whose optimum is the same);
-// the mirror query raises the bound on some boards when the sets are
+// with the transpose query, of its transpose, whose optimum is the same);
+// the transpose query raises the bound on some boards when the sets are
 // projected. (The order of the questions does not change a full bound.)
 func TestCombinedBoundOnEvery3x3Board(t *testing.T) {
 	w := world(t)
@@ -120,7 +120,7 @@ func TestCombinedBoundOnEvery3x3Board(t *testing.T) {
 	}
 	dbt, err := w.db.NewTracker(3, 3)
 	require.NoError(t, err)
-	tr, err := encode.NewMirror(3, 3) // tested in encode
+	tr, err := encode.NewSquareTransposition(3, 3) // tested in encode
 	require.NoError(t, err)
 	for key, d := range w.dist {
 		b, _ := encode.FromKey(key, 3, 3)
@@ -128,14 +128,14 @@ func TestCombinedBoundOnEvery3x3Board(t *testing.T) {
 		m, err := encode.FromKey(tr.Key(key), 3, 3)
 		require.NoError(t, err)
 		mp := position(m)
-		require.Equal(t, d, w.dist[m.Key()], "the mirror image of %s has the same optimum", b)
+		require.Equal(t, d, w.dist[m.Key()], "the transpose of %s has the same optimum", b)
 		dbt.Reset(&p)
 		db := dbt.Bound(&p, 1<<30)
 		for _, s := range subs {
 			h := s.ev.Root(&p)
 			g := s.gev.Root(&p)
 			gm := g
-			if s.c.mirror {
+			if s.c.transpose {
 				gm = max(g, s.gev.Root(&mp))
 			}
 			require.LessOrEqual(t, h, d, "%s: %s", s.c, b)
@@ -146,10 +146,10 @@ func TestCombinedBoundOnEvery3x3Board(t *testing.T) {
 		}
 	}
 	for _, s := range subs {
-		if s.c.mirror && s.c.cells < 9 {
-			assert.Positive(t, s.raised, "%s: the mirror query should add something", s.c)
+		if s.c.transpose && s.c.cells < 9 {
+			assert.Positive(t, s.raised, "%s: the transpose query should add something", s.c)
 		}
-		t.Logf("%s: the mirror query raised %d bounds", s.c, s.raised)
+		t.Logf("%s: the transpose query raised %d bounds", s.c, s.raised)
 	}
 }
 
@@ -211,10 +211,10 @@ func TestCombinedErrorsAndName(t *testing.T) {
 	w := world(t)
 	_, err := ida.Combined{Gap: w.gap(1, 9)}.NewEvaluator(3, 3)
 	assert.Error(t, err)
-	_, err = ida.Combined{Base: w.db, Gap: w.gap(1, 9), Mirror: true}.NewEvaluator(2, 3)
+	_, err = ida.Combined{Base: w.db, Gap: w.gap(1, 9), Transpose: true}.NewEvaluator(2, 3)
 	assert.Error(t, err)
 	_, err = ida.Combined{Base: w.db}.NewEvaluator(3, 3)
 	assert.Error(t, err, "no gap sets")
-	assert.Equal(t, "pdb4-4+r+gap2r", ida.Combined{Base: w.db, Gap: w.gap(2, 9), Mirror: true}.Name())
+	assert.Equal(t, "pdb4-4+r+gap2r", ida.Combined{Base: w.db, Gap: w.gap(2, 9), Transpose: true}.Name())
 	assert.Equal(t, "x", ida.Combined{Label: "x"}.Name())
 }

@@ -2,10 +2,10 @@ package ida
 
 import (
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/slowtest"
 	"github.com/gapset/gapset/memset"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -96,13 +96,13 @@ func TestGapUpTo8BoundOnEveryBoard(t *testing.T) {
 	}
 }
 
-// Solving every 2x4 board and every 3x3 board (GAPSET_BIG=1; by default one
+// Solving every 2x4 board and every 3x3 board (GAPSET_SLOW=1; by default one
 // in 50) with h_G:8 gives the BFS lengths, with exact and projected levels;
 // and levels that are supersets but not nested, and the search without
 // skipping, on every fourth of those boards. With exact sets h_G:8 expands
 // far fewer nodes than h_G:2.
 func TestGap8SolvesOptimally(t *testing.T) {
-	big := os.Getenv("GAPSET_BIG") != ""
+	big := slowtest.On()
 	for _, sz := range [][2]int{{2, 4}, {3, 3}} {
 		tr := newBoardTruth(sz[0], sz[1])
 		n := sz[0] * sz[1]

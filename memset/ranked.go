@@ -2,10 +2,10 @@ package memset
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/hugemem"
+	"github.com/gapset/gapset/internal/placement"
 	"github.com/gapset/gapset/keyset"
 )
 
@@ -26,15 +26,6 @@ type Ranked struct {
 // beyond any machine this runs on).
 const MaxRankedBytes = 1 << 36
 
-// RankedBytes is the table size of a ranked set on the last k of n cells.
-func RankedBytes(n, k int) int64 {
-	p := int64(1)
-	for i := 0; i < k; i++ {
-		p *= int64(n - i)
-	}
-	return (p + 63) / 64 * 8
-}
-
 // HashBytes is the table size of a hash set (New, Load) of count keys on
 // cells cells.
 func HashBytes(count, cells int) int64 {
@@ -50,28 +41,18 @@ func NewRanked(n, k int) (*Ranked, error) {
 	if k < 1 || k > n || n > encode.MaxCells {
 		return nil, fmt.Errorf("ranked set on %d of %d cells", k, n)
 	}
-	if b := RankedBytes(n, k); b > MaxRankedBytes {
+	if b := placement.Bytes(n, k); b > MaxRankedBytes {
 		return nil, fmt.Errorf("a ranked set on %d of %d cells takes %d GB", k, n, b>>30)
 	}
-	r := &Ranked{words: make([]uint64, RankedBytes(n, k)/8), n: n, k: k, mask: encode.ProjectMask(k)}
+	r := &Ranked{words: make([]uint64, placement.Bytes(n, k)/8), n: n, k: k, mask: encode.ProjectMask(k)}
 	hugemem.Words(r.words)
 	return r, nil
 }
 
-// index is the rank of the key's last k cells: digit i (cell n-k+i, the
-// most significant first) is the cell's value counted among the values not
-// on the cells before it, in radix n-i. It grows with the key, so sorted
-// keys fill the table in order.
-func (r *Ranked) index(key uint64) int {
-	var used uint32
-	x := 0
-	for i := 0; i < r.k; i++ {
-		v := uint(key>>(4*uint(r.k-1-i))) & 15
-		x = x*(r.n-i) + int(v) - bits.OnesCount32(used&(1<<v-1))
-		used |= 1 << v
-	}
-	return x
-}
+// index is the placement rank of the key's last k cells
+// (placement.RankKey). It grows with the key, so sorted keys fill the table
+// in order.
+func (r *Ranked) index(key uint64) int { return int(placement.RankKey(key, r.n, r.k)) }
 
 // Add inserts a pattern (a key of at least k cells; the last k are kept).
 // The pattern's values must be distinct and below n (keyset.ValidKey).

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gapset/gapset/internal/placement"
 	"github.com/gapset/gapset/keyset"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -30,7 +31,7 @@ func TestRanked(t *testing.T) {
 	for i, k := range keys {
 		require.Equal(t, i, r.index(k), "%#x", k)
 	}
-	assert.Equal(t, int64(16), RankedBytes(6, 3))
+	assert.Equal(t, int64(16), placement.Bytes(6, 3))
 
 	// random 7-cell patterns of the 4x4 board against a hash set, through
 	// a key-set file; whole-board keys are projected
@@ -78,7 +79,7 @@ func TestRanked(t *testing.T) {
 	_, err = NewRanked(16, 12)
 	assert.ErrorContains(t, err, "GB")
 	// the hash table of Gap4_10 would be 4.7x the ranked one
-	assert.Greater(t, HashBytes(1428073614, 10), 4*RankedBytes(16, 10))
+	assert.Greater(t, HashBytes(1428073614, 10), 4*placement.Bytes(16, 10))
 }
 
 // validWhole: a whole 4x4 key whose 16 nibbles are distinct.

@@ -14,7 +14,7 @@ import (
 )
 
 // BenchmarkPDB solves the first 10 Korf instances with additive databases
-// and reflection, on one thread, with and without the prefetch of the
+// and the transposed lookup, on one thread, with and without the prefetch of the
 // children's entries (sub-benchmarks prefetch, noprefetch). 5-5-5 is built on the fly; GAPSET_PDB_DIR=DIR with
 // GAPSET_PDB_PARTITION=7-8 (or 6-6-3) loads built files instead:
 //
@@ -46,7 +46,7 @@ func BenchmarkPDB(b *testing.B) {
 		noPF bool
 	}{{"prefetch", false}, {"noprefetch", true}} {
 		b.Run(v.name, func(b *testing.B) {
-			h := &Heuristic{Set: set, Reflect: true, NoPrefetch: v.noPF}
+			h := &Heuristic{Set: set, Transpose: true, NoPrefetch: v.noPF}
 			var nodes int64
 			for i := 0; i < b.N; i++ {
 				for _, bd := range boards {

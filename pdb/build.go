@@ -7,6 +7,8 @@ import (
 	"unsafe"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/hugemem"
+	"github.com/gapset/gapset/internal/placement"
 )
 
 // Progress reports a finished BFS layer: cost, placements reached so far and
@@ -14,8 +16,8 @@ import (
 type Progress func(layer int, reached, total int64)
 
 // Build computes the database of one group of tiles on a rows x cols board:
-// value[rank(placement)] = fewest moves of the group's tiles bringing them
-// home, minimised over the blank's position.
+// value[rank(p)] = fewest moves of the group's tiles bringing them home from
+// placement p (ranked by placement.Rank), minimised over the blank's position.
 //
 // It is a breadth-first search over (placement, blank) states in which moving
 // a group tile costs 1 and moving any other tile costs 0. Zero-cost moves only
@@ -145,7 +147,7 @@ const maxLayer = 254
 func build[W word](ctx context.Context, g *grid, group []uint8, workers int, prog Progress) ([]uint8, int, error) {
 	n, k := g.n, len(group)
 	total := Entries(n, k)
-	st, free, release := alloc[W](total)
+	st, free, release := hugemem.Alloc[W](total)
 	defer free()
 	s := &search[W]{g: g, fc: newFreeCells(g, n-k), n: n, k: k, last: n - k + 1, st: st, lay: newLayout[W]()}
 	s.blocks = total / s.last
@@ -168,7 +170,7 @@ func build[W word](ctx context.Context, g *grid, group []uint8, workers int, pro
 		pos[i] = t - 1
 		used |= 1 << (t - 1)
 	}
-	r0 := rank(pos, n)
+	r0 := placement.Rank(pos, n)
 	m0 := W(compress(g.region(n-1, g.all&^used), g.all&^used))
 	st[r0] = m0 | m0<<s.lay.shift(0) | s.lay.value(0)
 	s.todo[0].set(r0)
@@ -249,7 +251,7 @@ const maxKids = 16 * 4 * 8
 // worker is one goroutine's scratch space and tallies.
 type worker struct {
 	pos      []uint8
-	odo      odometer                    // the block's first k-1 tiles
+	odo      placement.Odometer          // the block's first k-1 tiles
 	before   [encode.MaxCells + 1]uint32 // before[i]: cells of tiles 0..i-1
 	wAt      [encode.MaxCells]int        // weight of the tile on a cell, 0 on a free cell
 	kids     [2][maxKids]child           // the children of a block, and of the block before
@@ -267,13 +269,13 @@ func (s *search[W]) expandChunk(w *worker, c, layer int) {
 	full := uint32(1)<<f - 1
 	cs := lay.shift(layer)
 	lo, hi := c*chunkBlocks, min((c+1)*chunkBlocks, s.blocks)
-	w.odo = odometer{n: s.n, m: k - 1}
-	w.odo.seek(lo)
+	w.odo = placement.Odometer{N: s.n, M: k - 1}
+	w.odo.Seek(lo)
 	w.wAt = [encode.MaxCells]int{}
 	cur, prevN := 0, 0
 	for b := lo; b < hi; b++ {
 		if b > lo {
-			w.odo.next()
+			w.odo.Next()
 		}
 		if !s.todo[layer&1].any(b*s.last, (b+1)*s.last) {
 			continue
@@ -289,7 +291,7 @@ func (s *search[W]) expandChunk(w *worker, c, layer int) {
 		for i := 0; i < k-1; i++ {
 			w.wAt[w.pos[i]] = 0
 		}
-		w.odo.cells(w.pos, &w.before)
+		w.odo.Values(w.pos, &w.before)
 		for i := 0; i < k-1; i++ {
 			w.wAt[w.pos[i]] = s.weight[i]
 		}
@@ -303,7 +305,7 @@ func (s *search[W]) expandChunk(w *worker, c, layer int) {
 			}
 			and(&blk[d], ^(lay.mask << cs))
 			dp := lay.valueOf(x)
-			cell := selectFree(prefUsed, d)
+			cell := placement.SelectFree(prefUsed, d)
 			w.wAt[cell] = 1 // the last tile's weight
 			used := prefUsed | 1<<cell
 			free := g.all &^ used

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/placement"
 )
 
 // checkSampleCount is how many placements Check tests for the Manhattan
@@ -72,7 +73,7 @@ func checkSamples(rows, cols int, group []uint8, step int, value func(r int, pos
 	for i, t := range group {
 		home[i] = t - 1
 	}
-	goal := rank(home, n)
+	goal := placement.Rank(home, n)
 	if v := value(goal, home); v != 0 {
 		return fmt.Errorf("%w: the goal placement's entry is %d, not 0", ErrCorrupt, v)
 	}
@@ -91,7 +92,7 @@ func checkSamples(rows, cols int, group []uint8, step int, value func(r int, pos
 		if s == 0 {
 			r = goal
 		}
-		used := unrank(r, pos, n)
+		used := placement.Unrank(r, pos, n)
 		v := value(r, pos)
 		md := 0
 		for i, c := range pos {
@@ -103,7 +104,7 @@ func checkSamples(rows, cols int, group []uint8, step int, value func(r int, pos
 		for i, c := range pos {
 			for to := g.nb[c] &^ used; to != 0; to &= to - 1 {
 				pos[i] = uint8(bits.TrailingZeros32(to))
-				w := value(rank(pos, n), pos)
+				w := value(placement.Rank(pos, n), pos)
 				pos[i] = c
 				if w-v > step || v-w > step {
 					return fmt.Errorf("%w: one move changes entry %d (%d) by %d, more than the stored step %d", ErrCorrupt, r, v, max(w-v, v-w), step)

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gapset/gapset/internal/placement"
 )
 
 // Check passes built tables and refuses the damage a recomputed checksum
@@ -20,7 +22,7 @@ func TestCheck(t *testing.T) {
 	table, step, err := Build(context.Background(), 3, 3, group, 1, nil)
 	require.NoError(t, err)
 	require.NoError(t, Check(3, 3, group, table, step))
-	goal := rank([]uint8{0, 1, 2, 3}, 9)
+	goal := placement.Rank([]uint8{0, 1, 2, 3}, 9)
 
 	bad := func(edit func([]uint8)) error {
 		c := append([]uint8(nil), table...)

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/hugemem"
+	"github.com/gapset/gapset/internal/placement"
 )
 
 // Compact coding of a set's tables: 4 bits per placement instead of 8.
@@ -53,7 +55,7 @@ func (s *Set) Compact(workers int) (*Set, error) {
 // compactTable codes one group's table.
 func compactTable(geo *encode.Geometry, group []uint8, table []uint8, workers int) ([]uint8, error) {
 	nib := make([]uint8, (len(table)+1)/2)
-	hugeHint(nib)
+	hugemem.Hint(nib)
 	bad := forBlocks(geo, group, len(table), workers, func(r0 int, md []int8) int {
 		for d, m := range md {
 			r := r0 + d
@@ -84,7 +86,7 @@ func expandTable(geo *encode.Geometry, group []uint8, nib []uint8, entries, work
 }
 
 // forBlocks walks the placements of group in rank order, a block at a time
-// (the placements sharing the first k-1 tiles, walked with an odometer, so
+// (the placements sharing the first k-1 tiles, walked with a placement.Odometer, so
 // that a placement's Manhattan distance costs one addition), on workers
 // goroutines: fn gets the block's first rank and its placements' distances
 // and returns a rank to stop at (the smallest reported is returned), or -1.
@@ -99,17 +101,17 @@ func forBlocks(geo *encode.Geometry, group []uint8, entries, workers int, fn fun
 	bad.Store(math.MaxInt64)
 	parallel(max(workers, 1), (blocks+chunk-1)/chunk, func(_, c int) {
 		lo, hi := c*chunk, min((c+1)*chunk, blocks)
-		o := odometer{n: n, m: k - 1}
-		o.seek(lo)
+		o := placement.Odometer{N: n, M: k - 1}
+		o.Seek(lo)
 		pos := make([]uint8, k)
 		md := make([]int8, last)
-		var before [17]uint32
+		var before [placement.MaxValues + 1]uint32
 		lastTile := &geo.Dist[group[k-1]]
 		for b := lo; b < hi; b++ {
 			if b > lo {
-				o.next()
+				o.Next()
 			}
-			o.cells(pos, &before)
+			o.Values(pos, &before)
 			m := int8(0)
 			for i := 0; i < k-1; i++ {
 				m += geo.Dist[group[i]][pos[i]]

@@ -6,12 +6,13 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/internal/placement"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // The compact coding decodes to the byte tables entry by entry, gives the
-// same bound on every board (direct, mirrored, dual) and so the same search.
+// same bound on every board (direct, transposed, dual) and so the same search.
 func TestCompactSameBounds(t *testing.T) {
 	for _, c := range []struct {
 		part       string
@@ -32,7 +33,7 @@ func TestCompactSameBounds(t *testing.T) {
 		for gi, g := range set.Part.Groups {
 			pos := make([]uint8, len(g))
 			for r, v := range set.Tables[gi] {
-				unrank(r, pos, n)
+				placement.Unrank(r, pos, n)
 				m := 0
 				for i, tile := range g {
 					m += int(geo.Dist[tile][pos[i]])
@@ -41,7 +42,7 @@ func TestCompactSameBounds(t *testing.T) {
 			}
 		}
 		rng := rand.New(rand.NewPCG(9, 10))
-		for _, opts := range []Heuristic{{}, {Reflect: true}, {Reflect: true, Dual: true}} {
+		for _, opts := range []Heuristic{{}, {Transpose: true}, {Transpose: true, Dual: true}} {
 			a, b := opts, opts
 			a.Set, b.Set = set, cs
 			for i := 0; i < 300; i++ {

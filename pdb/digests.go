@@ -3,8 +3,8 @@ package pdb
 // knownDigests are the SHA-256 digests of the files gapset builds for the
 // groups of the named partitions, by file name (" compact": the --compact
 // file). TestKnownDigests builds the small ones again and checks them;
-// GAPSET_PDB_DIGESTS=1 also the 7- and 8-tile groups (minutes), and prints
-// the table.
+// GAPSET_SLOW=1 also the 7- and 8-tile groups (minutes), and prints the
+// table.
 var knownDigests = map[string]string{
 	"3x3-1-2-3-4.pdb compact":             "3a08e95e7e559b6115eefd75273fa9501bf09fe6871864a11169826c6492b0fa",
 	"3x3-1-2-3-4.pdb":                     "d2856f71155315bb8ceb6c9190ef324a1429cbb79a05fb54c93990fb89b15d90",

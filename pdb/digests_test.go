@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/slowtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -37,14 +38,14 @@ func namedGroups(t *testing.T) []Partition {
 // The known digests are those of the files the build writes, for every
 // group of the named partitions, byte and compact: built again here up to
 // 6-tile groups of the 4x4 board (a few seconds; not with -short), the 7-
-// and 8-tile ones with GAPSET_PDB_DIGESTS=1 (minutes), or read from the
-// compact files in the directory GAPSET_PDB_DIGESTS names when there
-// (built by gapset pdb build --compact); either also prints the table for
+// and 8-tile ones with GAPSET_SLOW=1 (minutes), or read from the compact
+// files in the directory GAPSET_PDB_DIGESTS names when there (built by
+// gapset pdb build --compact); either also prints the table for
 // digests.go:
 //
-//	GAPSET_PDB_DIGESTS=1 go test ./pdb -run TestKnownDigests -v -timeout 60m
+//	GAPSET_SLOW=1 go test ./pdb -run TestKnownDigests -v -timeout 60m
 func TestKnownDigests(t *testing.T) {
-	env := os.Getenv("GAPSET_PDB_DIGESTS")
+	dir, slow := os.Getenv("GAPSET_PDB_DIGESTS"), slowtest.On()
 	groups := namedGroups(t)
 	var lines []string
 	for _, p := range groups {
@@ -56,14 +57,14 @@ func TestKnownDigests(t *testing.T) {
 		}
 		var table []uint8
 		var step int
-		src := filepath.Join(env, p.Name)
+		src := filepath.Join(dir, p.Name)
 		small := entries <= 8<<20
 		switch _, statErr := os.Stat(src); {
-		case !small && env != "" && env != "1" && statErr == nil:
+		case !small && dir != "" && statErr == nil:
 			var err error
 			table, step, err = Read(src, p.Rows, p.Cols, g)
 			require.NoError(t, err)
-		case env == "1" || (small && (env != "" || !testing.Short())):
+		case slow || small && (dir != "" || !testing.Short()):
 			var err error
 			table, step, err = Build(context.Background(), p.Rows, p.Cols, g, 2, nil)
 			require.NoError(t, err)
@@ -95,7 +96,7 @@ func TestKnownDigests(t *testing.T) {
 		}
 	}
 	assert.Len(t, knownDigests, 2*len(groups), "no digest of a group outside the named partitions")
-	if env != "" {
+	if dir != "" || slow {
 		slices.Sort(lines)
 		t.Log("\n" + strings.Join(lines, "\n"))
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/hugemem"
 	"github.com/gapset/gapset/internal/safe"
 )
 
@@ -143,7 +144,7 @@ func readRaw(path string, rows, cols int, group []uint8, v *Verified) (stored, e
 		return stored{}, err
 	}
 	st, err := decode(f, path, rows, cols, group, func(size int64) ([]byte, func()) {
-		if size < hugeMin || !mapFiles {
+		if size < hugemem.Min || !mapFiles {
 			return nil, nil
 		}
 		return mapPayload(f, headerSize, size)
@@ -219,7 +220,7 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func
 		sum, zeros = sumMapped(data, crc32.Checksum(hdr[:36], castagnoli), !compact, sha)
 	} else {
 		data = make([]uint8, size)
-		hugeHint(data)
+		hugemem.Hint(data)
 		sum, zeros, err = readSummed(r, data, crc32.Checksum(hdr[:36], castagnoli), sha)
 		if err != nil {
 			return stored{}, bad("truncated payload")

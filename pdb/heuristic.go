@@ -11,6 +11,7 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/internal/placement"
 	"github.com/gapset/gapset/internal/safe"
 )
 
@@ -29,7 +30,7 @@ type Set struct {
 }
 
 // Step is the largest change of the additive bound along one move: a move
-// changes one group's value (direct, and one group's reflected).
+// changes one group's value (direct, and one group's transposed).
 func (s *Set) Step() int {
 	st := 1
 	for _, x := range s.Steps {
@@ -111,16 +112,16 @@ func LoadVerified(dir string, part Partition, v *Verified) (*Set, error) {
 	return s, nil
 }
 
-// Heuristic is the additive bound of a Set: the sum over groups. With Reflect
-// (square boards only) it also looks up the board mirrored in the main
-// diagonal, which maps the goal onto itself, and takes the larger sum: the
-// same tables give a second, often larger, bound.
+// Heuristic is the additive bound of a Set: the sum over groups. With
+// Transpose (square boards only) it also looks up the board's transpose
+// (its image in the main diagonal), which maps the goal onto itself, and
+// takes the larger sum: the same tables give a second, often larger, bound.
 type Heuristic struct {
-	Set     *Set
-	Reflect bool
+	Set       *Set
+	Transpose bool
 	// Dual also looks up the dual board (the inverse permutation: tile t
 	// stands where the tile found on t's home cell belongs), and with
-	// Reflect the dual of the mirrored board, when neither direct sum cuts.
+	// Transpose the dual of the transposed board, when neither direct sum cuts.
 	// Only groups for which the bound is proven are summed (see dualGroups).
 	// The bound is then raised by one where its parity differs from
 	// Manhattan distance's: every solution's length has that parity, and
@@ -143,7 +144,7 @@ func (h *Heuristic) Name() string {
 		return h.Label
 	}
 	name := "pdb" + h.Set.Part.Name
-	if h.Reflect {
+	if h.Transpose {
 		name += "+r"
 	}
 	if h.Dual {
@@ -181,13 +182,13 @@ func (h *Heuristic) NewTracker(rows, cols int) (ida.Tracker, error) {
 	if rows != p.Rows || cols != p.Cols {
 		return nil, fmt.Errorf("pattern databases %s are for %dx%d boards, not %dx%d", p.Name, p.Rows, p.Cols, rows, cols)
 	}
-	if h.Reflect && rows != cols {
-		return nil, fmt.Errorf("reflected lookup needs a square board, not %dx%d", rows, cols)
+	if h.Transpose && rows != cols {
+		return nil, fmt.Errorf("the transposed lookup needs a square board, not %dx%d", rows, cols)
 	}
 	if len(p.Groups) > maxGroups {
 		return nil, fmt.Errorf("at most %d groups", maxGroups)
 	}
-	t := &tracker{n: rows * cols, cols: cols, reflect: h.Reflect, dual: h.Dual, parity: h.Dual, tables: h.Set.Tables,
+	t := &tracker{n: rows * cols, cols: cols, transpose: h.Transpose, dual: h.Dual, parity: h.Dual, tables: h.Set.Tables,
 		nibs: h.Set.Nibbles}
 	if t.nibs != nil {
 		geo, err := encode.NewGeometry(rows, cols)
@@ -206,14 +207,14 @@ func (h *Heuristic) NewTracker(rows, cols int) (ida.Tracker, error) {
 		}
 	}
 	if rows == cols {
-		mirror, err := encode.NewMirror(rows, cols)
+		tp, err := encode.NewSquareTransposition(rows, cols)
 		if err != nil {
 			return nil, err
 		}
-		t.cmap, t.tmap = mirror.Cell, mirror.Tile
+		t.cmap, t.tmap = tp.Cell, tp.Tile
 	} else {
 		for c := 0; c < t.n; c++ {
-			t.cmap[c], t.tmap[c] = uint8(c), uint8(c) // no mirror: the identity
+			t.cmap[c], t.tmap[c] = uint8(c), uint8(c) // no transpose: the identity
 		}
 	}
 	t.good = dualGroups(rows, cols, p.Groups)
@@ -248,30 +249,30 @@ func dualGroups(rows, cols int, groups [][]uint8) (good [encode.MaxCells]uint16)
 const maxGroups = 16
 
 type frame struct {
-	vd, vr, vu, vv                 [maxGroups]uint8 // group values: direct, reflected, dual, reflected dual
+	vd, vr, vu, vv                 [maxGroups]uint8 // group values: direct, transposed, dual, transposed dual
 	dirtyD, dirtyR, dirtyU, dirtyV uint16           // groups whose value is stale
-	dk, dr                         int32            // the move's change of the moved group's rank, direct and mirrored
+	dk, dr                         int32            // the move's change of the moved group's rank, direct and transposed
 }
 
-// tracker follows the tile positions (and their mirror images) cheaply and
+// tracker follows the tile positions (and their transposes) cheaply and
 // looks up only the groups that moved since the last bound.
 type tracker struct {
-	n, cols               int
-	reflect, dual, parity bool
-	tables                [][]uint8
-	nibs                  [][]uint8                               // compact tables (Set.Nibbles), when tables is nil
-	dist                  *[encode.MaxCells][encode.MaxCells]int8 // with nibs: tile distances, for the dual boards
-	groups                [][]uint8
-	grpOf                 [encode.MaxCells]uint8
-	idxIn                 [encode.MaxCells]uint8 // a tile's place in its group
-	wt                    [maxGroups][encode.MaxCells]int32
-	cmap, tmap            [encode.MaxCells]uint8  // the mirror image's cell and tile maps (encode.Transposition)
-	pos, rpos             [encode.MaxCells]uint8  // cell of each tile; of each mirrored tile
-	rtiles                [encode.MaxCells]uint8  // the mirrored board: tile on each cell
-	rk, rr                [maxGroups]int          // each group's rank (table index), direct and mirrored
-	dpos, rdpos           [encode.MaxCells]uint8  // the same on the dual board
-	good                  [encode.MaxCells]uint16 // dualGroups
-	frames                []frame
+	n, cols                 int
+	transpose, dual, parity bool
+	tables                  [][]uint8
+	nibs                    [][]uint8                               // compact tables (Set.Nibbles), when tables is nil
+	dist                    *[encode.MaxCells][encode.MaxCells]int8 // with nibs: tile distances, for the dual boards
+	groups                  [][]uint8
+	grpOf                   [encode.MaxCells]uint8
+	idxIn                   [encode.MaxCells]uint8 // a tile's place in its group
+	wt                      [maxGroups][encode.MaxCells]int32
+	cmap, tmap              [encode.MaxCells]uint8  // the transpose's cell and tile maps (encode.Transposition)
+	pos, rpos               [encode.MaxCells]uint8  // cell of each tile; of each transposed tile
+	rtiles                  [encode.MaxCells]uint8  // the transposed board: tile on each cell
+	rk, rr                  [maxGroups]int          // each group's rank (table index), direct and transposed
+	dpos, rdpos             [encode.MaxCells]uint8  // the same on the dual board
+	good                    [encode.MaxCells]uint16 // dualGroups
+	frames                  []frame
 	// pre[d] holds the rank changes Prefetch computed for the children of
 	// the node at depth d, by the cell the tile moves from, so that Move
 	// does not compute them again; valid until a new node at depth d.
@@ -292,7 +293,7 @@ func (n noPrefetch) Move(p *ida.Position, tile uint8, from, to int) { n.t.Move(p
 func (n noPrefetch) Undo(p *ida.Position, tile uint8, from, to int) { n.t.Undo(p, tile, from, to) }
 func (n noPrefetch) Bound(p *ida.Position, need int) int            { return n.t.Bound(p, need) }
 
-// rankDelta is the change of group g's rank (see rank) when the group's
+// rankDelta is the change of group g's rank (placement.Rank) when the group's
 // tile number i moves from cell a into the blank's cell b of a board whose
 // tiles stand as in at. Along a row only that tile's digit changes, by one.
 // Along a column its digit changes by cols less the group's earlier tiles
@@ -324,8 +325,8 @@ func (t *tracker) rankDelta(g, i, a, b int, at *[encode.MaxCells]uint8) int {
 
 // Prefetch implements ida.TrackerPrefetcher: for each child (the tile on
 // cell c moves into the blank's cell) it asks for the cache lines of the
-// moved tile's group's entry on the direct board, and on the mirrored one
-// with Reflect (the ranks after the move, from rankDelta), so that several
+// moved tile's group's entry on the direct board, and on the transposed one
+// with Transpose (the ranks after the move, from rankDelta), so that several
 // misses are in flight at once, and keeps the rank changes in pre for Move.
 // The dual boards are not prefetched (their lookups are rarer and change two
 // groups a move).
@@ -339,7 +340,7 @@ func (t *tracker) Prefetch(p *ida.Position, cells []uint8) {
 		dk := t.rankDelta(g, int(t.idxIn[tile]), int(c), blank, &p.Tiles)
 		pr.dk[c] = int32(dk)
 		prefetch(t.addr(g, t.rk[g]+dk))
-		if t.reflect {
+		if t.transpose {
 			rt := t.tmap[tile]
 			rg := int(t.grpOf[rt])
 			dr := t.rankDelta(rg, int(t.idxIn[rt]), int(t.cmap[c]), int(t.cmap[blank]), &t.rtiles)
@@ -393,7 +394,7 @@ func (t *tracker) setDual(f *frame, home int, x uint8) {
 		c = x - 1
 	}
 	t.dpos[tile] = c
-	t.rdpos[t.tmap[tile]] = t.cmap[c] // the dual of the mirror is the mirror of the dual
+	t.rdpos[t.tmap[tile]] = t.cmap[c] // the dual of the transpose is the transpose of the dual
 	if f != nil {
 		f.dirtyU |= 1 << t.grpOf[tile]
 		f.dirtyV |= 1 << t.grpOf[t.tmap[tile]]
@@ -420,7 +421,7 @@ func (t *tracker) Move(p *ida.Position, tile uint8, from, to int) {
 	t.rk[g] += int(f.dk)
 	t.pos[tile] = uint8(to)
 	f.dirtyD |= 1 << g
-	if t.reflect {
+	if t.transpose {
 		rt := t.tmap[tile]
 		rg := t.grpOf[rt]
 		a, b := t.cmap[from], t.cmap[to]
@@ -446,7 +447,7 @@ func (t *tracker) Undo(p *ida.Position, tile uint8, from, to int) {
 	f := &t.frames[p.Depth+1]
 	t.rk[t.grpOf[tile]] -= int(f.dk)
 	t.pos[tile] = uint8(from)
-	if t.reflect {
+	if t.transpose {
 		rt := t.tmap[tile]
 		a, b := t.cmap[from], t.cmap[to]
 		t.rr[t.grpOf[rt]] -= int(f.dr)
@@ -459,14 +460,14 @@ func (t *tracker) Undo(p *ida.Position, tile uint8, from, to int) {
 	}
 }
 
-// index ranks group g's placement from the tiles' cells (rank, read
+// index ranks group g's placement from the tiles' cells (placement.Rank, read
 // through the tiles): at Reset, and for the dual boards.
 func (t *tracker) index(g int, pos *[encode.MaxCells]uint8) int {
 	var used uint32
 	r := 0
 	n := t.n
 	for i, tile := range t.groups[g] {
-		r, used = rankDigit(r, used, pos[tile], n-i)
+		r, used = placement.Step(r, used, pos[tile], n-i)
 	}
 	return r
 }
@@ -482,20 +483,20 @@ func (t *tracker) Bound(p *ida.Position, need int) int {
 func (t *tracker) bound(p *ida.Position, need int) int {
 	f := &t.frames[p.Depth]
 	all := uint16(1)<<len(t.groups) - 1
-	if t.reflect && f.dirtyD&(f.dirtyD-1) == 0 && f.dirtyR&(f.dirtyR-1) == 0 && f.dirtyD != 0 && f.dirtyR != 0 {
+	if t.transpose && f.dirtyD&(f.dirtyD-1) == 0 && f.dirtyR&(f.dirtyR-1) == 0 && f.dirtyD != 0 && f.dirtyR != 0 {
 		// After a move one group is stale on each board: read both entries
 		// before using either, so that their cache misses overlap. The
-		// reflected value is then kept even when the direct sum cuts.
+		// transposed value is then kept even when the direct sum cuts.
 		gd, gr := bits.TrailingZeros16(f.dirtyD), bits.TrailingZeros16(f.dirtyR)
 		vd, vr := t.entry(gd, t.rk[gd]), t.entry(gr, t.rr[gr])
 		f.vd[gd], f.vr[gr] = vd, vr
 		f.dirtyD, f.dirtyR = 0, 0
 	}
 	h := t.whole(p, t.sum(&f.vd, &f.dirtyD, all, &t.rk, nil))
-	if h > need || !(t.reflect || t.dual) {
+	if h > need || !(t.transpose || t.dual) {
 		return h // the other boards' groups stay dirty until needed
 	}
-	if t.reflect {
+	if t.transpose {
 		if h = max(h, t.whole(p, t.sum(&f.vr, &f.dirtyR, all, &t.rr, nil))); h > need {
 			return h
 		}
@@ -503,7 +504,7 @@ func (t *tracker) bound(p *ida.Position, need int) int {
 	if !t.dual {
 		return h
 	}
-	if h = max(h, t.sum(&f.vu, &f.dirtyU, t.good[p.Blank], nil, &t.dpos)); h > need || !t.reflect {
+	if h = max(h, t.sum(&f.vu, &f.dirtyU, t.good[p.Blank], nil, &t.dpos)); h > need || !t.transpose {
 		return h
 	}
 	return max(h, t.sum(&f.vv, &f.dirtyV, t.good[t.cmap[p.Blank]], nil, &t.rdpos))
@@ -553,7 +554,7 @@ func (t *tracker) addr(g, r int) unsafe.Pointer {
 }
 
 // whole is the additive bound from a sum of entries over every group of
-// a board (the direct or the mirrored one, whose distance is the same).
+// a board (the direct or the transposed one, whose distance is the same).
 func (t *tracker) whole(p *ida.Position, s int) int {
 	if t.nibs != nil {
 		return p.MD + 2*s

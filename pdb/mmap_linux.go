@@ -3,6 +3,8 @@ package pdb
 import (
 	"os"
 	"syscall"
+
+	"github.com/gapset/gapset/internal/hugemem"
 )
 
 // mapPayload maps the file read-only and returns its bytes from off on
@@ -22,6 +24,6 @@ func mapPayload(f *os.File, off, size int64) (payload []byte, unmap func()) {
 	if err != nil {
 		return nil, nil
 	}
-	_ = syscall.Madvise(b, syscall.MADV_HUGEPAGE) // a hint
+	hugemem.Hint(b)
 	return b[off:], func() { _ = syscall.Munmap(b) }
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/placement"
 )
 
 // Partition is a split of the tiles 1..n-1 of a rows x cols board into
@@ -102,10 +103,4 @@ func ParsePartition(s string, rows, cols int) (Partition, error) {
 }
 
 // Entries is the number of placements of k tiles on n cells: n!/(n-k)!.
-func Entries(n, k int) int {
-	e := 1
-	for i := 0; i < k; i++ {
-		e *= n - i
-	}
-	return e
-}
+func Entries(n, k int) int { return int(placement.Size(n, k)) }

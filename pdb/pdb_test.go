@@ -13,28 +13,10 @@ import (
 	"github.com/gapset/gapset/data"
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/internal/placement"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-func TestRankRoundTrip(t *testing.T) {
-	for _, nk := range [][2]int{{9, 1}, {9, 4}, {9, 8}, {16, 5}} {
-		n, k := nk[0], nk[1]
-		pos := make([]uint8, k)
-		step := max(1, Entries(n, k)/5000)
-		for r := 0; r < Entries(n, k); r += step {
-			used := unrank(r, pos, n)
-			var u uint32
-			for _, c := range pos {
-				require.Less(t, int(c), n)
-				require.Zero(t, u&(1<<c), "cell repeated")
-				u |= 1 << c
-			}
-			require.Equal(t, u, used)
-			require.Equal(t, r, rank(pos, n))
-		}
-	}
-}
 
 // A group holding every tile is the whole puzzle: its database must be the
 // exact distance of every board.
@@ -59,7 +41,7 @@ func TestFullGroupIsExactDistance(t *testing.T) {
 					pos[tile-1] = uint8(c)
 				}
 			}
-			require.Equal(t, d, int(table[rank(pos, n)]), "board %s", b)
+			require.Equal(t, d, int(table[placement.Rank(pos, n)]), "board %s", b)
 		}
 	}
 }
@@ -174,7 +156,7 @@ func TestBuildMatchesNaiveSearch(t *testing.T) {
 		require.Len(t, ref, len(table))
 		for key, d := range ref {
 			pos := []uint8(key)
-			require.Equal(t, d, int(table[rank(pos, n)]), "group %v placement %v", tc.group, pos)
+			require.Equal(t, d, int(table[placement.Rank(pos, n)]), "group %v placement %v", tc.group, pos)
 		}
 		assert.Equal(t, naiveStep(tc.rows, tc.cols, ref), step, "%dx%d group %v", tc.rows, tc.cols, tc.group)
 		assert.GreaterOrEqual(t, step, 1)
@@ -190,7 +172,7 @@ func buildSet(t testing.TB, name string, rows, cols int) *Set {
 	return set
 }
 
-// Every 3x3 board: the additive bound (direct, reflected, with the dual
+// Every 3x3 board: the additive bound (direct, transposed, with the dual
 // lookup) never exceeds the true distance, dominates Manhattan distance, and
 // IDA* with it finds the BFS length. The dual lookup never lowers the bound
 // and raises it on some boards.
@@ -199,8 +181,8 @@ func TestAdditiveOn3x3IsAdmissibleAndOptimal(t *testing.T) {
 	for _, name := range []string{"4-4", "3-5", "1,5/2,3,6/4,7,8"} {
 		set := buildSet(t, name, 3, 3)
 		for _, v := range []struct{ refl, dual bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
-			h := &Heuristic{Set: set, Reflect: v.refl, Dual: v.dual}
-			base := &Heuristic{Set: set, Reflect: v.refl}
+			h := &Heuristic{Set: set, Transpose: v.refl, Dual: v.dual}
+			base := &Heuristic{Set: set, Transpose: v.refl}
 			tr, err := h.NewTracker(3, 3) // Reset makes it reusable
 			require.NoError(t, err)
 			exact, solved, raised := 0, 0, 0
@@ -242,11 +224,11 @@ func TestAdditiveOn3x3IsAdmissibleAndOptimal(t *testing.T) {
 	}
 }
 
-// Reflection must help somewhere: the reflected bound beats the direct one
+// The transpose must help somewhere: the transposed bound beats the direct one
 // on some board and is never worse in the max.
-func TestReflectionAddsInformation(t *testing.T) {
+func TestTransposeAddsInformation(t *testing.T) {
 	set := buildSet(t, "4-4", 3, 3)
-	direct, refl := &Heuristic{Set: set}, &Heuristic{Set: set, Reflect: true}
+	direct, refl := &Heuristic{Set: set}, &Heuristic{Set: set, Transpose: true}
 	rng := rand.New(rand.NewPCG(1, 2))
 	better := 0
 	for i := 0; i < 2000; i++ {
@@ -271,8 +253,8 @@ var korfQuick = []int{12, 42, 55, 79, 97}
 func TestPDB555On15Puzzle(t *testing.T) {
 	set := buildSet(t, "5-5-5", 4, 4)
 	for _, refl := range []bool{false, true} {
-		h := &Heuristic{Set: set, Reflect: refl}
-		noSkip := &Heuristic{Set: set, Reflect: refl, NoSkip: true}
+		h := &Heuristic{Set: set, Transpose: refl}
+		noSkip := &Heuristic{Set: set, Transpose: refl, NoSkip: true}
 		for _, id := range korfQuick {
 			b := data.KorfInstance(id).Board
 			res, err := ida.Solve(b, h, ida.Options{})
@@ -291,7 +273,7 @@ func TestPDB555On15Puzzle(t *testing.T) {
 		}
 	}
 	rng := rand.New(rand.NewPCG(5, 5))
-	h := &Heuristic{Set: set, Reflect: true}
+	h := &Heuristic{Set: set, Transpose: true}
 	for i := 0; i < 20; i++ {
 		b := encode.Goal(4, 4)
 		for j := 0; j < 60; j++ {
@@ -453,7 +435,7 @@ func TestPDB78FromEnv(t *testing.T) {
 	require.NoError(t, err)
 	set, err := Load(dir, part)
 	require.NoError(t, err)
-	h := &Heuristic{Set: set, Reflect: true}
+	h := &Heuristic{Set: set, Transpose: true}
 	for _, id := range append([]int{1, 2, 3}, korfQuick...) {
 		res, err := ida.Solve(data.KorfInstance(id).Board, h, ida.Options{})
 		require.NoError(t, err)
@@ -487,7 +469,7 @@ func randomWalkBoard(rng *rand.Rand, n int) encode.Board {
 
 // The tracker follows moves and undos: along random walks that go down and
 // back up, its bound equals a fresh tracker's on the same board (direct,
-// mirrored and dual boards), the ranks it keeps equal the ranks computed
+// transposed and dual boards), the ranks it keeps equal the ranks computed
 // from the cells, and rankDelta (what Prefetch keeps for a child, and Move
 // reads when the parent was prefetched) predicts the rank after the move.
 func TestTrackingMatchesFromScratch(t *testing.T) {
@@ -497,7 +479,7 @@ func TestTrackingMatchesFromScratch(t *testing.T) {
 		refl, dual bool
 	}{{"4-4", 3, 3, true, true}, {"1,5/2,3,6/4,7,8", 3, 3, true, true}, {"3-5", 3, 3, false, false}, {"5-5-5", 4, 4, true, false}} {
 		set := buildSet(t, c.part, c.rows, c.cols)
-		h := &Heuristic{Set: set, Reflect: c.refl, Dual: c.dual}
+		h := &Heuristic{Set: set, Transpose: c.refl, Dual: c.dual}
 		tr, err := h.NewTracker(c.rows, c.cols)
 		require.NoError(t, err)
 		pt := tr.(*tracker)
@@ -543,7 +525,7 @@ func TestTrackingMatchesFromScratch(t *testing.T) {
 				}
 				for g := range pt.groups {
 					require.Equal(t, pt.index(g, &pt.pos), pt.rk[g], "%s group %d", c.part, g)
-					require.Equal(t, pt.index(g, &pt.rpos), pt.rr[g], "%s mirrored group %d", c.part, g)
+					require.Equal(t, pt.index(g, &pt.rpos), pt.rr[g], "%s transposed group %d", c.part, g)
 				}
 				cur := encode.Board{Rows: c.rows, Cols: c.cols, Tiles: append([]uint8(nil), p.Tiles[:n]...)}
 				p.MD = cur.Manhattan()
@@ -572,7 +554,7 @@ func TestRankDeltaMatchesRank(t *testing.T) {
 		pos := make([]uint8, k)
 		for trial := 0; trial < 2000; trial++ {
 			r := rng.IntN(Entries(n, k))
-			used := unrank(r, pos, n)
+			used := placement.Unrank(r, pos, n)
 			var w worker
 			for i, c := range pos {
 				w.wAt[c] = weight[i]
@@ -591,7 +573,7 @@ func TestRankDeltaMatchesRank(t *testing.T) {
 						got = r - w.column(w.wAt[a], b, cols)
 					}
 					pos[i] = uint8(b)
-					require.Equal(t, rank(pos, n), got, "%dx%d %v tile %d %d->%d", rows, cols, pos, i, a, b)
+					require.Equal(t, placement.Rank(pos, n), got, "%dx%d %v tile %d %d->%d", rows, cols, pos, i, a, b)
 					pos[i] = uint8(a)
 				}
 			}
@@ -627,28 +609,4 @@ func TestMarks(t *testing.T) {
 	}
 	m.clear()
 	assert.False(t, m.any(0, 300*unit))
-}
-
-// The build's odometer visits the prefixes in rank order, as unrank gives
-// them, from any starting rank.
-func TestOdometerMatchesUnrank(t *testing.T) {
-	for _, nm := range [][2]int{{9, 3}, {16, 7}, {15, 6}, {6, 0}} {
-		n, m := nm[0], nm[1]
-		want := make([]uint8, m)
-		pos := make([]uint8, m)
-		var before [17]uint32
-		for _, start := range []int{0, 1, Entries(n, m) / 3} {
-			o := odometer{n: n, m: m}
-			o.seek(start)
-			for r := start; r < min(start+3000, Entries(n, m)); r++ {
-				if r > start {
-					o.next()
-				}
-				o.cells(pos, &before)
-				used := unrank(r, want, n)
-				require.Equal(t, want, pos, "n %d rank %d", n, r)
-				require.Equal(t, used, before[m])
-			}
-		}
-	}
 }

@@ -17,9 +17,9 @@ func benchCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:        "bench",
 		Usage:       "run heuristics over an instance file and report nodes and times (the paper's Table 2)",
-		Description: help("bench") + "\n" + help("spec"),
+		Description: help("bench") + "\n" + help("spec", heuristicNames()),
 		Flags: append(append(boardFlags(),
-			&cli.StringFlag{Name: "heuristics", Aliases: []string{"H"}, Value: "md", Usage: "comma-separated `LIST` of heuristics: " + heuristicNames()},
+			&cli.StringFlag{Name: "heuristics", Aliases: []string{"H"}, Value: "md", Usage: "comma-separated `LIST` of heuristic specs, each NAME, NAME:ARGS or max(SPEC,...); the names under Heuristics below"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "searches run in parallel"},
 			&cli.IntFlag{Name: "limit", Usage: "only the first `N` instances (0: all)"},
 			&cli.IntFlag{Name: "repeat", Value: 1, Usage: "solve each instance `N` times with each heuristic, in interleaved rounds, and keep the fastest wall and CPU times (steadier ratios on a shared machine)"},

@@ -16,13 +16,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gapset/gapset/internal/slowtest"
 	"github.com/gapset/gapset/keyset"
 	"github.com/gapset/gapset/pdb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// The damage campaign (GAPSET_DAMAGE=1): truncations and single-byte flips
+// The damage campaign (GAPSET_SLOW=1): truncations and single-byte flips
 // of a 3x3 key-set file, a .bdd and a pattern database, each run through
 // the commands that read it (a load and solve, and gapset verify), as is
 // and with the checksum recomputed after the damage. It counts runs that
@@ -30,11 +31,9 @@ import (
 // refused on load, and changed files that verify accepts. Figures go to
 // the test log (and NOTES.md).
 //
-//	GAPSET_DAMAGE=1 go test ./cmd/gapset -run TestDamageCampaign -v -timeout 60m
+//	GAPSET_SLOW=1 go test ./cmd/gapset -run TestDamageCampaign -v -timeout 60m
 func TestDamageCampaign(t *testing.T) {
-	if os.Getenv("GAPSET_DAMAGE") == "" {
-		t.Skip("set GAPSET_DAMAGE=1 to run the damage campaign (minutes)")
-	}
+	slowtest.Skip(t, "run the damage campaign (minutes)")
 	// GAPSET_DAMAGE=N > 1 scales the random variants down to N per file (a quick look)
 	bodyFlips, truncs, headerStep := 150, 30, 1
 	if n, err := strconv.Atoi(os.Getenv("GAPSET_DAMAGE")); err == nil && n > 1 {
@@ -243,7 +242,7 @@ func normalize(out string) string {
 	return sb.String()
 }
 
-// The coherent forgeries (GAPSET_DAMAGE=1, as the damage campaign): files
+// The coherent forgeries (GAPSET_SLOW=1, as the damage campaign): files
 // made the way the toolkit makes its own, so that every check short of the
 // full one passes them.
 //
@@ -261,11 +260,9 @@ func normalize(out string) string {
 //     figures the docs give; each is longer than the optimum (removing
 //     members only raises h_G:2N), and gapset verify refuses every file.
 //
-//     GAPSET_DAMAGE=1 go test ./cmd/gapset -run TestForgeryCampaign -v -timeout 30m
+//     GAPSET_SLOW=1 go test ./cmd/gapset -run TestForgeryCampaign -v -timeout 30m
 func TestForgeryCampaign(t *testing.T) {
-	if os.Getenv("GAPSET_DAMAGE") == "" {
-		t.Skip("set GAPSET_DAMAGE=1 to run the forgery campaign (minutes)")
-	}
+	slowtest.Skip(t, "run the forgery campaign (minutes)")
 	bin := gapsetBinary(t)
 	dir := t.TempDir()
 	run := func(args ...string) (int, string, string) { return runTimed(t, bin, args...) }

@@ -57,3 +57,50 @@ func TestHelpPrintsTheFiles(t *testing.T) {
 	}
 	assert.Contains(t, help("build", "natural, lsb"), "Orders: natural, lsb.\n")
 }
+
+// maxHelpLine is the longest line any --help may print: a flag's usage is
+// one line, so a long one must be said shorter (or in the help file).
+const maxHelpLine = 200
+
+// No line of any command's --help (the app's included) is longer than
+// maxHelpLine characters.
+func TestHelpLinesAreShort(t *testing.T) {
+	app := newApp(&env{})
+	var walk func(path []string, cmds []*cli.Command)
+	checked := 0
+	check := func(p []string) {
+		code, out, errs := runCmd(t, "", append(p, "--help")...)
+		require.Equal(t, 0, code, "%v: %s", p, errs)
+		for _, line := range strings.Split(out, "\n") {
+			assert.LessOrEqual(t, len(line), maxHelpLine, "%v --help: %.80s...", p, strings.TrimSpace(line))
+		}
+		checked++
+	}
+	walk = func(path []string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			p := append(append([]string(nil), path...), c.Name)
+			check(p)
+			walk(p, c.Subcommands)
+		}
+	}
+	check(nil)
+	walk(nil, app.Commands)
+	assert.Greater(t, checked, 15, "every command's help was read")
+}
+
+// The -H flag's usage names the grammar and where the names are, not the
+// names themselves; the names are listed in the Heuristics part of the
+// help, wrapped.
+func TestHeuristicFlagUsage(t *testing.T) {
+	for _, cmd := range []string{"solve", "bench"} {
+		_, out, _ := runCmd(t, "", cmd, "--help")
+		for _, line := range strings.Split(out, "\n") {
+			if strings.Contains(line, "-H SPEC") || strings.Contains(line, "-H LIST") {
+				assert.Contains(t, line, "max(", "%s: the -H usage states the grammar", cmd)
+				assert.NotContains(t, line, "gap2r", "%s: the -H usage lists no names", cmd)
+			}
+		}
+		assert.Contains(t, out, "pdb78+gap2r", "%s --help lists the names", cmd)
+		assert.Contains(t, out, "docs/heuristics.md", "%s --help says where the names are explained", cmd)
+	}
+}

@@ -19,9 +19,9 @@ func heuristicFlags() []cli.Flag {
 		&cli.StringFlag{Name: heuristic.OptPDB, Value: heuristic.DefaultPDBDir, Usage: "pattern database `DIR` (see gapset pdb build)", Action: cmdline.InputDirFlag("--" + heuristic.OptPDB)},
 		&cli.StringSliceFlag{Name: heuristic.OptKeys, Usage: "key-set `FILE` (gapset enumerate) held exactly in memory; repeat for the Gap0 and Gap2 sets", Action: cmdline.InputsFlag("--" + heuristic.OptKeys)},
 		&cli.StringSliceFlag{Name: heuristic.OptBDD, Usage: "BDD `FILE` of a gap set; repeat for the Gap0 and Gap2 sets", Action: cmdline.InputsFlag("--" + heuristic.OptBDD)},
-		&cli.IntSliceFlag{Name: heuristic.OptCells, Usage: "enumerate in memory the sets Gap0, Gap2, ..., Gap<max-gap> projected onto the last `K` cells (K = rows*cols: whole boards; the 4x4 Gap0 takes about a minute); repeatable"},
+		&cli.IntSliceFlag{Name: heuristic.OptCells, Usage: "enumerate in memory Gap0, Gap2, ..., Gap<max-gap> on the last `K` cells (K = rows*cols: whole boards; the 4x4 Gap0: about a minute); repeatable"},
 		&cli.IntFlag{Name: heuristic.OptMaxGap, Usage: "largest gap `G` enumerated for --cells (even; the 4x4 board needs key files beyond 0)"},
-		&cli.IntSliceFlag{Name: heuristic.OptDense, Value: cli.NewIntSlice(heuristic.DefaultDense()...), Usage: "put in front of each gap set its projections onto its last `K` cells as bit tables (16^K bits: 4 is 8 KiB, 5 128 KiB, 6 2 MiB), asked in the order given, that answer most questions \"no\" from the cache; repeatable; 0: none"},
+		&cli.IntSliceFlag{Name: heuristic.OptDense, Value: cli.NewIntSlice(heuristic.DefaultDense()...), Usage: "bit tables of each gap set's projection on its last `K` cells (16^K bits: 4 is 8 KiB, 6 2 MiB), asked first, in order; repeatable; 0: none"},
 		&cli.BoolFlag{Name: heuristic.OptNoSkip, Usage: "query the gap sets at every node (no lower-bound-check skipping)"},
 	}
 }
@@ -61,7 +61,29 @@ func resolveHeuristics(c *cli.Context, e *env, specs []string) ([]ida.Heuristic,
 }
 
 // heuristicNames lists the registered names for help texts.
-func heuristicNames() string { return strings.Join(heuristic.Names(), ", ") }
+func heuristicNames() string { return wrapList(heuristic.Names(), "  ", 100) }
+
+// wrapList joins items with ", " into lines of at most width characters
+// (longer items alone on a line), each after indent.
+func wrapList(items []string, indent string, width int) string {
+	var b strings.Builder
+	line := indent
+	for i, it := range items {
+		if i < len(items)-1 {
+			it += ","
+		}
+		if line != indent && len(line)+1+len(it) > width {
+			b.WriteString(line + "\n")
+			line = indent
+		}
+		if line != indent {
+			line += " "
+		}
+		line += it
+	}
+	b.WriteString(line)
+	return b.String()
+}
 
 // pdbVerified opens the record of databases checked whole (nil: none).
 func pdbVerified(e *env) *pdb.Verified {

@@ -38,7 +38,7 @@ func quietFlag() cli.Flag {
 // readBoards collects the boards of a command: from --input (a file, or
 // - for stdin), or from the arguments (encode.ParseArgs).
 func readBoards(c *cli.Context, e *env) ([]encode.Instance, error) {
-	rows, cols := c.Int("rows"), c.Int("cols") // checked by sizeFlags
+	rows, cols := c.Int("rows"), c.Int("cols") // checked by withSize
 	in := c.String("input")
 	var insts []encode.Instance
 	var err error

@@ -107,7 +107,7 @@ func runOrder(c *cli.Context, e *env) error {
 // encodingFlag selects the encoding of whole-board keys (build, order).
 func encodingFlag() cli.Flag {
 	return &cli.StringFlag{Name: "encoding", Value: bdd.Cells.String(),
-		Usage: "key `ENCODING`: cells (the tile on each cell), ranks (each cell's tile ranked among the tiles not on the kept cells before it), ranks-reverse (... after it) or, for whole boards, tiles (the cell of each tile)"}
+		Usage: "key `ENCODING`: cells (tile on each cell), ranks (tile ranked among those not on kept cells before), ranks-reverse (... after), tiles (cell of each tile)"}
 }
 
 // encodingOf reads --encoding for a set of h's shape.

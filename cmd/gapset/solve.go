@@ -17,9 +17,9 @@ func solveCommand(e *env) *cli.Command {
 		Name:        "solve",
 		Usage:       "solve boards optimally with IDA*",
 		ArgsUsage:   "[BOARD...]",
-		Description: help("solve") + "\n" + help("spec"),
+		Description: help("solve") + "\n" + help("spec", heuristicNames()),
 		Flags: append(append(boardFlags(),
-			&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Value: "md", Usage: "lower bound `SPEC`: " + heuristicNames() + ", max(a,b,...)"},
+			&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Value: "md", Usage: "lower bound `SPEC`: NAME, NAME:ARGS or max(SPEC,...); the names under Heuristics below"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text, json (one object per line) or csv"},
 			&cli.Int64Flag{Name: "max-nodes", Usage: "give up on a board after `N` nodes expanded (0: no limit)"},
 			&cli.IntFlag{Name: "threads", Value: runtime.NumCPU(), Usage: "search each board with `N` threads (same lengths; the last iteration's nodes depend on which thread reaches the goal first)"},
@@ -38,7 +38,7 @@ func keepUndoFlag() cli.Flag {
 }
 
 func allSolutionsFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "all-solutions", Usage: "finish the last iteration instead of stopping at the first solution: count every optimal solution, and nodes that do not depend on where the first one lies"}
+	return &cli.BoolFlag{Name: "all-solutions", Usage: "finish the last iteration: count every optimal solution, and nodes that do not depend on where the first lies"}
 }
 
 func runSolve(c *cli.Context, e *env) error {

@@ -1,6 +1,9 @@
 // Package hugemem asks the kernel for transparent huge pages behind large
 // tables read in random order (pattern databases, rank-indexed bit sets):
-// with 4 KiB pages nearly every such read also misses the TLB.
+// with 4 KiB pages nearly every such read also misses the TLB. It is the
+// one place that does: Hint for tables on the Go heap and mapped files,
+// Alloc for tables mapped outside the heap that give memory back as they
+// go (a test refuses a second place).
 package hugemem
 
 import (
@@ -14,9 +17,9 @@ const Min = 64 << 20
 // page is the size of a transparent huge page on amd64 and arm64.
 const page = 2 << 20
 
-// Hint asks the kernel to back the pages of b not touched yet with
-// transparent huge pages. Only the whole huge pages inside b are marked;
-// the memory stays the Go heap's. A hint: without it the table still works.
+// Hint asks the kernel to back the pages of b (on the Go heap, or a mapped
+// file) not touched yet with transparent huge pages. Only the whole huge
+// pages inside b are marked. A hint: without it the table still works.
 func Hint(b []byte) {
 	if len(b) < Min {
 		return
@@ -34,4 +37,35 @@ func Words(w []uint64) {
 	if len(w) > 0 {
 		Hint(unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 8*len(w)))
 	}
+}
+
+// Alloc returns a zeroed table of n words, the function that frees it and
+// one that gives the memory of entries [lo, hi) back to the OS (they read
+// as zero afterwards). From Min bytes on the table is mapped outside the
+// Go heap with huge pages asked for; below, or if the mapping fails, it is
+// on the heap and release does nothing.
+func Alloc[W any](n int) ([]W, func(), func(lo, hi int)) {
+	var zero W
+	w := int(unsafe.Sizeof(zero))
+	size := n * w
+	if size < Min {
+		return make([]W, n), func() {}, func(int, int) {}
+	}
+	mem, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		return make([]W, n), func() {}, func(int, int) {}
+	}
+	_ = syscall.Madvise(mem, syscall.MADV_HUGEPAGE) // a hint: without it the table still works
+	release := func(lo, hi int) {
+		const small = 4 << 10 // whole small pages: a huge page is split
+		a := (lo*w + small - 1) &^ (small - 1)
+		b := min(hi*w, size) &^ (small - 1)
+		if hi == n {
+			b = size
+		}
+		if a < b {
+			_ = syscall.Madvise(mem[a:b], syscall.MADV_DONTNEED) // a hint as well
+		}
+	}
+	return unsafe.Slice((*W)(unsafe.Pointer(&mem[0])), n), func() { _ = syscall.Munmap(mem) }, release
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/internal/slowtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -126,12 +127,10 @@ func TestEnumerateRankRuns(t *testing.T) {
 	sameFiles(t, want, wantDir, stdout, dir)
 }
 
-// The 3x4 sets up to gap 10 (opt-in, minutes: GAPSET_CLUSTER_LONG=1):
-// identical files and summary.
+// The 3x4 sets up to gap 10 (opt-in, minutes: GAPSET_SLOW=1): identical
+// files and summary.
 func TestEnumerate3x4Gap10(t *testing.T) {
-	if os.Getenv("GAPSET_CLUSTER_LONG") != "1" {
-		t.Skip("set GAPSET_CLUSTER_LONG=1 to enumerate the 3x4 sets up to gap 10")
-	}
+	slowtest.Skip(t, "enumerate the 3x4 sets up to gap 10")
 	l := gapset.Layout{Rows: 3, Cols: 4, MaxGap: 10, Cells: []int{6, 12}, Packed: true}
 	want, wantDir := enumerated(t, l)
 	dir := filepath.Join(t.TempDir(), "sets")

@@ -1,4 +1,4 @@
-package pdb
+package hugemem
 
 import (
 	"testing"
@@ -9,8 +9,8 @@ import (
 // A released range of a mapped table reads as zero where it covers whole
 // pages; the entries around it keep their values.
 func TestAllocRelease(t *testing.T) {
-	n := hugeMin / 4
-	st, free, release := alloc[uint32](n)
+	n := Min / 4
+	st, free, release := Alloc[uint32](n)
 	defer free()
 	for i := range st {
 		st[i] = uint32(i) | 1
