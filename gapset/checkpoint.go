@@ -435,6 +435,21 @@ func (e *streamer) resume(res *Result) (int, error) {
 			e.proj[k] = append(e.proj[k], tiered{l, r.Tier})
 		}
 	}
+	// The layers' keys are boards (a run passes its checksum only as
+	// written, but the expansion must never see anything else): checked
+	// here once, so a fresh run's steps pay nothing for it.
+	for _, ls := range e.layers {
+		for _, l := range ls {
+			for _, r := range l.runs {
+				if r.n == 0 {
+					continue
+				}
+				if err := forEachChunk(r, 1<<14, e.g.checkBoards); err != nil {
+					return -1, statedir.Damaged(e.state, "%s: %v", filepath.Base(r.path), err)
+				}
+			}
+		}
+	}
 	e.peak = max(e.peak, m.Peak)
 	e.pin()
 	if e.cfg.OnResume != nil {

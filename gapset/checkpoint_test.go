@@ -211,3 +211,42 @@ func reseal(t *testing.T, path string, b []byte) {
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(path, out, 0o644))
 }
+
+// A forged checkpoint (a layer's key changed, its run's checksum and the
+// manifest's made to fit) is still refused: the layers' keys must be
+// boards. Such a flip once panicked in expandRaise.
+func TestCheckpointNonBoardRefused(t *testing.T) {
+	dir := t.TempDir()
+	cp := filepath.Join(dir, CheckpointName)
+	cfg := Config{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9}, Dir: dir, Checkpoint: cp, RawRuns: true}
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	c := cfg
+	c.Progress = func(Progress) {
+		if n++; n == 20 {
+			cancel()
+		}
+	}
+	_, err := Enumerate(ctx, c)
+	require.ErrorIs(t, err, context.Canceled)
+	path := filepath.Join(cp, manifestName)
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var m manifest
+	require.NoError(t, json.Unmarshal(b, &m))
+	ls := m.Runs[0]
+	rec := &ls[len(ls)-1].Parts[0] // the newest level-0 layer
+	run := filepath.Join(cp, rec.Name)
+	keys, err := os.ReadFile(run)
+	require.NoError(t, err)
+	keys[0] ^= 0x0f // a blank no more
+	require.NoError(t, os.WriteFile(run, keys, 0o644))
+	rec.Sum = statedir.Update(0, keys)
+	out, err := statedir.Seal(&m, &m.Sum)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, out, 0o644))
+	_, err = Enumerate(context.Background(), cfg)
+	assert.ErrorIs(t, err, ErrDamaged)
+	assert.ErrorContains(t, err, "no board")
+	assert.NoFileExists(t, cfg.OutputPath(9))
+}

@@ -1,7 +1,6 @@
 package gapset
 
 import (
-	"fmt"
 	"sync"
 
 	"github.com/gapset/gapset/internal/safe"
@@ -108,9 +107,6 @@ func (x *expander) expand(rd *expandReader, out []uint64, q int) (int, int64, er
 	for budget > 0 {
 		if len(rd.pending) == 0 && rd.live {
 			rd.pending = rd.c.chunk()
-			if err := x.g.checkBoards(rd.pending); err != nil {
-				return n, int64(q - budget), fmt.Errorf("%s: %w", rd.c.f.Name(), err)
-			}
 			if rd.pending == nil {
 				if rd.c.err != nil {
 					return n, int64(q - budget), rd.c.err
