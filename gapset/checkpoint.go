@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/statedir"
 	"github.com/gapset/gapset/internal/sysprobe"
 )
 
@@ -23,10 +24,34 @@ import (
 // arguments continues from it. It goes when the key-set files are written.
 const CheckpointName = "gapset-checkpoint"
 
+// checkpointKind names a checkpoint in its marker and in refusals.
+const checkpointKind = "checkpoint"
+
+// ErrForeign marks a checkpoint path that is not a checkpoint directory
+// gapset made (a symlink, a file, a directory without the marker): it is
+// refused before anything in it is touched, --fresh or not. ErrDamaged
+// marks a damaged checkpoint. Both are bad input (exit status 2).
+var (
+	ErrForeign = statedir.ErrForeign
+	ErrDamaged = statedir.ErrDamaged
+)
+
+// openCheckpoint makes or opens the checkpoint directory and locks it.
+func openCheckpoint(dir string) (func(), error) {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return nil, err
+	}
+	if _, err := statedir.Open(dir, checkpointKind); err != nil {
+		return nil, err
+	}
+	return lockDir(dir)
+}
+
 // checkpointFormat changes whenever the manifest or the run files change
 // meaning; a checkpoint of another format is refused, not misread.
-// Format 2: layers and projections partitioned by key range.
-const checkpointFormat = 2
+// Format 2: layers and projections partitioned by key range. Format 3: a
+// CRC-32C of every run file and of the manifest, and the marker.
+const checkpointFormat = 3
 
 const manifestName = "manifest.json"
 
@@ -63,6 +88,9 @@ type manifest struct {
 	ProjectionBits int                   `json:"projection_prefix_bits"`
 	Runs           [][]partsRecord       `json:"runs"` // Runs[j][d]: level j's layer at step d
 	Proj           map[int][]partsRecord `json:"projections"`
+	// Sum is the manifest's own CRC-32C (statedir.Seal): an edit of any
+	// field is damage, not a different state.
+	Sum string `json:"checksum"`
 }
 
 // partsRecord is a partitioned run of the checkpoint: its non-empty
@@ -81,6 +109,7 @@ type runRecord struct {
 	Bytes int64  `json:"bytes"`
 	Delta bool   `json:"delta"`
 	Cells int    `json:"cells,omitempty"` // > 0: rank codes of boards of this many cells (rankcode.go)
+	Sum   uint32 `json:"crc32c"`          // the file's CRC-32C
 }
 
 // identity is what a checkpoint must agree on with the run resuming it.
@@ -117,15 +146,28 @@ func (r Resumed) String() string {
 // readManifest returns the checkpoint's manifest, or ok false when the
 // directory holds none (a run stopped before its first checkpoint).
 func readManifest(dir string) (m manifest, ok bool, err error) {
-	b, err := os.ReadFile(filepath.Join(dir, manifestName))
+	path := filepath.Join(dir, manifestName)
+	st, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return m, false, nil
 	}
-	if err != nil {
-		return m, false, err
+	if err == nil && !st.Mode().IsRegular() {
+		return m, false, statedir.Damaged(dir, "its %s is not a file", manifestName)
 	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		return m, false, fmt.Errorf("checkpoint %s: damaged manifest: %v (run with --fresh to start over)", dir, err)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return m, false, statedir.Damaged(dir, "%v", err)
+	}
+	// The format first: an older checkpoint has no checksum to check.
+	var f struct {
+		Format int `json:"format"`
+	}
+	if json.Unmarshal(b, &f) == nil && f.Format != checkpointFormat {
+		return m, false, fmt.Errorf("%w: %s holds a checkpoint of format %d, not %d (give --fresh to discard it)",
+			ErrCheckpoint, dir, f.Format, checkpointFormat)
+	}
+	if err := statedir.Unseal(dir, path, b, &m, &m.Sum); err != nil {
+		return m, false, err
 	}
 	return m, true, nil
 }
@@ -179,6 +221,7 @@ func prune(dir string, m manifest, ok bool) error {
 	if ok {
 		keep = m.referenced()
 	}
+	keep[statedir.MarkerName] = true
 	if !keep[manifestName] {
 		// The manifest goes first: a stop while the runs are removed must
 		// not leave it naming files that are gone.
@@ -202,16 +245,15 @@ func prune(dir string, m manifest, ok bool) error {
 	if !ok {
 		return nil
 	}
+	// Every run is read whole and checked against its checksum before
+	// any is used: a damaged checkpoint is refused, never resumed into a
+	// wrong set.
 	np := 1 << max(m.PrefixBits, m.ProjectionBits)
 	return m.eachRun(func(r runRecord) error {
-		if r.Name == "" || strings.ContainsAny(r.Name, `/\`) || r.P < 0 || r.P >= np {
-			return fmt.Errorf("checkpoint %s: damaged manifest: bad run %q of partition %d (run with --fresh to start over)", dir, r.Name, r.P)
+		if r.Name == "" || strings.ContainsAny(r.Name, `/\`) || r.Name == manifestName || r.Name == lockName || statedir.Keep(r.Name) || r.P < 0 || r.P >= np || r.N <= 0 {
+			return statedir.Damaged(dir, "the manifest names a bad run %q of %d keys in partition %d", r.Name, r.N, r.P)
 		}
-		st, err := os.Stat(filepath.Join(dir, r.Name))
-		if err != nil || st.Size() != r.Bytes {
-			return fmt.Errorf("checkpoint %s: run %s is missing or has the wrong size (run with --fresh to start over)", dir, r.Name)
-		}
-		return nil
+		return statedir.CheckFile(dir, filepath.Join(dir, r.Name), r.Bytes, r.Sum)
 	})
 }
 
@@ -219,7 +261,7 @@ func (e *streamer) record(l parts) partsRecord {
 	rec := partsRecord{N: l.n}
 	for p, r := range l.runs {
 		if r.path != "" {
-			rec.Parts = append(rec.Parts, runRecord{P: p, Name: filepath.Base(r.path), N: r.n, Bytes: r.bytes, Delta: r.delta, Cells: r.cells})
+			rec.Parts = append(rec.Parts, runRecord{P: p, Name: filepath.Base(r.path), N: r.n, Bytes: r.bytes, Delta: r.delta, Cells: r.cells, Sum: r.sum})
 		}
 	}
 	return rec
@@ -234,16 +276,16 @@ func (e *streamer) fromRecord(rec partsRecord, bits, width int) (parts, error) {
 	var n int64
 	for _, r := range rec.Parts {
 		if r.P >= len(l.runs) || l.runs[r.P].path != "" {
-			return l, fmt.Errorf("checkpoint %s: damaged manifest: partition %d of %s (run with --fresh to start over)", e.state, r.P, r.Name)
+			return l, statedir.Damaged(e.state, "the manifest names partition %d of %s twice or out of range", r.P, r.Name)
 		}
 		if r.Cells != 0 && (!r.Delta || r.Cells != e.g.N || width != 4*e.g.N) {
-			return l, fmt.Errorf("checkpoint %s: damaged manifest: %s is coded for boards of %d cells (run with --fresh to start over)", e.state, r.Name, r.Cells)
+			return l, statedir.Damaged(e.state, "the manifest says %s is coded for boards of %d cells", r.Name, r.Cells)
 		}
-		l.runs[r.P] = e.track(run{path: filepath.Join(e.state, r.Name), n: r.N, bytes: r.Bytes, delta: r.Delta, cells: r.Cells})
+		l.runs[r.P] = e.track(run{path: filepath.Join(e.state, r.Name), n: r.N, bytes: r.Bytes, delta: r.Delta, cells: r.Cells, sum: r.Sum})
 		n += r.N
 	}
 	if n != rec.N {
-		return l, fmt.Errorf("checkpoint %s: damaged manifest: partitions of %d keys make a run of %d (run with --fresh to start over)", e.state, n, rec.N)
+		return l, statedir.Damaged(e.state, "the manifest's partitions of %d keys make a run of %d", n, rec.N)
 	}
 	return l, nil
 }
@@ -283,7 +325,7 @@ func (e *streamer) checkpoint(res *Result, step int, done bool) error {
 			m.Proj[k] = append(m.Proj[k], rec)
 		}
 	}
-	b, err := json.MarshalIndent(m, "", " ")
+	b, err := statedir.Seal(&m, &m.Sum)
 	if err != nil {
 		return err
 	}
@@ -354,11 +396,11 @@ func (e *streamer) resume(res *Result) (int, error) {
 		}
 	}
 	if ok && (m.PrefixBits < 0 || m.PrefixBits > maxPrefixBits || m.ProjectionBits < 0 || m.ProjectionBits > maxPrefixBits) {
-		return -1, fmt.Errorf("checkpoint %s: damaged manifest: prefix bits %d/%d (run with --fresh to start over)", e.state, m.PrefixBits, m.ProjectionBits)
+		return -1, statedir.Damaged(e.state, "the manifest's prefix bits %d/%d", m.PrefixBits, m.ProjectionBits)
 	}
 	if ok {
 		if err := m.checkShape(e.cfg, e.g.N); err != nil {
-			return -1, fmt.Errorf("checkpoint %s: damaged manifest: %v (run with --fresh to start over)", e.state, err)
+			return -1, statedir.Damaged(e.state, "the manifest's %v", err)
 		}
 	}
 	if err := prune(e.state, m, ok); err != nil {
@@ -391,6 +433,21 @@ func (e *streamer) resume(res *Result) (int, error) {
 				return -1, err
 			}
 			e.proj[k] = append(e.proj[k], tiered{l, r.Tier})
+		}
+	}
+	// The layers' keys are boards (a run passes its checksum only as
+	// written, but the expansion must never see anything else): checked
+	// here once, so a fresh run's steps pay nothing for it.
+	for _, ls := range e.layers {
+		for _, l := range ls {
+			for _, r := range l.runs {
+				if r.n == 0 {
+					continue
+				}
+				if err := forEachChunk(r, 1<<14, e.g.checkBoards); err != nil {
+					return -1, statedir.Damaged(e.state, "%s: %v", filepath.Base(r.path), err)
+				}
+			}
 		}
 	}
 	e.peak = max(e.peak, m.Peak)
@@ -442,4 +499,16 @@ func (m manifest) checkShape(cfg Config, n int) error {
 		}
 	}
 	return nil
+}
+
+// checkCount refuses a whole-board file whose merged key count is not the
+// sum of its layers' (they are disjoint), before the file takes its name.
+func (e *streamer) checkCount(k int, merged, layers int64) error {
+	if k != e.g.N || merged == layers {
+		return nil
+	}
+	if e.state != "" {
+		return statedir.Damaged(e.state, "the layers hold %d boards, their merge %d", layers, merged)
+	}
+	return fmt.Errorf("the layers hold %d boards, their merge %d: %d-cell file not written", layers, merged, k)
 }

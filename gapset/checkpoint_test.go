@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gapset/gapset/internal/statedir"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -133,11 +134,11 @@ func TestCheckpointMismatchRefused(t *testing.T) {
 // Two processes never work on one checkpoint.
 func TestCheckpointLocked(t *testing.T) {
 	dir := t.TempDir()
-	require.NoError(t, os.MkdirAll(dir, 0o755))
-	unlock, err := lockDir(dir)
+	cp := filepath.Join(dir, CheckpointName)
+	unlock, err := openCheckpoint(cp)
 	require.NoError(t, err)
 	defer unlock()
-	_, err = Enumerate(context.Background(), Config{Rows: 2, Cols: 3, MaxGap: 0, Cells: []int{6}, Dir: dir, Checkpoint: dir})
+	_, err = Enumerate(context.Background(), Config{Rows: 2, Cols: 3, MaxGap: 0, Cells: []int{6}, Dir: dir, Checkpoint: cp})
 	assert.ErrorContains(t, err, "is in use by")
 }
 
@@ -186,10 +187,66 @@ func TestCheckpointShapeChecked(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(path, b, 0o644))
 		_, err = Enumerate(context.Background(), cfg)
-		assert.ErrorContains(t, err, "damaged manifest", name)
+		assert.ErrorIs(t, err, ErrDamaged, name)
+		assert.ErrorContains(t, err, "fails its checksum", name)
+		// Behind a checksum made to fit, the shape is still checked.
+		reseal(t, path, b)
+		_, err = Enumerate(context.Background(), cfg)
+		assert.ErrorIs(t, err, ErrDamaged, name)
+		assert.ErrorContains(t, err, "--fresh", name)
 	}
 	require.NoError(t, os.WriteFile(path, good, 0o644))
 	_, err = Enumerate(context.Background(), cfg)
 	require.NoError(t, err, "the undamaged checkpoint resumes")
 	assert.NoDirExists(t, cp)
+}
+
+// reseal writes the manifest b at path with its checksum made to fit (what
+// only a deliberate forgery does).
+func reseal(t *testing.T, path string, b []byte) {
+	t.Helper()
+	var m manifest
+	require.NoError(t, json.Unmarshal(b, &m))
+	out, err := statedir.Seal(&m, &m.Sum)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, out, 0o644))
+}
+
+// A forged checkpoint (a layer's key changed, its run's checksum and the
+// manifest's made to fit) is still refused: the layers' keys must be
+// boards. Such a flip once panicked in expandRaise.
+func TestCheckpointNonBoardRefused(t *testing.T) {
+	dir := t.TempDir()
+	cp := filepath.Join(dir, CheckpointName)
+	cfg := Config{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9}, Dir: dir, Checkpoint: cp, RawRuns: true}
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	c := cfg
+	c.Progress = func(Progress) {
+		if n++; n == 20 {
+			cancel()
+		}
+	}
+	_, err := Enumerate(ctx, c)
+	require.ErrorIs(t, err, context.Canceled)
+	path := filepath.Join(cp, manifestName)
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var m manifest
+	require.NoError(t, json.Unmarshal(b, &m))
+	ls := m.Runs[0]
+	rec := &ls[len(ls)-1].Parts[0] // the newest level-0 layer
+	run := filepath.Join(cp, rec.Name)
+	keys, err := os.ReadFile(run)
+	require.NoError(t, err)
+	keys[0] ^= 0x0f // a blank no more
+	require.NoError(t, os.WriteFile(run, keys, 0o644))
+	rec.Sum = statedir.Update(0, keys)
+	out, err := statedir.Seal(&m, &m.Sum)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, out, 0o644))
+	_, err = Enumerate(context.Background(), cfg)
+	assert.ErrorIs(t, err, ErrDamaged)
+	assert.ErrorContains(t, err, "no board")
+	assert.NoFileExists(t, cfg.OutputPath(9))
 }

@@ -4,6 +4,7 @@ package gapset
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/statedir"
 )
 
 // lockName is the file a running enumeration holds locked in its
@@ -27,9 +29,16 @@ const lockRelease = 2 * time.Minute
 // lockDir locks dir for this process (released by the returned function,
 // or by the kernel when the process ends, however it ends).
 func lockDir(dir string) (func(), error) {
-	f, err := os.OpenFile(filepath.Join(dir, lockName), os.O_CREATE|os.O_RDWR, 0o644)
+	// Never through a symlink: the lock is truncated.
+	f, err := os.OpenFile(filepath.Join(dir, lockName), os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW, 0o644)
+	if err == nil {
+		if st, serr := f.Stat(); serr != nil || !st.Mode().IsRegular() {
+			f.Close()
+			err = fs.ErrInvalid
+		}
+	}
 	if err != nil {
-		return nil, err
+		return nil, statedir.Damaged(dir, "its %s is not a file this run can lock: %v", lockName, err)
 	}
 	deadline := time.Now().Add(lockRelease)
 	for {

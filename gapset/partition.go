@@ -151,16 +151,17 @@ type RunFile struct {
 	Bytes int64  `json:"bytes"`
 	Delta bool   `json:"delta"`
 	Cells int    `json:"rank_cells,omitempty"` // > 0: rank-coded boards of this many cells (rankcode.go)
+	Sum   uint32 `json:"crc32c"`               // the file's CRC-32C (Verify)
 }
 
 // The run code decides the encoding; these two are the one place that
 // converts between its runs and the exported files.
 func fileOf(r run) RunFile {
-	return RunFile{Path: r.path, N: r.n, Bytes: r.bytes, Delta: r.delta, Cells: r.cells}
+	return RunFile{Path: r.path, N: r.n, Bytes: r.bytes, Delta: r.delta, Cells: r.cells, Sum: r.sum}
 }
 
 func (f RunFile) run() run {
-	return run{path: f.Path, n: f.N, bytes: f.Bytes, delta: f.Delta, cells: f.Cells}
+	return run{path: f.Path, n: f.N, bytes: f.Bytes, delta: f.Delta, cells: f.Cells, sum: f.Sum}
 }
 
 // check refuses a file whose size is not the one recorded (a reader
@@ -327,6 +328,9 @@ func (l Layout) ExpandPartition(ctx context.Context, j int, in RunFile, path fun
 	err = forEachChunk(in.run(), chunk, func(keys []uint64) error {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if err := g.checkBoards(keys); err != nil {
+			return fmt.Errorf("%s: %w", in.Path, err)
 		}
 		for i, t := range targets {
 			if len(t.buf)+4*len(keys) > limit && len(t.buf) > 0 {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gapset/gapset/internal/statedir"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -112,7 +113,7 @@ func TestCheckpointKeepsItsPartitioning(t *testing.T) {
 	m, ok, err := readManifest(cfg.Checkpoint)
 	require.NoError(t, err)
 	require.True(t, ok, "a checkpoint was written before the stop")
-	assert.Equal(t, 2, m.Format)
+	assert.Equal(t, checkpointFormat, m.Format)
 	assert.Equal(t, 3, m.PrefixBits)
 	assert.Equal(t, 3, m.ProjectionBits)
 	files := 0
@@ -163,7 +164,7 @@ func TestPeakDiskCountsEveryRun(t *testing.T) {
 		onLayer := func(j, d int, l parts) {
 			var on int64
 			require.NoError(t, filepath.WalkDir(cfg.Dir, func(path string, de fs.DirEntry, err error) error {
-				if err != nil || de.IsDir() || de.Name() == manifestName {
+				if err != nil || de.IsDir() || de.Name() == manifestName || de.Name() == statedir.MarkerName {
 					return err
 				}
 				info, err := de.Info()

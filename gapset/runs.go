@@ -8,6 +8,8 @@ import (
 	"math/bits"
 	"os"
 	"unsafe"
+
+	"github.com/gapset/gapset/internal/statedir"
 )
 
 // Runs are the enumeration's state and scratch files: sorted uint64 keys,
@@ -36,7 +38,8 @@ type run struct {
 	n     int64
 	bytes int64 // size on disk
 	delta bool
-	cells int // > 0: delta-coded rank codes of boards of this many cells
+	cells int    // > 0: delta-coded rank codes of boards of this many cells
+	sum   uint32 // CRC-32C of the file's bytes (internal/statedir)
 }
 
 // coding is how a run's keys are stored.
@@ -66,6 +69,7 @@ type runWriter struct {
 	rc   *rankCoder
 	prev uint64 // the last key's code
 	enc  []byte
+	sum  uint32 // CRC-32C of the bytes written
 }
 
 // createRun starts a run of at most about maxKeys keys (the size of its
@@ -86,11 +90,14 @@ func (w *runWriter) write(keys []uint64) error {
 	if !w.delta {
 		w.bytes += 8 * int64(len(keys))
 		if littleEndian {
+			w.sum = statedir.Update(w.sum, asBytes(keys))
 			_, err := w.bw.Write(asBytes(keys))
 			return err
 		}
 		for _, k := range keys {
-			if _, err := w.bw.Write(binary.LittleEndian.AppendUint64(w.enc[:0], k)); err != nil {
+			w.enc = binary.LittleEndian.AppendUint64(w.enc[:0], k)
+			w.sum = statedir.Update(w.sum, w.enc)
+			if _, err := w.bw.Write(w.enc); err != nil {
 				return err
 			}
 		}
@@ -122,6 +129,7 @@ func (w *runWriter) write(keys []uint64) error {
 		}
 		w.prev, w.enc = prev, b
 		w.bytes += int64(len(b))
+		w.sum = statedir.Update(w.sum, b)
 		if _, err := w.bw.Write(b); err != nil {
 			return err
 		}
@@ -138,7 +146,7 @@ func (w *runWriter) close() (run, error) {
 		os.Remove(w.path)
 		return run{}, err
 	}
-	return run{w.path, w.n, w.bytes, w.delta, w.cells}, nil
+	return run{w.path, w.n, w.bytes, w.delta, w.cells, w.sum}, nil
 }
 
 func writeRun(path string, keys []uint64, c coding) (run, error) {

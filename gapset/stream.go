@@ -145,10 +145,7 @@ func enumerateWith(ctx context.Context, cfg Config, inChunk int, onLayer func(j,
 	if cfg.Checkpoint != "" && cfg.MaxStep <= 0 {
 		// A clean path: run files are told from scratch by their directory.
 		cfg.Checkpoint = filepath.Clean(cfg.Checkpoint)
-		if err := os.MkdirAll(cfg.Checkpoint, 0o755); err != nil {
-			return Result{}, err
-		}
-		unlock, err := lockDir(cfg.Checkpoint)
+		unlock, err := openCheckpoint(cfg.Checkpoint)
 		if err != nil {
 			return Result{}, err
 		}
@@ -722,6 +719,10 @@ func (e *streamer) finish(res *Result) error {
 			return err
 		}
 		cnt := w.Count()
+		if err := e.checkCount(jb.k, int64(cnt), jb.size); err != nil {
+			w.Abort()
+			return err
+		}
 		if err := w.Close(); err != nil {
 			return err
 		}

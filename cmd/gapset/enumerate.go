@@ -111,7 +111,7 @@ func enumerateCommand(e *env) *cli.Command {
 			res, err := gapset.Enumerate(e.context, cfg)
 			prog.Done()
 			if err != nil {
-				return cmdline.InputIf(err, gapset.ErrArgs)
+				return cmdline.InputIf(err, gapset.ErrArgs, gapset.ErrForeign, gapset.ErrDamaged)
 			}
 			return res.Write(e.stdout, c.String("format"))
 		},

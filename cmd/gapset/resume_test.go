@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/internal/statedir"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -99,7 +100,9 @@ func TestEnumerateKilledAndResumed(t *testing.T) {
 func TestEnumerateCheckpointMismatch(t *testing.T) {
 	dir := t.TempDir()
 	cp := filepath.Join(dir, gapset.CheckpointName)
+	// A checkpoint (its marker) of another enumeration.
 	require.NoError(t, os.MkdirAll(cp, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(cp, statedir.MarkerName), statedir.Marker("checkpoint"), 0o644))
 	manifest := `{"format":1,"rows":3,"cols":3,"gap":4,"exact":false,"packed":false,"cells":[9],"step":3,"runs":[]}`
 	require.NoError(t, os.WriteFile(filepath.Join(cp, "manifest.json"), []byte(manifest), 0o644))
 	code, _, errs := runCmd(t, "", "enumerate", "-q", "--rows", "3", "--cols", "3", "--gap", "2", "--out-dir", dir)
