@@ -1,0 +1,122 @@
+package gapset
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gapset/gapset/encode"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The table transposer agrees with encode's, on random boards of both
+// square sizes, and canonical keys are the smaller of each pair.
+func TestTransposerMatchesEncode(t *testing.T) {
+	for _, n := range []int{3, 4} {
+		want, err := encode.NewMirror(n, n)
+		require.NoError(t, err)
+		x := newTransposer(n, n)
+		require.NotNil(t, x)
+		rng := rand.New(rand.NewPCG(uint64(n), 1))
+		for range 2000 {
+			k := encode.Random(rng, n, n).Key()
+			tk := x.key(k)
+			require.Equal(t, want.Key(k), tk, "%dx%d %x", n, n, k)
+			require.Equal(t, k, x.key(tk), "an involution")
+			a := []uint64{k, tk}
+			x.canonAll(a)
+			assert.Equal(t, []uint64{min(k, tk), min(k, tk)}, a)
+		}
+		goal := encode.Goal(n, n).Key()
+		assert.Equal(t, goal, x.key(goal), "the goal is its own transpose")
+	}
+	assert.Nil(t, newTransposer(3, 4), "a non-square board has no transposer")
+}
+
+// files runs the enumeration of cfg and returns its summary and its
+// key-set files by name.
+func enumerateFiles(t *testing.T, cfg Config, inChunk int) (Result, map[string][]byte) {
+	t.Helper()
+	cfg.Dir = t.TempDir()
+	res, err := enumerate(context.Background(), cfg, inChunk)
+	require.NoError(t, err, "%+v", cfg)
+	return res, readOutputs(t, cfg.Dir)
+}
+
+// The canonical enumerator writes the same key-set files, counts the same
+// layers and members, and on the 3x3 board stores about half the keys:
+// every gap up to the largest (the whole state space), whole boards and
+// projections, exact sets, tiny buffers (spills and compactions), each
+// run coding.
+func TestTransposeSameFiles(t *testing.T) {
+	const states = 181440 // the 3x3 board's configurations
+	all := false
+	for _, gap := range []int{0, 2, 4, 6, 18} { // 18: the largest gap of the 3x3 board
+		for _, tc := range []struct {
+			exact   bool
+			cells   []int
+			memory  int64
+			inChunk int
+			raw     bool
+			rank    bool
+		}{
+			{false, []int{9, 6, 4}, 1 << 24, 1 << 20, false, false},
+			{true, []int{9, 7, 5}, 1 << 24, 1 << 20, false, true},
+			{false, []int{8, 5}, 1, 64, false, false}, // spills, the layers read back to project
+			{true, []int{9, 3}, 1, 64, true, false},
+		} {
+			if gap > 8 && tc.memory == 1 {
+				continue // many tiny files: slow on a busy disk
+			}
+			cfg := Config{Rows: 3, Cols: 3, MaxGap: gap, Exact: tc.exact, Cells: tc.cells, Memory: tc.memory,
+				RawRuns: tc.raw, RankRuns: tc.rank, Packed: gap%4 == 0}
+			name := fmt.Sprintf("gap %d %+v", gap, tc)
+			want, wantFiles := enumerateFiles(t, cfg, tc.inChunk)
+			cfg.Transpose = true
+			var canonical int64
+			got, gotFiles := func() (Result, map[string][]byte) {
+				cfg.Dir = t.TempDir()
+				res, err := enumerateWith(context.Background(), cfg, tc.inChunk, func(_, _ int, l parts) { canonical += l.n })
+				require.NoError(t, err, name)
+				return res, readOutputs(t, cfg.Dir)
+			}()
+			require.Equal(t, len(wantFiles), len(gotFiles), name)
+			for f, b := range wantFiles {
+				assert.True(t, string(b) == string(gotFiles[f]), "%s: %s differs", name, f)
+			}
+			assert.Equal(t, want.Layers, got.Layers, name)
+			assert.Equal(t, want.Members, got.Members, name)
+			assert.Equal(t, want.Outputs[0].Count, got.Outputs[0].Count, name)
+			if want.Members > 1000 {
+				assert.InDelta(t, 0.5, float64(canonical)/float64(want.Members), 0.02, "%s: %d canonical keys of %d", name, canonical, want.Members)
+			}
+			if !tc.exact && want.Members == states {
+				all = true
+			}
+		}
+	}
+	assert.True(t, all, "the largest gap holds every configuration")
+}
+
+// Boards that are not square keep the full enumeration: Transpose changes
+// nothing.
+func TestTransposeIgnoredOffSquare(t *testing.T) {
+	for _, b := range [][2]int{{2, 3}, {3, 4}} {
+		cfg := Config{Rows: b[0], Cols: b[1], MaxGap: 2, Cells: []int{b[0] * b[1], 4}, Memory: 1 << 24}
+		if b == [2]int{3, 4} {
+			cfg.MaxGap = 0
+		}
+		want, wantFiles := enumerateFiles(t, cfg, 1<<20)
+		cfg.Transpose = true
+		var n int64
+		cfg.Dir = t.TempDir()
+		got, err := enumerateWith(context.Background(), cfg, 1<<20, func(_, _ int, l parts) { n += l.n })
+		require.NoError(t, err)
+		assert.Equal(t, wantFiles, readOutputs(t, cfg.Dir), "%v", b)
+		assert.Equal(t, want.Members, n, "%v: every member stored", b)
+		assert.Equal(t, want.Layers, got.Layers)
+	}
+}
