@@ -550,7 +550,8 @@ func (e *streamer) project(l parts, inWork []uint64) error {
 		return nil
 	}
 	sort.Sort(sort.Reverse(sort.IntSlice(ks))) // nested: project 12, then 10 from that, ...
-	limit := e.wn // keys a chunk may hold
+	// The keys a chunk may hold.
+	limit := e.wn
 	if e.tr != nil {
 		limit = e.wn / 2
 		if 2*len(inWork) > e.wn {

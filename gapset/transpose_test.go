@@ -1,6 +1,7 @@
 package gapset
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -54,48 +55,48 @@ func enumerateFiles(t *testing.T, cfg Config, inChunk int) (Result, map[string][
 func TestTransposeSameFiles(t *testing.T) {
 	const states = 181440 // the 3x3 board's configurations
 	all := false
-	for _, gap := range []int{0, 2, 4, 6, 18} { // 18: the largest gap of the 3x3 board
-		for _, tc := range []struct {
-			exact   bool
-			cells   []int
-			memory  int64
-			inChunk int
-			raw     bool
-			rank    bool
-		}{
-			{false, []int{9, 6, 4}, 1 << 24, 1 << 20, false, false},
-			{true, []int{9, 7, 5}, 1 << 24, 1 << 20, false, true},
-			{false, []int{8, 5}, 1, 64, false, false}, // spills, the layers read back to project
-			{true, []int{9, 3}, 1, 64, true, false},
-		} {
-			if gap > 8 && tc.memory == 1 {
-				continue // many tiny files: slow on a busy disk
-			}
-			cfg := Config{Rows: 3, Cols: 3, MaxGap: gap, Exact: tc.exact, Cells: tc.cells, Memory: tc.memory,
-				RawRuns: tc.raw, RankRuns: tc.rank, Packed: gap%4 == 0}
-			name := fmt.Sprintf("gap %d %+v", gap, tc)
-			want, wantFiles := enumerateFiles(t, cfg, tc.inChunk)
-			cfg.Transpose = true
-			var canonical int64
-			got, gotFiles := func() (Result, map[string][]byte) {
-				cfg.Dir = t.TempDir()
-				res, err := enumerateWith(context.Background(), cfg, tc.inChunk, func(_, _ int, l parts) { canonical += l.n })
-				require.NoError(t, err, name)
-				return res, readOutputs(t, cfg.Dir)
-			}()
-			require.Equal(t, len(wantFiles), len(gotFiles), name)
-			for f, b := range wantFiles {
-				assert.True(t, string(b) == string(gotFiles[f]), "%s: %s differs", name, f)
-			}
-			assert.Equal(t, want.Layers, got.Layers, name)
-			assert.Equal(t, want.Members, got.Members, name)
-			assert.Equal(t, want.Outputs[0].Count, got.Outputs[0].Count, name)
-			if want.Members > 1000 {
-				assert.InDelta(t, 0.5, float64(canonical)/float64(want.Members), 0.02, "%s: %d canonical keys of %d", name, canonical, want.Members)
-			}
-			if !tc.exact && want.Members == states {
-				all = true
-			}
+	for _, tc := range []struct {
+		gap     int
+		exact   bool
+		cells   []int
+		memory  int64
+		inChunk int
+		raw     bool
+		rank    bool
+		bits    int
+	}{
+		{0, false, []int{9, 6, 4}, 1 << 24, 1 << 20, false, false, 0},
+		{2, false, []int{8, 5}, 1, 64, false, false, 0}, // spills, the layers read back to project
+		{4, true, []int{9, 7, 5}, 1 << 24, 1 << 20, false, true, 0},
+		{4, true, []int{9, 3}, 1, 64, true, false, 0},
+		{6, false, []int{9, 6, 4}, 1 << 24, 1 << 20, false, false, 8},
+		{18, false, []int{9, 6, 4}, 1 << 24, 1 << 20, false, false, 1}, // the largest gap: every configuration
+	} {
+		cfg := Config{Rows: 3, Cols: 3, MaxGap: tc.gap, Exact: tc.exact, Cells: tc.cells, Memory: tc.memory,
+			RawRuns: tc.raw, RankRuns: tc.rank, Packed: tc.gap%4 == 0, PrefixBits: tc.bits}
+		name := fmt.Sprintf("%+v", tc)
+		want, wantFiles := enumerateFiles(t, cfg, tc.inChunk)
+		cfg.Transpose = true
+		var canonical int64
+		cfg.Dir = t.TempDir()
+		got, err := enumerateWith(context.Background(), cfg, tc.inChunk, func(_, _ int, l parts) { canonical += l.n })
+		require.NoError(t, err, name)
+		gotFiles := readOutputs(t, cfg.Dir)
+		require.Equal(t, len(wantFiles), len(gotFiles), name)
+		for f, b := range wantFiles {
+			assert.True(t, bytes.Equal(b, gotFiles[f]), "%s: %s differs", name, f)
+		}
+		assert.Equal(t, want.Layers, got.Layers, name)
+		assert.Equal(t, want.Members, got.Members, name)
+		require.Len(t, got.Outputs, len(want.Outputs), name)
+		for i, o := range want.Outputs {
+			assert.Equal(t, [2]uint64{uint64(o.Cells), o.Count}, [2]uint64{uint64(got.Outputs[i].Cells), got.Outputs[i].Count}, name)
+		}
+		if want.Members > 1000 {
+			assert.InDelta(t, 0.5, float64(canonical)/float64(want.Members), 0.02, "%s: %d canonical keys of %d", name, canonical, want.Members)
+		}
+		if !tc.exact && want.Members == states {
+			all = true
 		}
 	}
 	assert.True(t, all, "the largest gap holds every configuration")
