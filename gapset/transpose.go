@@ -21,8 +21,7 @@ import (
 // (two cells) looks up its two renamed tiles already in their transposed
 // places, so a key costs one load and OR per byte.
 type transposer struct {
-	bytes int // bytes of the key's 4N bits
-	tab   [8][256]uint64
+	tab [8][256]uint64 // tab[i][b]: byte i of a key holding b, transposed
 }
 
 // newTransposer returns the transposer of a square board, nil for others
@@ -34,8 +33,8 @@ func newTransposer(rows, cols int) *transposer {
 	}
 	n := t.N
 	shift := func(c int) uint { return uint(4 * (n - 1 - c)) }
-	x := &transposer{bytes: (n + 1) / 2}
-	for i := 0; i < x.bytes; i++ {
+	x := &transposer{}
+	for i := 0; i < (n+1)/2; i++ { // the bytes of the key's 4n bits
 		lo, hi := n-1-2*i, n-2-2*i // the cells of byte i's low and high nibbles
 		for b := 0; b < 256; b++ {
 			v := uint64(t.Tile[b&15]) << shift(int(t.Cell[lo]))
@@ -48,29 +47,15 @@ func newTransposer(rows, cols int) *transposer {
 	return x
 }
 
-// key returns the transpose of key.
-func (x *transposer) key(key uint64) uint64 {
-	var out uint64
-	for i := 0; i < x.bytes; i++ {
-		out |= x.tab[i][byte(key>>(8*i))]
-	}
-	return out
+// key returns the transpose of key. The bytes above a smaller board's
+// key are zero, and so are their table entries for zero.
+func (x *transposer) key(k uint64) uint64 {
+	return x.tab[0][byte(k)] | x.tab[1][byte(k>>8)] | x.tab[2][byte(k>>16)] | x.tab[3][byte(k>>24)] |
+		x.tab[4][byte(k>>32)] | x.tab[5][byte(k>>40)] | x.tab[6][byte(k>>48)] | x.tab[7][byte(k>>56)]
 }
-
-// canon returns the canonical key of key's pair: the smaller of key and
-// its transpose.
-func (x *transposer) canon(key uint64) uint64 { return min(key, x.key(key)) }
 
 // canonAll replaces every key of a by its canonical key.
 func (x *transposer) canonAll(a []uint64) {
-	if x.bytes == 8 { // the 4x4 board: unrolled
-		for i, k := range a {
-			t := x.tab[0][byte(k)] | x.tab[1][byte(k>>8)] | x.tab[2][byte(k>>16)] | x.tab[3][byte(k>>24)] |
-				x.tab[4][byte(k>>32)] | x.tab[5][byte(k>>40)] | x.tab[6][byte(k>>48)] | x.tab[7][byte(k>>56)]
-			a[i] = min(k, t)
-		}
-		return
-	}
 	for i, k := range a {
 		a[i] = min(k, x.key(k))
 	}

@@ -121,3 +121,41 @@ func TestTransposeIgnoredOffSquare(t *testing.T) {
 		assert.Equal(t, want.Layers, got.Layers)
 	}
 }
+
+// canonBench is a sample of 4x4 parents: a layer of the gap-0 set.
+func canonBench(b *testing.B) (*geometry, *transposer, []uint64) {
+	g, err := newGeometry(4, 4)
+	require.NoError(b, err)
+	rng := rand.New(rand.NewPCG(5, 5))
+	keys := make([]uint64, 1<<16)
+	for i := range keys {
+		keys[i] = encode.Random(rng, 4, 4).Key()
+	}
+	return g, newTransposer(4, 4), keys
+}
+
+// What canonicalising the children costs (go test -bench Canon ./gapset/):
+// expand, then transpose each child by table, against expanding alone.
+// Carrying the parent's transpose through each move instead measured
+// slower (NOTES.md, 2026-11-26).
+func BenchmarkCanonTable(b *testing.B) {
+	g, x, keys := canonBench(b)
+	out := make([]uint64, 4*len(keys))
+	b.ResetTimer()
+	for range b.N {
+		n := g.expandRaise(keys, out)
+		x.canonAll(out[:n])
+		n = g.expandLower(keys, out)
+		x.canonAll(out[:n])
+	}
+}
+
+func BenchmarkCanonNone(b *testing.B) {
+	g, _, keys := canonBench(b)
+	out := make([]uint64, 4*len(keys))
+	b.ResetTimer()
+	for range b.N {
+		g.expandRaise(keys, out)
+		g.expandLower(keys, out)
+	}
+}
