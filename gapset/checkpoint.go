@@ -88,6 +88,9 @@ type manifest struct {
 	ProjectionBits int                   `json:"projection_prefix_bits"`
 	Runs           [][]partsRecord       `json:"runs"` // Runs[j][d]: level j's layer at step d
 	Proj           map[int][]partsRecord `json:"projections"`
+	// Transpose: the layers hold one key of each transposed pair, and the
+	// whole board (when asked for) has projection runs (transpose.go).
+	Transpose bool `json:"transpose,omitempty"`
 	// Sum is the manifest's own CRC-32C (statedir.Seal): an edit of any
 	// field is damage, not a different state.
 	Sum string `json:"checksum"`
@@ -114,15 +117,15 @@ type runRecord struct {
 
 // identity is what a checkpoint must agree on with the run resuming it.
 func (m manifest) identity() string {
-	return fmt.Sprintf("format %d, %dx%d, gap <= %d, exact %v, cells %v, packed %v",
-		m.Format, m.Rows, m.Cols, m.MaxGap, m.Exact, m.Cells, m.Packed)
+	return fmt.Sprintf("format %d, %dx%d, gap <= %d, exact %v, cells %v, packed %v, transpose %v",
+		m.Format, m.Rows, m.Cols, m.MaxGap, m.Exact, m.Cells, m.Packed, m.Transpose)
 }
 
 func newManifest(cfg Config) manifest {
 	cells := slices.Clone(cfg.Cells)
 	slices.Sort(cells)
 	return manifest{Format: checkpointFormat, Rows: cfg.Rows, Cols: cfg.Cols, MaxGap: cfg.MaxGap,
-		Exact: cfg.Exact, Packed: cfg.Packed, Cells: cells}
+		Exact: cfg.Exact, Packed: cfg.Packed, Cells: cells, Transpose: cfg.transposer() != nil}
 }
 
 // Resumed describes the checkpoint an enumeration continues from.
@@ -494,7 +497,7 @@ func (m manifest) checkShape(cfg Config, n int) error {
 		}
 	}
 	for k := range m.Proj {
-		if k >= n || !slices.Contains(cfg.Cells, k) {
+		if k > n || k == n && !m.Transpose || !slices.Contains(cfg.Cells, k) {
 			return fmt.Errorf("projection onto %d cells not asked for", k)
 		}
 	}

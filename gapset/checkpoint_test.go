@@ -36,10 +36,12 @@ func TestCheckpointResumeIsByteIdentical(t *testing.T) {
 		exact           bool
 		cells           []int
 		inChunk         int
+		transpose       bool // the runs stopped are canonical; the reference is not
 	}{
-		{3, 3, 4, false, []int{9, 6, 4}, 1 << 20}, // the whole board keeps every layer
-		{3, 3, 4, true, []int{5, 7}, 64},          // tiny chunks: spills inside steps
-		{2, 4, 6, false, []int{6, 8}, 1 << 20},
+		{3, 3, 4, false, []int{9, 6, 4}, 1 << 20, false}, // the whole board keeps every layer
+		{3, 3, 4, true, []int{5, 7}, 64, false},          // tiny chunks: spills inside steps
+		{2, 4, 6, false, []int{6, 8}, 1 << 20, false},
+		{3, 3, 4, false, []int{9, 5}, 64, true}, // the whole board from projection runs
 	} {
 		base := Config{Rows: tc.rows, Cols: tc.cols, MaxGap: tc.gap, Exact: tc.exact, Cells: tc.cells, Memory: 1 << 24, Packed: true}
 		ref := base
@@ -52,6 +54,7 @@ func TestCheckpointResumeIsByteIdentical(t *testing.T) {
 		totalResumes := 0
 		for trial := 0; trial < 3; trial++ {
 			cfg := base
+			cfg.Transpose = tc.transpose
 			cfg.Dir = t.TempDir()
 			cfg.Checkpoint = filepath.Join(cfg.Dir, CheckpointName)
 			stops, resumes := 0, 0
@@ -115,6 +118,7 @@ func TestCheckpointMismatchRefused(t *testing.T) {
 		{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9, 6}},
 		{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9}, Packed: true},
 		{Rows: 2, Cols: 4, MaxGap: 2, Cells: []int{8}},
+		{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9}, Transpose: true},
 	} {
 		other.Dir, other.Checkpoint = dir, cp
 		_, err := Enumerate(context.Background(), other)

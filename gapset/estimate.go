@@ -104,6 +104,12 @@ const cpuPerWideMember = (4885.0 - 3030.0) / 11412543925
 // 1.24 and 1.23).
 const rankRunsCPU = 1.23
 
+// transposeCPU is the CPU of a run with canonical layers (Transpose, on
+// the 4x4 board) against the full enumerator's: the layers' expansion,
+// sort, merge and runs halve, the projections (of both members) do not.
+// TRANSPOSE_CPU
+const transposeCPU = 0.0
+
 // EstimateRun estimates an enumeration of cfg's board, gap and projections.
 // Boards without measurements but small enough (12 cells or fewer) are
 // bounded by their whole state space.
@@ -185,12 +191,17 @@ func EstimateRun(cfg Config) Estimate {
 		perKey = 2.2
 	}
 	largest := e.Levels[len(e.Levels)-1] / 14
+	canonical := cfg.transposer() != nil
+	if canonical {
+		largest /= 2 // one key of each transposed pair
+	}
 	e.ScratchBytes = 4 * largest * perKey
 	for i, k := range cfg.Cells {
 		if k < n {
 			e.ProjectionBytes += e.Projected[i] * perProj
 		} else {
-			// the whole-board file merges every layer run at the end
+			// the whole-board file merges every layer run at the end (or,
+			// canonical, runs of both members: as many keys)
 			e.ProjectionBytes += all * perKey
 		}
 	}
@@ -204,12 +215,17 @@ func EstimateRun(cfg Config) Estimate {
 	if cfg.RankRuns {
 		cpu *= rankRunsCPU
 	}
+	if canonical {
+		cpu *= transposeCPU
+	}
 	e.CPU = time.Duration(cpu * float64(time.Second))
 	mem := cfg.Memory
 	if mem == 0 {
 		mem = 4 << 30
 	}
 	// Small sets never fill the buffers: they grow on demand.
+	// (Canonical layers are half as big, but a layer is projected with
+	// its transposes: as many keys in the buffer.)
 	e.RSS = max(rssFloor, min(rssPerBuffer*float64(mem), 64*e.Levels[len(e.Levels)-1]/14))
 	return e
 }

@@ -17,6 +17,7 @@ type expandTask struct {
 // largest first) and writing their children to a slice of the buffer.
 type expander struct {
 	g       *geometry
+	tr      *transposer // set: children are canonicalised
 	tasks   []expandTask
 	next    int // the first task not yet claimed
 	mu      sync.Mutex
@@ -33,9 +34,9 @@ type expandReader struct {
 	pending []uint64 // read, not yet expanded
 }
 
-func newExpander(g *geometry, tasks []expandTask, workers, inChunk int) *expander {
+func newExpander(g *geometry, tr *transposer, tasks []expandTask, workers, inChunk int) *expander {
 	sizes := make([]int64, len(tasks))
-	x := &expander{g: g, readers: make([]expandReader, max(1, workers)), bufKeys: max(1, inChunk/max(1, workers))}
+	x := &expander{g: g, tr: tr, readers: make([]expandReader, max(1, workers)), bufKeys: max(1, inChunk/max(1, workers))}
 	for i, t := range tasks {
 		sizes[i] = t.r.n
 		x.left += t.r.n
@@ -132,10 +133,14 @@ func (x *expander) expand(rd *expandReader, out []uint64, q int) (int, int64, er
 			continue
 		}
 		take := rd.pending[:min(len(rd.pending), budget)]
+		n0 := n
 		if rd.raise {
 			n += x.g.expandRaise(take, out[n:])
 		} else {
 			n += x.g.expandLower(take, out[n:])
+		}
+		if x.tr != nil {
+			x.tr.canonAll(out[n0:n])
 		}
 		rd.pending = rd.pending[len(take):]
 		budget -= len(take)

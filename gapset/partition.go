@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"sync/atomic"
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/atomicfile"
@@ -48,12 +49,16 @@ type Layout struct {
 	Memory int64 `json:"memory"`
 	// RankRuns is as Config.RankRuns: whole-board runs rank-coded.
 	RankRuns bool `json:"rank_runs,omitempty"`
+	// Transpose is as Config.Transpose: on a square board the layers hold
+	// one key of each transposed pair (Canonical), and the whole board,
+	// when asked for, is a projection like the others.
+	Transpose bool `json:"transpose,omitempty"`
 }
 
 // Config is the enumeration the layout describes, writing into dir.
 func (l Layout) Config(dir string) Config {
 	return Config{Rows: l.Rows, Cols: l.Cols, MaxGap: l.MaxGap, Exact: l.Exact, Packed: l.Packed, Cells: l.Cells,
-		PrefixBits: l.PrefixBits, Memory: l.Memory, RankRuns: l.RankRuns, Dir: dir}
+		PrefixBits: l.PrefixBits, Memory: l.Memory, RankRuns: l.RankRuns, Transpose: l.Transpose, Dir: dir}
 }
 
 // Check reports what Enumerate would refuse (wrapping ErrArgs).
@@ -78,12 +83,18 @@ func (l Layout) ProjectionBits(k int) int {
 // exact set keeps only the top level).
 func (l Layout) Projected(j int) bool { return !l.Exact || j == l.Levels()-1 }
 
-// Projections are the cells below the whole board, largest first (each
-// projection is made from the one before).
+// Canonical tells whether the layers hold one key of each transposed pair
+// (Transpose on a square board): a layer partition's members are then
+// 2*N - Self, and the whole board is projected like the other cells.
+func (l Layout) Canonical() bool { return l.Config("").transposer() != nil }
+
+// Projections are the cells below the whole board (and the whole board
+// when the layers are canonical), largest first (each projection is made
+// from the one before).
 func (l Layout) Projections() []int {
 	var ks []int
 	for _, k := range l.Cells {
-		if k < l.N() {
+		if k < l.N() || l.Canonical() {
 			ks = append(ks, k)
 		}
 	}
@@ -91,9 +102,10 @@ func (l Layout) Projections() []int {
 	return ks
 }
 
-// WholeBoard tells whether the whole-board set is asked for: then every
-// layer is needed until the end.
-func (l Layout) WholeBoard() bool { return slices.Contains(l.Cells, l.N()) }
+// WholeBoard tells whether the whole-board set is asked for from the
+// layers: then every layer is needed until the end. Canonical layers hold
+// half of it: the whole board is then a projection.
+func (l Layout) WholeBoard() bool { return slices.Contains(l.Cells, l.N()) && !l.Canonical() }
 
 // Lower lists the steps of the layers subtracted from level j's layer at
 // step d: lower[i] is level i's step (-1 when there is none).
@@ -197,6 +209,9 @@ type Piece struct {
 	Level int `json:"level"`
 	Cells int `json:"cells"`
 	P     int `json:"p"`
+	// Self counts the self-transposed keys of a canonical layer's
+	// partition: it holds 2*N - Self members.
+	Self int64 `json:"self,omitempty"`
 	// Index counts the pieces one call wrote for the same target: more
 	// than one when the work buffer filled (a spill).
 	Index int `json:"index"`
@@ -288,7 +303,7 @@ func (l Layout) ExpandPartition(ctx context.Context, j int, in RunFile, path fun
 	if err := in.check(); err != nil {
 		return nil, err
 	}
-	width, bits := 4*g.N, l.Bits()
+	width, bits, tr := 4*g.N, l.Bits(), l.Config("").transposer()
 	limit := max(1<<10, l.memory()/3) // two buffers and the sort scratch
 	chunk := max(1, limit/8)
 	var scratch []uint64
@@ -340,10 +355,14 @@ func (l Layout) ExpandPartition(ctx context.Context, j int, in RunFile, path fun
 			}
 			n := len(t.buf)
 			t.buf = slices.Grow(t.buf, 4*len(keys))[:n+4*len(keys)]
+			n0 := n
 			if i == 0 {
 				n += g.expandRaise(keys, t.buf[n:])
 			} else {
 				n += g.expandLower(keys, t.buf[n:])
+			}
+			if tr != nil {
+				tr.canonAll(t.buf[n0:n])
 			}
 			t.buf = t.buf[:n]
 		}
@@ -370,7 +389,8 @@ func (l Layout) ExpandPartition(ctx context.Context, j int, in RunFile, path fun
 // path). When the level is projected, the partition's projections onto
 // the cells below the whole board are written as pieces at
 // projPath(cells, projection partition, piece), sorted and de-duplicated,
-// and returned.
+// and returned. A canonical layer's keys are projected with their
+// transposes, onto the whole board too.
 func (l Layout) MergePartition(ctx context.Context, j, p int, candidates, lower []RunFile, path string,
 	projPath func(k, q, piece int) string) (Piece, []Piece, error) {
 	if _, err := checkArgs(l.Rows, l.Cols, l.MaxGap, l.Cells); err != nil {
@@ -410,8 +430,19 @@ func (l Layout) MergePartition(ctx context.Context, j, p int, candidates, lower 
 	pieces := map[int]int{}
 	var buf, scratch []uint64
 	limit := max(1<<10, l.memory()/2)
+	tr := l.Config("").transposer()
+	if tr != nil {
+		limit /= 2 // the keys and their transposes
+	}
+	var self atomic.Int64
 	project := func() error {
 		a := buf
+		if tr != nil {
+			m := len(a)
+			a = slices.Grow(a, m)[:2*m]
+			tr.mirrorAll(a[:m], a[m:])
+			buf = a
+		}
 		if len(a) >= 1<<16 && len(scratch) < len(a) {
 			scratch = make([]uint64, len(a))
 		}
@@ -462,6 +493,9 @@ func (l Layout) MergePartition(ctx context.Context, j, p int, candidates, lower 
 		if err := w.w.write(b); err != nil {
 			return err
 		}
+		if tr != nil {
+			tr.selfCount(b, &self)
+		}
 		if len(ks) == 0 {
 			return nil
 		}
@@ -476,7 +510,7 @@ func (l Layout) MergePartition(ctx context.Context, j, p int, candidates, lower 
 	if err == nil && len(buf) > 0 {
 		err = project()
 	}
-	out := Piece{Level: j, P: p}
+	out := Piece{Level: j, P: p, Self: self.Load()}
 	if err == nil && w != nil {
 		out.RunFile, err = w.commit()
 		w = nil

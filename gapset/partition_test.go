@@ -76,6 +76,9 @@ func byPartition(t *testing.T, l Layout, dir string) ([]LayerCount, int64, []Out
 				require.Equal(t, p, got.P)
 				layer[p] = got.RunFile
 				n += got.N
+				if l.Canonical() {
+					n += got.N - got.Self // the transposes
+				}
 				for _, pc := range ps {
 					newProj[[2]int{pc.Cells, pc.P}] = append(newProj[[2]int{pc.Cells, pc.P}], pc.RunFile)
 				}
@@ -135,7 +138,7 @@ func byPartition(t *testing.T, l Layout, dir string) ([]LayerCount, int64, []Out
 	var outs []OutputFile
 	for _, k := range l.Cells {
 		var byPart [][]RunFile
-		if k == l.N() {
+		if k == l.N() && !l.Canonical() {
 			byPart = make([][]RunFile, np)
 			for j := range levels {
 				if !l.Projected(j) {
@@ -164,8 +167,9 @@ func byPartition(t *testing.T, l Layout, dir string) ([]LayerCount, int64, []Out
 
 // The per-partition API driven step by step writes the key-set files of
 // Enumerate byte for byte, with the same layers and members: with the
-// default, the widest and a single partition, exact sets, and buffers so
-// small that candidates and projections are written in pieces.
+// default, the widest and a single partition, exact sets, buffers so
+// small that candidates and projections are written in pieces, and
+// canonical layers (compared with Enumerate's full ones).
 func TestPartitionAPIMatchesEnumerate(t *testing.T) {
 	for _, l := range []Layout{
 		{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{9, 6, 4}},
@@ -174,10 +178,15 @@ func TestPartitionAPIMatchesEnumerate(t *testing.T) {
 		{Rows: 3, Cols: 4, MaxGap: 2, Cells: []int{12, 8, 6}, Packed: true},
 		{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{9, 6, 4}, RankRuns: true, Memory: 1},
 		{Rows: 3, Cols: 4, MaxGap: 2, Cells: []int{12, 8}, Packed: true, RankRuns: true},
+		{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{9, 6, 4}, Transpose: true},
+		{Rows: 3, Cols: 3, MaxGap: 2, Exact: true, Cells: []int{4, 9}, PrefixBits: 8, Memory: 1, Transpose: true, RankRuns: true},
+		{Rows: 3, Cols: 4, MaxGap: 2, Cells: []int{12, 8}, Transpose: true}, // not square: every configuration
 	} {
-		t.Run(fmt.Sprintf("%dx%d-gap%d-exact%v-bits%d-rank%v", l.Rows, l.Cols, l.MaxGap, l.Exact, l.PrefixBits, l.RankRuns), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%dx%d-gap%d-exact%v-bits%d-rank%v-transpose%v", l.Rows, l.Cols, l.MaxGap, l.Exact, l.PrefixBits, l.RankRuns, l.Transpose), func(t *testing.T) {
 			want, got := t.TempDir(), t.TempDir()
-			res, err := Enumerate(context.Background(), l.Config(want))
+			full := l
+			full.Transpose = false
+			res, err := Enumerate(context.Background(), full.Config(want))
 			require.NoError(t, err)
 			counts, members, outs := byPartition(t, l, got)
 			assert.Equal(t, res.Layers, counts)

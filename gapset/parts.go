@@ -44,6 +44,7 @@ const projectionPrefixBits = 4
 type parts struct {
 	runs []run
 	n    int64
+	self int64 // of a new canonical layer: its self-transposed keys
 }
 
 // partBits is the number of partition bits for keys of width bits.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gapset/gapset/encode"
@@ -43,6 +44,11 @@ type Config struct {
 	// Packed writes the key-set files delta-coded (keyset format version
 	// 2): 2-5 bytes per key instead of 8.
 	Packed bool
+	// Transpose enumerates one configuration of each transposed pair on a
+	// square board (transpose.go): half the layers' keys, the same
+	// key-set files. Other boards ignore it (their transpose is another
+	// board). A checkpoint records it: a resumed run keeps its mode.
+	Transpose bool
 	// PrefixBits is the number of top key bits that partition every layer
 	// and projection run (at most 8; default DefaultPrefixBits, -1: one
 	// partition). A resumed run keeps its checkpoint's.
@@ -140,7 +146,7 @@ func enumerateWith(ctx context.Context, cfg Config, inChunk int, onLayer func(j,
 	}
 	defer os.RemoveAll(tmp)
 	e := &streamer{cfg: cfg, g: g, ctx: ctx, tmp: tmp, start: time.Now(), cpu0: sysprobe.ProcessCPU(), workers: cfg.Workers, inChunk: inChunk,
-		bits: cfg.prefixBits(), onLayer: onLayer}
+		bits: cfg.prefixBits(), onLayer: onLayer, tr: cfg.transposer()}
 	e.pbits = min(e.bits, projectionPrefixBits)
 	if cfg.Checkpoint != "" && cfg.MaxStep <= 0 {
 		// A clean path: run files are told from scratch by their directory.
@@ -177,6 +183,8 @@ type streamer struct {
 	pbits   int // prefix bits of the projection runs' partitions
 	// onLayer, when set, sees every finished layer (tests).
 	onLayer func(j, d int, l parts)
+	// tr, when set, makes the layers canonical (transpose.go).
+	tr *transposer
 	// state is the checkpoint directory ("" for none): layer and
 	// projection runs live there, and dropped ones stay until the next
 	// manifest no longer names them.
@@ -202,6 +210,15 @@ type streamer struct {
 	// proj[k]: projected runs waiting for the final merge, with their
 	// compaction tiers.
 	proj map[int][]tiered
+}
+
+// transposer is the canonical enumerator's transposer: set when the
+// configuration asks for it on a square board.
+func (c Config) transposer() *transposer {
+	if !c.Transpose {
+		return nil
+	}
+	return newTransposer(c.Rows, c.Cols)
 }
 
 // prefixBits is the partitioning the configuration asks for.
@@ -278,11 +295,15 @@ func (e *streamer) run() (Result, error) {
 		if e.onLayer != nil {
 			e.onLayer(j, d, r)
 		}
-		e.members += r.n
-		if r.n > 0 {
-			res.Layers = append(res.Layers, LayerCount{Gap: 2 * j, Manhattan: d - 2*j, Count: r.n})
+		members := r.n
+		if e.tr != nil {
+			members = 2*r.n - r.self
 		}
-		e.report(Progress{Gap: 2 * j, Manhattan: d - 2*j, Step: d, Layer: r.n, Phase: "layer"})
+		e.members += members
+		if r.n > 0 {
+			res.Layers = append(res.Layers, LayerCount{Gap: 2 * j, Manhattan: d - 2*j, Count: members})
+		}
+		e.report(Progress{Gap: 2 * j, Manhattan: d - 2*j, Step: d, Layer: members, Phase: "layer"})
 		if e.cfg.Exact && j != levels-1 || r.n == 0 {
 			return nil
 		}
@@ -306,6 +327,7 @@ func (e *streamer) run() (Result, error) {
 		if err != nil {
 			return res, err
 		}
+		goal.self = 1 // the goal is its own transpose
 		e.layers[0] = append(e.layers[0], goal)
 		for j := 1; j < levels; j++ {
 			e.layers[j] = append(e.layers[j], parts{})
@@ -334,8 +356,9 @@ func (e *streamer) run() (Result, error) {
 		}
 		// Layers no longer needed: level j at step d-1 fed step d; level i
 		// layers serve subtraction until step s + 2(levels-1-i). Whole-board
-		// output needs them all until the end.
-		if !slices.Contains(e.cfg.Cells, g.N) {
+		// output needs them all until the end, unless they are canonical
+		// (its runs are then projections holding both members).
+		if !slices.Contains(e.cfg.Cells, g.N) || e.tr != nil {
 			for i := 0; i < levels; i++ {
 				for s := range e.layers[i] {
 					if s < d && s+2*(levels-1-i) < d+1 && e.layers[i][s].runs != nil {
@@ -415,7 +438,7 @@ func (e *streamer) step(j, d int) (parts, []uint64, error) {
 		fill = 0
 		return err
 	}
-	x := newExpander(g, in, e.workers, e.inChunk)
+	x := newExpander(g, e.tr, in, e.workers, e.inChunk)
 	defer x.close()
 	for x.left > 0 {
 		if fill > 0 && int64(e.wn-fill)/4 < min(x.left, int64(e.inChunk)) {
@@ -444,6 +467,7 @@ func (e *streamer) step(j, d int) (parts, []uint64, error) {
 			lower = append(lower, e.layers[i][s])
 		}
 	}
+	var self atomic.Int64 // canonical: the self-transposed keys kept
 	subtractor := func(p int) (func([]uint64) ([]uint64, error), func(), error) {
 		var subs []*subtractor
 		done := func() {
@@ -468,6 +492,9 @@ func (e *streamer) step(j, d int) (parts, []uint64, error) {
 					return nil, err
 				}
 			}
+			if e.tr != nil {
+				e.tr.selfCount(a, &self)
+			}
 			return a, nil
 		}, done, nil
 	}
@@ -483,6 +510,7 @@ func (e *streamer) step(j, d int) (parts, []uint64, error) {
 			defer done()
 			return keep(seg)
 		})
+		l.self = self.Load()
 		return l, a[:n], err
 	}
 	if fill > 0 {
@@ -496,18 +524,22 @@ func (e *streamer) step(j, d int) (parts, []uint64, error) {
 			e.drop(r)
 		}
 	}
+	l.self = self.Load()
 	return l, nil, err
 }
 
 // project adds the layer's projections (cells below the whole board) to the
 // runs waiting for the final merge. inWork, when set, is the layer itself in
 // the work buffer; otherwise the layer is read back, as many partitions at
-// a time as the buffer holds, each on a worker.
+// a time as the buffer holds, each on a worker. A canonical layer's keys
+// are projected with their transposes (the whole board too: its file is
+// then merged from these runs), so a chunk takes twice its keys in the
+// buffer.
 func (e *streamer) project(l parts, inWork []uint64) error {
 	n := e.g.N
 	var ks []int
 	for _, k := range e.cfg.Cells {
-		if k < n {
+		if k < n || e.tr != nil {
 			ks = append(ks, k)
 		}
 	}
@@ -515,7 +547,21 @@ func (e *streamer) project(l parts, inWork []uint64) error {
 		return nil
 	}
 	sort.Sort(sort.Reverse(sort.IntSlice(ks))) // nested: project 12, then 10 from that, ...
+	// The keys a chunk may hold.
+	limit := e.wn
+	if e.tr != nil {
+		limit = e.wn / 2
+		if 2*len(inWork) > e.wn {
+			inWork = nil // no room for the transposes: read back in chunks
+		}
+	}
 	doChunk := func(a []uint64) error {
+		if e.tr != nil { // a is a prefix of the work buffer
+			m := len(a)
+			e.need(2*m, m)
+			a = e.work[:2*m]
+			e.mirrorAll(a[:m], a[m:])
+		}
 		for _, k := range ks {
 			e.maskAll(a, encode.ProjectMask(k))
 			width := 4 * k
@@ -562,18 +608,18 @@ func (e *streamer) project(l parts, inWork []uint64) error {
 		if r.n == 0 {
 			continue
 		}
-		if fill+int(r.n) > e.wn {
+		if fill+int(r.n) > limit {
 			if err := readBatch(); err != nil {
 				return err
 			}
 		}
-		if int(r.n) <= e.wn {
+		if int(r.n) <= limit {
 			batch = append(batch, p)
 			fill += int(r.n)
 			continue
 		}
 		err := forEachChunk(r, e.inChunk, func(keys []uint64) error {
-			if fill+len(keys) > e.wn {
+			if fill+len(keys) > limit {
 				if err := doChunk(e.work[:fill]); err != nil {
 					return err
 				}
@@ -592,6 +638,20 @@ func (e *streamer) project(l parts, inWork []uint64) error {
 		fill = 0
 	}
 	return readBatch()
+}
+
+// mirrorAll writes the transpose of each key of a into out (in parallel).
+func (e *streamer) mirrorAll(a, out []uint64) {
+	const seg = 1 << 18
+	order := make([]int, (len(a)+seg-1)/seg)
+	for i := range order {
+		order[i] = i
+	}
+	e.each(order, func(i int) error {
+		lo, hi := i*seg, min(len(a), (i+1)*seg)
+		e.tr.mirrorAll(a[lo:hi], out[lo:hi])
+		return nil
+	})
 }
 
 // maskAll keeps the bits of mask in every key of a (in parallel).
@@ -668,7 +728,7 @@ func (e *streamer) finish(res *Result) error {
 	var jobs []job
 	for _, k := range e.cfg.Cells {
 		var list []parts
-		if k == n {
+		if k == n && e.tr == nil {
 			for j := 0; j < levels; j++ {
 				if e.cfg.Exact && j != levels-1 {
 					continue

@@ -29,6 +29,9 @@ type Ref struct {
 	// Ranked > 0: the run holds rank codes of boards of this many cells
 	// (gapset enumerate --rank-runs).
 	Ranked int `json:"ranked,omitempty"`
+	// Self: a canonical layer partition's self-transposed keys (it holds
+	// 2*N - Self members; gapset.Layout.Canonical).
+	Self int64 `json:"self,omitempty"`
 }
 
 // file is the run a reference names, below the work directory.
@@ -42,7 +45,7 @@ func refOf(work string, p gapset.Piece) (Ref, error) {
 	if err != nil {
 		return Ref{}, err
 	}
-	return Ref{Level: p.Level, Cells: p.Cells, Part: p.P, Piece: min(p.Index, 1), Name: rel, N: p.N, Bytes: p.Bytes, Delta: p.Delta, Ranked: p.RunFile.Cells}, nil
+	return Ref{Level: p.Level, Cells: p.Cells, Part: p.P, Piece: min(p.Index, 1), Name: rel, N: p.N, Bytes: p.Bytes, Delta: p.Delta, Ranked: p.RunFile.Cells, Self: p.Self}, nil
 }
 
 // Keys of the two GroupByKeys: a target partition of a layer and a

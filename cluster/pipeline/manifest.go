@@ -148,8 +148,8 @@ func checkFile(ctx context.Context, work string, r Ref) error {
 func identity(l gapset.Layout) string {
 	cells := slices.Clone(l.Cells)
 	slices.Sort(cells)
-	return fmt.Sprintf("%dx%d gap <= %d (exact %v), cells %v, packed %v, prefix bits %d",
-		l.Rows, l.Cols, l.MaxGap, l.Exact, cells, l.Packed, l.Bits())
+	return fmt.Sprintf("%dx%d gap <= %d (exact %v), cells %v, packed %v, prefix bits %d, transpose %v",
+		l.Rows, l.Cols, l.MaxGap, l.Exact, cells, l.Packed, l.Bits(), l.Canonical())
 }
 
 // readOutputs reads the final job's list of key-set files.

@@ -410,6 +410,9 @@ func (e *driver) apply(m manifest, report bool) bool {
 	for _, r := range m.Layers {
 		e.layers[r.Level][d] = append(e.layers[r.Level][d], r)
 		counts[r.Level] += r.N
+		if l.Canonical() {
+			counts[r.Level] += r.N - r.Self // the transposes
+		}
 	}
 	any := false
 	var total int64
@@ -503,7 +506,7 @@ func (e *driver) outputs(ctx context.Context, outDir string) error {
 	l := e.l
 	inputs := map[int][][]Ref{}
 	for _, k := range l.Cells {
-		if k == l.N() {
+		if k == l.N() && !l.Canonical() { // canonical layers: a projection
 			byPart := make([][]Ref, 1<<l.Bits())
 			for j := range l.Levels() {
 				if !l.Projected(j) {

@@ -29,14 +29,16 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// sameAsEnumerate runs gapset.Enumerate and the pipeline (in-process
-// Prism) with the same layout and checks that the key-set files are byte
+// sameAsEnumerate runs gapset.Enumerate (every configuration) and the
+// pipeline (in-process Prism) with the layout and checks that the key-set files are byte
 // for byte the same and the summaries agree (layers, members, outputs).
 // It returns the progress lines and the number of steps.
 func sameAsEnumerate(t *testing.T, l gapset.Layout, opt Options) ([]string, int) {
 	t.Helper()
 	want := t.TempDir()
-	res, err := gapset.Enumerate(context.Background(), l.Config(want))
+	full := l
+	full.Transpose = false
+	res, err := gapset.Enumerate(context.Background(), full.Config(want))
 	require.NoError(t, err)
 	opt.Layout, opt.OutDir = l, t.TempDir()
 	var lines []string
@@ -90,8 +92,10 @@ func TestSmallBoardsMatchEnumerate(t *testing.T) {
 		{Rows: 3, Cols: 3, MaxGap: 4, Exact: true, Cells: []int{4, 9}, PrefixBits: 6, Packed: true},
 		{Rows: 2, Cols: 4, MaxGap: 8, Cells: []int{8, 5}, Packed: true},
 		{Rows: 2, Cols: 4, MaxGap: 2, Cells: []int{3}, PrefixBits: -1, Memory: 1},
+		{Rows: 3, Cols: 3, MaxGap: 8, Cells: []int{9, 6, 4}, Transpose: true},
+		{Rows: 3, Cols: 3, MaxGap: 4, Exact: true, Cells: []int{4, 9}, PrefixBits: 6, Packed: true, Transpose: true, Memory: 1},
 	} {
-		t.Run(fmt.Sprintf("%dx%d-gap%d-exact%v", l.Rows, l.Cols, l.MaxGap, l.Exact), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%dx%d-gap%d-exact%v-transpose%v", l.Rows, l.Cols, l.MaxGap, l.Exact, l.Transpose), func(t *testing.T) {
 			lines, steps := sameAsEnumerate(t, l, Options{Lanes: 1 + l.MaxGap/4})
 			// One progress line per step (and the last step finds
 			// nothing), one for the outputs.
@@ -103,9 +107,10 @@ func TestSmallBoardsMatchEnumerate(t *testing.T) {
 // A run that fails at a step keeps the steps before it; the same
 // enumeration run again continues after the last manifest (replaying the
 // compactions of the projection runs) and writes Enumerate's files; a run
-// of another enumeration is refused until --fresh.
+// of another enumeration (or of the other --transpose mode) is refused
+// until --fresh.
 func TestResume(t *testing.T) {
-	l := gapset.Layout{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{9, 6, 4}}
+	l := gapset.Layout{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{9, 6, 4}, Transpose: true}
 	work := t.TempDir()
 	// Partition 1: tile 1 in cell 0, as in the goal.
 	_, err := Enumerate(context.Background(), Options{Layout: l, OutDir: t.TempDir(), WorkDir: work, FailAt: "20/1/1"})
@@ -114,11 +119,13 @@ func TestResume(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, manifests, 20, "steps 0 to 19 are kept")
 
-	other := l
-	other.MaxGap = 2
-	_, err = Enumerate(context.Background(), Options{Layout: other, OutDir: t.TempDir(), WorkDir: work})
-	require.ErrorIs(t, err, gapset.ErrArgs)
-	require.ErrorContains(t, err, "give --fresh")
+	gap2, full := l, l
+	gap2.MaxGap, full.Transpose = 2, false
+	for _, other := range []gapset.Layout{gap2, full} {
+		_, err = Enumerate(context.Background(), Options{Layout: other, OutDir: t.TempDir(), WorkDir: work})
+		require.ErrorIs(t, err, gapset.ErrArgs)
+		require.ErrorContains(t, err, "give --fresh")
+	}
 
 	lines, steps := sameAsEnumerate(t, l, Options{WorkDir: work})
 	require.NotEmpty(t, lines)

@@ -36,6 +36,7 @@ func enumerateCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "packed", Usage: "write the key-set files delta-coded (format version 2, 2-5 bytes per key instead of 8; every command reads both)"},
 			&cli.BoolFlag{Name: "raw-runs", Usage: "keep scratch runs as 8 bytes per key (default: delta-coded, a fraction of the disk)"},
 			&cli.BoolFlag{Name: "rank-runs", Usage: "code the whole-board runs by rank: about 40% less disk for about 20% more CPU (chosen by itself when the estimate says the disk is short)"},
+			&cli.BoolFlag{Name: "transpose", Value: true, Usage: "on a square board, enumerate one of each transposed pair (half the layers' keys, the same files); --transpose=false: every configuration"},
 			&cli.IntFlag{Name: "max-step", Usage: "stop after `N` reverse moves and write no key-set file (calibration: the layers found are counted)"},
 			&cli.DurationFlag{Name: "checkpoint-every", Value: 30 * time.Second, Usage: "write a checkpoint after a step only when `DURATION` has passed since the last one (0: after every step)"},
 			&cli.BoolFlag{Name: "fresh", Usage: "discard the checkpoint in the output directory (" + gapset.CheckpointName + "/) and start over instead of resuming"},
@@ -54,7 +55,10 @@ func enumerateCommand(e *env) *cli.Command {
 			}
 			cfg := gapset.Config{Rows: c.Int("rows"), Cols: c.Int("cols"), MaxGap: c.Int("gap"), Exact: c.Bool("exact"),
 				Cells: cells, Dir: c.String("out-dir"), TempDir: c.String("tmp"), Memory: int64(c.Int("memory")) << 20,
-				RawRuns: c.Bool("raw-runs"), RankRuns: c.Bool("rank-runs")}
+				RawRuns: c.Bool("raw-runs"), RankRuns: c.Bool("rank-runs"), Transpose: c.Bool("transpose")}
+			if c.IsSet("transpose") && cfg.Transpose && cfg.Rows != cfg.Cols {
+				return cmdline.BadInputf("--transpose needs a square board, not %dx%d (others enumerate every configuration)", cfg.Rows, cfg.Cols)
+			}
 			if os.Getenv("GOMEMLIMIT") == "" { // the user's limit wins
 				debug.SetMemoryLimit(cfg.SoftMemoryLimit())
 			}

@@ -73,6 +73,7 @@ func TestEnumerateBadInput(t *testing.T) {
 		{"enumerate", "--format", "xml", "--out-dir", dir},
 		{"enumerate", "--memory", "1", "--out-dir", dir},
 		{"enumerate", "--raw-runs", "--rank-runs", "--out-dir", dir},
+		{"enumerate", "--rows", "3", "--cols", "4", "--transpose", "--out-dir", dir},
 		{"count"},
 		{"count", filepath.Join(dir, "missing.keys")},
 	} {

@@ -246,6 +246,7 @@ func TestBadInput(t *testing.T) {
 			"--out-dir", t.TempDir()}, `--endpoint "127.0.0.1:1": no job server answers there`},
 		{[]string{"enumerate", "--environment_type", "kubernetes"}, "unknown --environment_type"},
 		{[]string{"enumerate", "--prefix-bits", "9"}, "--prefix-bits 9: want 0..8"},
+		{[]string{"enumerate", "--rows", "3", "--cols", "4", "--transpose"}, "--transpose needs a square board"},
 		{[]string{"enumerate", "--out-dir", file}, "is a file, not a directory"},
 		{[]string{"enumerate", "--work-dir", filepath.Join(file, "x")}, "--work-dir"},
 		{[]string{"enumerate", "--work-dir", "hdfs://cluster/runs"}, `no file system for the scheme "hdfs"`},
