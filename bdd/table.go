@@ -277,7 +277,10 @@ type LevelDiagram struct {
 	// TableBytes is what the building table held at the end of the build
 	// (nodes, index, cache): its largest size.
 	TableBytes int64
-	arena      // the nodes
+	// Parts is, for a diagram built out of core, the parts each level was
+	// reduced in (1: in one table; nil: built in memory).
+	Parts []int
+	arena // the nodes
 	// levels[l] holds the nodes testing the variable at level l.
 	levels []levelNodes
 	close  func() error // releases a mapped arena (nil: nothing to release)
