@@ -255,6 +255,12 @@ var errSpill = errors.New("level does not fit the memory budget")
 // maxParts bounds the buckets of a level (each is an open file).
 const maxParts = 512
 
+// Streams reports whether the keys of a key-set file can be streamed into a
+// diagram in order o and encoding enc, as the out-of-core build needs.
+func Streams(o Order, enc Encoding) bool {
+	return newPermuter(o).identity && (enc == Cells || enc == Ranks)
+}
+
 // BuildOutOfCore builds the BDD (zdd: ZDD) of a key-set file's set of k
 // cells on an n-cell board level by level within about oc.Memory bytes
 // (see above), in the natural order (the file's key order) and the cells
@@ -262,7 +268,7 @@ const maxParts = 512
 // it when done.
 func BuildOutOfCore(path string, n, k int, b KeysBuild, oc OutOfCore) (Built, error) {
 	start := time.Now()
-	if !newPermuter(b.Order).identity || (b.Encoding != Cells && b.Encoding != Ranks) {
+	if !Streams(b.Order, b.Encoding) {
 		return Built{}, errors.New("the out-of-core build streams the key file: it needs the natural order and the cells or ranks encoding")
 	}
 	open := func() (source, error) {
