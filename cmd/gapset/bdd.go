@@ -128,6 +128,8 @@ func runBuild(c *cli.Context, e *env) error {
 	if err != nil {
 		return cmdline.InputIf(err, keyset.ErrFormat, bdd.ErrBudget)
 	}
+	_, peak := sysprobe.Memory()
+	built.Peak = int64(peak)
 	pr.Update(0, 0, true, "%s: saving %d nodes", h.Name(), built.BDD.NodeCount())
 	in, err := built.Save(c.String("out"), h, enc)
 	pr.Done()
