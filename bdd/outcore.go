@@ -21,12 +21,13 @@ import (
 // sorted stream on disk.
 //
 // The stream of level l+1 holds one entry per distinct prefix of l+1 bits
-// of the keys, in key order: the prefix's first key and the reference of
-// its node (for the deepest level: the keys themselves, all True). Two
-// consecutive entries whose keys share l bits are the 0- and 1-branch of
-// one prefix of l bits (one entry alone: the other branch is False); its
-// node is made through level l's unique table and is the entry of the
-// stream of level l. When level l is complete, its nodes go to a scratch
+// of the keys, in key order: the prefix and the reference of its node (for
+// the deepest level: the keys themselves, all True), both as uvarints, the
+// prefix as the difference from the one before (about 5 bytes an entry).
+// Two consecutive prefixes that differ only in their last bit are the 0-
+// and 1-branch of one prefix of l bits (one alone: the other branch is
+// False); its node is made through level l's unique table and is the entry
+// of the stream of level l. When level l is complete, its nodes go to a scratch
 // file and leave memory (nothing refers to them but their references), and
 // the table is dropped. At the end the node file is mapped and read as the
 // builder's LevelDiagram, which Save walks like any other.
@@ -51,8 +52,8 @@ type OutOfCore struct {
 	Progress Progress
 }
 
-// entryBytes is the size of a stream entry: the key (8) and the reference (4).
-const entryBytes = 12
+// entryBytes is the most bytes a stream entry takes: two uvarints.
+const entryBytes = 2 * binary.MaxVarintLen64
 
 // source is a stream of entries in key order.
 type source interface {
@@ -108,10 +109,10 @@ func (s *keySource) close() error {
 
 // fileSource reads a level's stream back.
 type fileSource struct {
-	f   *os.File
-	br  *bufio.Reader
-	buf [entryBytes]byte
-	err error
+	f    *os.File
+	br   *bufio.Reader
+	prev uint64
+	err  error
 }
 
 func openSource(path string) (*fileSource, error) {
@@ -126,13 +127,20 @@ func (s *fileSource) next() (uint64, uint32, bool) {
 	if s.err != nil {
 		return 0, 0, false
 	}
-	if _, err := io.ReadFull(s.br, s.buf[:]); err != nil {
+	d, err := binary.ReadUvarint(s.br)
+	if err != nil {
 		if err != io.EOF {
 			s.err = err
 		}
 		return 0, 0, false
 	}
-	return binary.LittleEndian.Uint64(s.buf[:]), binary.LittleEndian.Uint32(s.buf[8:]), true
+	id, err := binary.ReadUvarint(s.br)
+	if err != nil || id > 1<<32-1 {
+		s.err = fmt.Errorf("scratch stream %s damaged: %v", s.f.Name(), err)
+		return 0, 0, false
+	}
+	s.prev += d
+	return s.prev, uint32(id), true
 }
 
 func (s *fileSource) close() error {
@@ -144,10 +152,11 @@ func (s *fileSource) close() error {
 
 // sink writes a stream of fixed-size records.
 type sink struct {
-	f   *os.File
-	bw  *bufio.Writer
-	buf [entryBytes]byte
-	n   uint64 // records written
+	f    *os.File
+	bw   *bufio.Writer
+	buf  [entryBytes]byte
+	n    uint64 // records written
+	prev uint64 // the last entry's prefix
 }
 
 func createSink(path string, bufSize int) (*sink, error) {
@@ -158,11 +167,12 @@ func createSink(path string, bufSize int) (*sink, error) {
 	return &sink{f: f, bw: bufio.NewWriterSize(f, bufSize)}, nil
 }
 
-func (w *sink) entry(s uint64, id uint32) error {
-	binary.LittleEndian.PutUint64(w.buf[:], s)
-	binary.LittleEndian.PutUint32(w.buf[8:], id)
+func (w *sink) entry(p uint64, id uint32) error {
+	k := binary.PutUvarint(w.buf[:], p-w.prev)
+	k += binary.PutUvarint(w.buf[k:], uint64(id))
+	w.prev = p
 	w.n++
-	_, err := w.bw.Write(w.buf[:])
+	_, err := w.bw.Write(w.buf[:k])
 	return err
 }
 
@@ -189,14 +199,13 @@ func (w *sink) close() error {
 	return err
 }
 
-// groups turns a level's input stream into the prefixes of level l: each
-// with its first key and its two children (False where a branch is absent).
+// groups turns a level's input stream (prefixes of l+1 bits) into the
+// prefixes of l bits, each with its two children (False where a branch is
+// absent).
 type groups struct {
 	src     source
-	shift   uint // L - l: the prefix is s >> shift
-	bit     uint // L-1-l: the branch bit
 	pend    bool
-	ps      uint64
+	pp      uint64
 	pid     uint32
 	entries uint64 // read from src
 }
@@ -204,36 +213,32 @@ type groups struct {
 func (g *groups) read() (uint64, uint32, bool) {
 	if g.pend {
 		g.pend = false
-		return g.ps, g.pid, true
+		return g.pp, g.pid, true
 	}
-	s, id, ok := g.src.next()
+	p, id, ok := g.src.next()
 	if ok {
 		g.entries++
 	}
-	return s, id, ok
+	return p, id, ok
 }
 
-func (g *groups) next() (s uint64, lo, hi uint32, ok bool) {
-	s, id, ok := g.read()
+func (g *groups) next() (p uint64, lo, hi uint32, ok bool) {
+	p, id, ok := g.read()
 	if !ok {
 		return 0, 0, 0, false
 	}
-	if s>>g.bit&1 == 1 {
-		return s, False, id, true
+	if p&1 == 1 {
+		return p >> 1, False, id, true
 	}
-	s2, id2, ok2 := g.read()
-	if ok2 && s2>>g.shift == s>>g.shift {
-		return s, id, id2, true
+	p2, id2, ok2 := g.read()
+	if ok2 && p2 == p|1 {
+		return p >> 1, id, id2, true
 	}
 	if ok2 {
-		g.pend, g.ps, g.pid = true, s2, id2
+		g.pend, g.pp, g.pid = true, p2, id2
 	}
-	return s, id, False, true
+	return p >> 1, id, False, true
 }
-
-// prefix is the shift that keeps the first l of L bits (Go gives 0 for
-// shifts of 64: one prefix, the empty one).
-func prefixShift(L, l int) uint { return uint(L - l) }
 
 // levelBuilder holds the state of one out-of-core build.
 type levelBuilder struct {
@@ -424,7 +429,7 @@ func (lb *levelBuilder) reduce(l int, in func() (source, error), out string, par
 		return 0, err
 	}
 	defer src.close()
-	g := &groups{src: src, shift: prefixShift(lb.L, l), bit: uint(lb.L - 1 - l)}
+	g := &groups{src: src}
 	stage := fmt.Sprintf("level %d of %d", l, lb.L)
 	if parts == 1 {
 		w, err := createSink(out, 1<<20)
@@ -508,7 +513,7 @@ func (lb *levelBuilder) reduce(l int, in func() (source, error), out string, par
 		return 0, err
 	}
 	defer src.close()
-	g = &groups{src: src, shift: prefixShift(lb.L, l), bit: uint(lb.L - 1 - l)}
+	g = &groups{src: src}
 	readers := make([]*bufio.Reader, parts)
 	for b := range readers {
 		f, err := os.Open(filepath.Join(lb.dir, fmt.Sprintf("refs-%d", b)))

@@ -9,13 +9,14 @@ import (
 // level limit"): the diagrams of the gap sets measured so far hold 0.12 to
 // 0.23 nodes a key (Gap4_10 in ranks: 0.227), so a quarter is the guess;
 // the in-memory builder holds about 14 bytes a node and saving adds 4.4;
-// the out-of-core build writes at most two streams of 12-byte entries a
-// key at once, a level in parts 12 bytes more a prefix, and 8 bytes a node.
+// the out-of-core build writes at most two streams of entries of about 5
+// bytes (at most 10 for keys 8 bytes apart) a key at once, a level in parts
+// 12 bytes more a prefix, and 8 bytes a node.
 const (
 	nodesPerKey      = 0.25
 	inMemoryPerNode  = 14 + 4.4
 	savePerNode      = 4.25 // the encoder's walk: a shared number and two bits a node
-	scratchPerKey    = 2*entryBytes + 12
+	scratchPerKey    = 2*10 + 12
 	outOfCorePerNode = 8
 	// outOfCoreSecPerKey is the measured time of one out-of-core build a
 	// key, BDD alone (noisy, shared machine: Gap2_10).
