@@ -41,7 +41,8 @@ import (
 //	64     32   order name, NUL-padded ASCII
 //	96     L    order: byte i = key bit tested at level i (bit 0 = least significant)
 //	96+L   8    version 4: nodes on the widest level (checked against the payload)
-//	104+L  8    version 4: the build's peak resident memory in bytes (information only; 0 = unknown)
+//	104+L  8    version 4: the builder's peak resident memory in bytes when the build ended, before
+//	            the save (information only; 0 = unknown)
 //	112+L  1    version 4: node reference bytes a reader needs: 4 (the 12-byte in-memory node)
 //	            when n <= 2^32 - 3, else 8 (this program reads 4 only, and says so)
 //	113+L  1    version 4: build flags: bit 0 built out of core (information only)
