@@ -272,7 +272,7 @@ func TestCorruptFilesAreRefused(t *testing.T) {
 }
 
 // FuzzDecode: no input may panic the reader; anything it accepts must be a
-// consistent diagram.
+// consistent diagram (versions 4, 3 and 2 seeded).
 func FuzzDecode(f *testing.F) {
 	o, _ := NamedOrder("natural", 2, 2, 4)
 	for _, keys := range [][]uint64{{}, {0x1230}, {0x0123, 0x1230, 0x3210}} {
@@ -281,10 +281,12 @@ func FuzzDecode(f *testing.F) {
 			f.Fatal(err)
 		}
 		var buf bytes.Buffer
-		if _, err := Encode(&buf, d, Meta{Rows: 2, Cols: 2, Cells: 4}); err != nil {
+		if _, err := Encode(&buf, d, Meta{Rows: 2, Cols: 2, Cells: 4, PeakMemory: 1 << 20, OutOfCore: true}); err != nil {
 			f.Fatal(err)
 		}
 		f.Add(buf.Bytes())
+		f.Add(asV3(f, buf.Bytes()))
+		f.Add(encodeV2File(d, Meta{Rows: 2, Cols: 2, Cells: 4}))
 	}
 	f.Add([]byte("GAPBDD\x00\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -300,6 +302,9 @@ func FuzzDecode(f *testing.F) {
 		}
 		if n, err := d.SatCount(); err != nil || n != in.Count {
 			t.Fatalf("accepted a file whose count is wrong")
+		}
+		if in.Version >= bddVersion && (widest(diagramView{d}) != in.WidestLevel || in.RefBytes != 4) {
+			t.Fatalf("accepted a version %d header that disagrees with its diagram", in.Version)
 		}
 	})
 }

@@ -12,6 +12,6 @@ func SetMeta(h keyset.Header, enc Encoding) Meta {
 // encoding enc, to path, with the build time and the ZDD count.
 func (b Built) Save(path string, h keyset.Header, enc Encoding) (Info, error) {
 	m := SetMeta(h, enc)
-	m.BuildTime, m.ZDDNodes = b.Took, b.ZDDNodes
+	m.BuildTime, m.ZDDNodes, m.PeakMemory, m.OutOfCore = b.Took, b.ZDDNodes, b.Peak, b.BDD.Parts != nil
 	return Save(path, b.BDD, m)
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"math/bits"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,12 +17,13 @@ import (
 	"github.com/gapset/gapset/keyset"
 )
 
-// File format, version 3 (integers little-endian; version 2 files, whose
-// payload is described below the table, are still read):
+// File format, version 4 (integers little-endian; versions 3 and 2, whose
+// headers lack the block at 96+L and whose payloads are described below
+// the table and in format3.go, are still read):
 //
 //	offset size
 //	0      8    magic "GAPBDD\x00\x00"
-//	8      2    version (3; or 2)
+//	8      2    version (4; or 3, 2)
 //	10     1    rows
 //	11     1    cols
 //	12     1    cells k (the set holds the last k cells; k = rows*cols: whole boards)
@@ -38,10 +40,17 @@ import (
 //	56     8    payload length in bytes
 //	64     32   order name, NUL-padded ASCII
 //	96     L    order: byte i = key bit tested at level i (bit 0 = least significant)
-//	96+L   ...  payload
+//	96+L   8    version 4: nodes on the widest level (checked against the payload)
+//	104+L  8    version 4: the builder's peak resident memory in bytes when the build ended, before
+//	            the save (information only; 0 = unknown)
+//	112+L  1    version 4: node reference bytes a reader needs: 4 (the 12-byte in-memory node)
+//	            when n <= 2^32 - 3, else 8 (this program reads 4 only, and says so)
+//	113+L  1    version 4: build flags: bit 0 built out of core (information only)
+//	114+L  6    version 4: zero
+//	...    ...  payload (versions 3 and 4 alike: a level of any width)
 //	end    4    CRC-32C (Castagnoli) of every byte before it
 //
-// The version 3 payload is described in format3.go. The version 2 payload:
+// The version 3 and 4 payload is described in format3.go. The version 2 payload:
 // a bit stream (most significant bit of each byte first), nodes
 // children-first, grouped by level from the deepest (L-1) to the root's (0).
 // Within the level whose first id is S, a child reference r < S is coded as
@@ -56,9 +65,13 @@ import (
 // follow the file order: the first node is 2.
 const (
 	bddMagic   = "GAPBDD\x00\x00"
-	bddVersion = 3 // written; version 2 is read too
+	bddVersion = 4 // written; versions 2 and 3 are read too
+	bddV3      = 3
 	bddV2      = 2
 	fixedSize  = 96
+	extSize    = 24 // the version 4 block after the order
+	maxNarrow  = 1<<32 - 3
+	flagOOC    = 1 // build flag: out of core
 	nameSize   = 32
 	flagExact  = 1
 	flagZDD    = 2
@@ -87,6 +100,19 @@ type Info struct {
 	PayloadSize            uint64
 	FileSize               int64
 	Version                int // of the file format
+	// Version 4 on (zero in older files):
+	WidestLevel uint64 // nodes on the widest level
+	PeakMemory  int64  // the build's peak resident memory, bytes (0 = unknown)
+	RefBytes    int    // node reference bytes a reader needs (4 or 8)
+	OutOfCore   bool   // built out of core
+}
+
+// headerSize is the bytes before the payload.
+func (in Info) headerSize() int {
+	if in.Version >= bddVersion {
+		return fixedSize + in.Order.Vars() + extSize
+	}
+	return fixedSize + in.Order.Vars()
 }
 
 // Name is the paper's name of the set (Gap0_8, Gap2, ...).
@@ -120,7 +146,7 @@ func (in Info) validate() error {
 }
 
 func (in Info) header() []byte {
-	b := make([]byte, fixedSize+in.Order.Vars())
+	b := make([]byte, in.headerSize())
 	copy(b, bddMagic)
 	binary.LittleEndian.PutUint16(b[8:], uint16(in.Version))
 	b[10], b[11], b[12], b[13] = byte(in.Rows), byte(in.Cols), byte(in.Cells), byte(in.Gap)
@@ -143,6 +169,15 @@ func (in Info) header() []byte {
 	binary.LittleEndian.PutUint64(b[56:], in.PayloadSize)
 	copy(b[64:64+nameSize], in.Order.Name)
 	copy(b[fixedSize:], in.Order.Bits)
+	if in.Version >= bddVersion {
+		x := b[fixedSize+in.Order.Vars():]
+		binary.LittleEndian.PutUint64(x, in.WidestLevel)
+		binary.LittleEndian.PutUint64(x[8:], uint64(in.PeakMemory))
+		x[16] = byte(in.RefBytes)
+		if in.OutOfCore {
+			x[17] |= flagOOC
+		}
+	}
 	return b
 }
 
@@ -154,8 +189,8 @@ func parseHeader(b []byte) (Info, error) {
 		return Info{}, fmt.Errorf("%w: wrong magic (not a gapset BDD file)", ErrFormat)
 	}
 	v := binary.LittleEndian.Uint16(b[8:])
-	if v != bddVersion && v != bddV2 {
-		return Info{}, fmt.Errorf("%w: version %d, this program reads versions %d and %d", ErrFormat, v, bddV2, bddVersion)
+	if v != bddVersion && v != bddV3 && v != bddV2 {
+		return Info{}, fmt.Errorf("%w: version %d, this program reads versions %d to %d", ErrFormat, v, bddV2, bddVersion)
 	}
 	if b[14]&^(flagExact|flagZDD|encMask|flagApprox) != 0 {
 		return Info{}, fmt.Errorf("%w: unknown flags %#x", ErrFormat, b[14])
@@ -186,10 +221,44 @@ func parseHeader(b []byte) (Info, error) {
 	if err := in.validate(); err != nil {
 		return Info{}, fmt.Errorf("%w: %v", ErrFormat, err)
 	}
-	if in.Nodes > 1<<32-3 || in.Root >= in.Nodes+2 {
+	if in.Nodes > 1<<62 || in.Root >= in.Nodes+2 {
 		return Info{}, fmt.Errorf("%w: node count %d / root %d out of range", ErrFormat, in.Nodes, in.Root)
 	}
+	if in.Version < bddVersion {
+		if in.Nodes > maxNarrow {
+			return Info{}, fmt.Errorf("%w: node count %d out of range", ErrFormat, in.Nodes)
+		}
+		return in, nil
+	}
+	if len(b) < in.headerSize() {
+		return Info{}, fmt.Errorf("%w: too short for the version %d header", ErrFormat, in.Version)
+	}
+	x := b[fixedSize+L : in.headerSize()]
+	in.WidestLevel = binary.LittleEndian.Uint64(x)
+	in.PeakMemory = int64(binary.LittleEndian.Uint64(x[8:]))
+	in.RefBytes = int(x[16])
+	in.OutOfCore = x[17]&flagOOC != 0
+	switch {
+	case x[17]&^flagOOC != 0 || strings.Trim(string(x[18:]), "\x00") != "":
+		return Info{}, fmt.Errorf("%w: unknown build flags or reserved bytes set", ErrFormat)
+	case in.PeakMemory < 0:
+		return Info{}, fmt.Errorf("%w: peak memory %d", ErrFormat, in.PeakMemory)
+	case in.WidestLevel > in.Nodes || (in.Nodes > 0) != (in.WidestLevel > 0):
+		return Info{}, fmt.Errorf("%w: widest level %d of %d nodes", ErrFormat, in.WidestLevel, in.Nodes)
+	case in.RefBytes != refBytes(in.Nodes):
+		return Info{}, fmt.Errorf("%w: %d-byte references for %d nodes", ErrFormat, in.RefBytes, in.Nodes)
+	case in.RefBytes > 4:
+		return Info{}, fmt.Errorf("%w: %d nodes need 8-byte references; this program reads diagrams of at most %d nodes", ErrLevelFull, in.Nodes, uint64(maxNarrow))
+	}
 	return in, nil
+}
+
+// refBytes is the node reference size a diagram of n nodes needs.
+func refBytes(n uint64) int {
+	if n > maxNarrow {
+		return 8
+	}
+	return 4
 }
 
 // Meta is what a caller knows about a diagram beyond its structure.
@@ -200,6 +269,8 @@ type Meta struct {
 	Encoding               Encoding
 	BuildTime              time.Duration
 	ZDDNodes               uint64
+	PeakMemory             int64 // the build's peak resident memory (0 = unknown)
+	OutOfCore              bool  // built out of core
 }
 
 // Meta returns what the file says beyond its structure, to write the same
@@ -207,7 +278,7 @@ type Meta struct {
 // change what the diagram means).
 func (in Info) Meta() Meta {
 	return Meta{Rows: in.Rows, Cols: in.Cols, Cells: in.Cells, Gap: in.Gap, Exact: in.Exact, Approx: in.Approx, Encoding: in.Encoding,
-		BuildTime: in.BuildTime, ZDDNodes: in.ZDDNodes}
+		BuildTime: in.BuildTime, ZDDNodes: in.ZDDNodes, PeakMemory: in.PeakMemory, OutOfCore: in.OutOfCore}
 }
 
 // Graph is a diagram the file format writes: a *Diagram or a
@@ -247,7 +318,8 @@ func encodeFile[V view](w io.Writer, v V, o Order, count uint64, m Meta) (Info, 
 	}
 	in := Info{Rows: m.Rows, Cols: m.Cols, Cells: m.Cells, Gap: m.Gap, Exact: m.Exact, Approx: m.Approx, ZDD: v.zdd(), Encoding: m.Encoding,
 		Order: o, Nodes: uint64(nodes), Root: root, Count: count,
-		BuildTime: m.BuildTime, ZDDNodes: m.ZDDNodes, Version: bddVersion}
+		BuildTime: m.BuildTime, ZDDNodes: m.ZDDNodes, Version: bddVersion,
+		WidestLevel: widest(v), PeakMemory: m.PeakMemory, RefBytes: refBytes(uint64(nodes)), OutOfCore: m.OutOfCore}
 	cw := &crcWriter{w: w}
 	var hsize int
 	err := encodeV3(v, nodes, func(payload uint64) error {
@@ -270,6 +342,16 @@ func encodeFile[V view](w io.Writer, v V, o Order, count uint64, m Meta) (Info, 
 	}
 	in.FileSize = int64(hsize) + int64(in.PayloadSize) + 4
 	return in, nil
+}
+
+// widest counts the nodes of the widest level.
+func widest[V view](v V) uint64 {
+	n := make([]uint64, v.vars())
+	v.each(func(r uint32) { n[v.level(r)]++ })
+	if len(n) == 0 {
+		return 0
+	}
+	return slices.Max(n)
 }
 
 // crcWriter passes bytes on and keeps their CRC-32C.
@@ -421,14 +503,14 @@ func ReadInfo(path string) (Info, error) {
 	if st.IsDir() {
 		return Info{}, fmt.Errorf("%s: %w: a directory, not a BDD file", path, ErrFormat)
 	}
-	b := make([]byte, fixedSize+64)
+	b := make([]byte, fixedSize+64+extSize)
 	n, _ := io.ReadFull(f, b)
 	in, err := parseHeader(b[:n])
 	if err != nil {
 		return Info{}, fmt.Errorf("%s: %w", path, err)
 	}
 	in.FileSize = st.Size()
-	if want := int64(fixedSize+in.Order.Vars()) + int64(in.PayloadSize) + 4; want != st.Size() || in.PayloadSize > uint64(st.Size()) {
+	if want := int64(in.headerSize()) + int64(in.PayloadSize) + 4; want != st.Size() || in.PayloadSize > uint64(st.Size()) {
 		return Info{}, fmt.Errorf("%s: %w: %d bytes, header says %d: truncated or padded", path, ErrFormat, st.Size(), want)
 	}
 	return in, nil
@@ -441,7 +523,7 @@ func Decode(data []byte) (*Diagram, Info, error) {
 	if err != nil {
 		return nil, Info{}, err
 	}
-	hs := fixedSize + in.Order.Vars()
+	hs := in.headerSize()
 	if in.PayloadSize > uint64(len(data)) || uint64(len(data)) != uint64(hs)+in.PayloadSize+4 {
 		return nil, Info{}, fmt.Errorf("%w: %d bytes, header says %d: truncated or padded", ErrFormat, len(data), uint64(hs)+in.PayloadSize+4)
 	}
@@ -471,6 +553,9 @@ func Decode(data []byte) (*Diagram, Info, error) {
 	n, err := d.SatCount()
 	if err != nil || n != in.Count {
 		return nil, Info{}, fmt.Errorf("%w: the diagram holds %d members, header says %d", ErrFormat, n, in.Count)
+	}
+	if w := widest(diagramView{d}); in.Version >= bddVersion && w != in.WidestLevel {
+		return nil, Info{}, fmt.Errorf("%w: the widest level holds %d nodes, header says %d", ErrFormat, w, in.WidestLevel)
 	}
 	return d, in, nil
 }

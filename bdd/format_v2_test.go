@@ -6,6 +6,8 @@ import (
 	"hash/crc32"
 	"math/bits"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -180,7 +182,7 @@ func TestVersion2FilesStillRead(t *testing.T) {
 				var v3, again bytes.Buffer
 				in3, err := Encode(&v3, d, m)
 				require.NoError(t, err)
-				assert.Equal(t, 3, in3.Version)
+				assert.Equal(t, bddVersion, in3.Version)
 				_, err = Encode(&again, back, m)
 				require.NoError(t, err)
 				assert.Equal(t, v3.Bytes(), again.Bytes(), "%s: old file, new file, same diagram", name)
@@ -190,4 +192,83 @@ func TestVersion2FilesStillRead(t *testing.T) {
 			}
 		}
 	}
+}
+
+// asV3 rewrites a version 4 file as version 3: the same payload without
+// the block after the order.
+func asV3(t testing.TB, data []byte) []byte {
+	t.Helper()
+	in, err := parseHeader(data)
+	require.NoError(t, err)
+	require.Equal(t, bddVersion, in.Version)
+	in.Version = bddV3
+	out := append(in.header(), data[in.headerSize()+extSize:len(data)-4]...)
+	return binary.LittleEndian.AppendUint32(out, crc32.Checksum(out, castagnoli))
+}
+
+// Version 3 files (no block after the order) are still read, give the
+// same diagram as version 4, and are rewritten as version 4 by Encode;
+// version 4 says how wide the widest level is, how the diagram was built
+// and what reference width it needs.
+func TestVersion3FilesStillRead(t *testing.T) {
+	_, g2 := sets3x3(t)
+	for _, k := range []int{6, 9} {
+		keys := project(g2, k)
+		o, _ := NamedOrder("natural", 3, 3, k)
+		ld, err := buildInPlace(slices.Clone(keys), o, false, nil)
+		require.NoError(t, err)
+		m := Meta{Rows: 3, Cols: 3, Cells: k, ZDDNodes: 5, PeakMemory: 12345, OutOfCore: true}
+		var v4 bytes.Buffer
+		in4, err := Encode(&v4, ld, m)
+		require.NoError(t, err)
+		assert.Equal(t, uint64(slices.Max(ld.LevelSizes())), in4.WidestLevel)
+		assert.Equal(t, 4, in4.RefBytes)
+		d4, back4, err := Decode(v4.Bytes())
+		require.NoError(t, err)
+		assert.Equal(t, int64(12345), back4.PeakMemory)
+		assert.True(t, back4.OutOfCore)
+		assert.Equal(t, in4, back4)
+		v3 := asV3(t, v4.Bytes())
+		assert.Len(t, v3, v4.Len()-extSize)
+		d3, in3, err := Decode(v3)
+		require.NoError(t, err)
+		assert.Equal(t, bddV3, in3.Version)
+		assert.Zero(t, in3.WidestLevel)
+		assert.Equal(t, d4, d3)
+		assert.Equal(t, m.ZDDNodes, in3.ZDDNodes)
+		var again bytes.Buffer
+		_, err = Encode(&again, d3, in4.Meta())
+		require.NoError(t, err)
+		assert.Equal(t, v4.Bytes(), again.Bytes())
+		path := filepath.Join(t.TempDir(), "v3.bdd")
+		require.NoError(t, os.WriteFile(path, v3, 0o644))
+		ri, err := ReadInfo(path)
+		require.NoError(t, err)
+		assert.Equal(t, in3, ri)
+
+		// a header that disagrees with its payload or itself is refused
+		for _, c := range []struct {
+			off  int
+			val  byte
+			want error
+		}{
+			{0, 1, ErrFormat},     // widest level off by one
+			{16, 8, ErrFormat},    // 8-byte references for a small diagram
+			{17, 2, ErrFormat},    // unknown build flag
+			{20, 1, ErrFormat},    // reserved byte
+			{15, 0x80, ErrFormat}, // negative peak memory
+		} {
+			bad := bytes.Clone(v4.Bytes())
+			bad[in4.headerSize()-extSize+c.off] ^= c.val
+			binary.LittleEndian.PutUint32(bad[len(bad)-4:], crc32.Checksum(bad[:len(bad)-4], castagnoli))
+			_, _, err := Decode(bad)
+			assert.ErrorIs(t, err, c.want, "byte %d", c.off)
+		}
+	}
+	// a diagram past 32-bit references is a limit, said as such
+	in := Info{Rows: 3, Cols: 3, Cells: 9, Order: mustOrder(t, "natural", 9), Version: bddVersion,
+		Nodes: 1 << 33, Root: 2, WidestLevel: 1 << 30, RefBytes: 8}
+	_, err := parseHeader(in.header())
+	assert.ErrorIs(t, err, ErrLevelFull)
+	assert.ErrorContains(t, err, "8-byte references")
 }

@@ -116,6 +116,7 @@ type Built struct {
 	BDD      *LevelDiagram
 	ZDDNodes uint64
 	Took     time.Duration
+	Peak     int64 // the process's peak resident memory after the build (0 = unknown; the caller measures it)
 }
 
 // BuildKeys builds the diagram of sorted cells keys of k cells on an n-cell

@@ -7,63 +7,105 @@ import (
 )
 
 // The building table holds the nodes level by level. A node is its two
-// child references (8 bytes: the level is the array's); a reference packs
-// the child's level in its top 6 bits and its index within that level in
-// the low 26 bits. References 0 and 1 are the terminals False and True:
-// level 0 (which holds only the root) starts its indices at 2. Each level's
-// nodes sit in fixed-size chunks, so growing never copies them, and each
-// level has its own open-addressing index of 4-byte slots (the node's
-// index + 1 in the low 26 bits, 6 bits of its hash above, so that a probe
-// rarely reads a node that does not match). At most 4/5 of the slots are
-// used and a full index grows by a third: 8 + 4/0.6 = 14.7 bytes per node
-// at the worst point, about 13.8 on average over the levels, against 20-32
-// for one global table of 12-byte nodes whose slice doubles.
+// child references (8 bytes: the level is its chunk's). The nodes sit in
+// fixed-size chunks of 2^16, so growing never copies them; every chunk
+// belongs to one level, and a reference is the node's place in the chunk
+// pool: chunk << 16 | offset, 32 bits for at most 2^32 - 2^16 nodes in all,
+// however they spread over the levels (the 6-bit level and 26-bit index of
+// the builder before this one capped a level at 2^26 - 2 nodes, too few
+// for Gap6_10). References 0 and 1 are the terminals False and True: the
+// first chunk is level 0's and starts its indices at 2.
+//
+// Each level has its own open-addressing index of 4-byte slots: the node's
+// index within its level + 1 in the low ib bits, the hash's
+// top 32 - ib bits above, so that a probe rarely reads a node that does not
+// match. ib starts at 26 and grows, one fingerprint bit fewer each time, as
+// the level outgrows it (to 32: no fingerprint). At most 4/5 of the slots
+// are used and a full index grows by a third: 8 + 4/0.6 = 14.7 bytes per
+// node at the worst point, about 13.8 on average over the levels, against
+// 20-32 for one global table of 12-byte nodes whose slice doubles.
 const (
-	idxBits   = 26
-	idxMask   = 1<<idxBits - 1
 	chunkBits = 16 // nodes per chunk: 2^16, 512 KiB
 	chunkSize = 1 << chunkBits
-	// MaxLevelNodes is the most nodes one level of a diagram can hold while
-	// building (the index + 1 must fit in 26 bits).
-	MaxLevelNodes = idxMask - 1
+	chunkMask = chunkSize - 1
+	// MaxChunks is the most chunks the pool holds: the references are 32 bits.
+	MaxChunks = 1 << (32 - chunkBits)
 )
 
-// ErrLevelFull marks a diagram with a level wider than MaxLevelNodes: the
-// set is too big for the builder (the exact Gap6_10 of the 4x4 board is).
+// ErrLevelFull marks a diagram with more nodes than 32-bit references
+// reach (about 4.29e9, whatever their levels): the set is too big for the
+// builder.
 var ErrLevelFull = errors.New("set too big for a BDD")
 
-// maxLevelIndex is the largest index a level may use (a variable so that
-// the tests can reach it).
-var maxLevelIndex uint32 = MaxLevelNodes
-
-func mkRef(level int, i uint32) uint32 { return uint32(level)<<idxBits | i }
-func refLevel(r uint32) int            { return int(r >> idxBits) }
-func refIndex(r uint32) uint32         { return r & idxMask }
+// maxChunks is the most chunks a pool may use, and startIB the index bits
+// of a level's slots to begin with (variables so that the tests can reach
+// the limits).
+var (
+	maxChunks      = MaxChunks
+	startIB   uint = 26
+)
 
 // pair is a node's children.
 type pair struct{ lo, hi uint32 }
 
-// levelNodes is one level's nodes in creation order.
-type levelNodes struct {
+// arena is the chunk pool every level's nodes live in; it turns references
+// into nodes, levels and indices within the level.
+type arena struct {
 	chunks [][]pair
-	n      uint32 // indices used (level 0: the first two are placeholders)
+	level  []uint8  // of each chunk
+	pos    []uint32 // of each chunk within its level
 }
 
-func (v *levelNodes) at(i uint32) pair { return v.chunks[i>>chunkBits][i&(chunkSize-1)] }
+func (a *arena) node(r uint32) pair    { return a.chunks[r>>chunkBits][r&chunkMask] }
+func (a *arena) refLevel(r uint32) int { return int(a.level[r>>chunkBits]) }
+func (a *arena) refIndex(r uint32) uint32 {
+	return a.pos[r>>chunkBits]<<chunkBits | r&chunkMask
+}
 
-func (v *levelNodes) push(p pair) {
-	c := int(v.n >> chunkBits)
-	if c == len(v.chunks) {
-		v.chunks = append(v.chunks, make([]pair, 0, 16))
+// bytes is the memory the chunks take, as allocated.
+func (a *arena) bytes() int64 {
+	var b int64
+	for _, c := range a.chunks {
+		b += 8 * int64(cap(c))
 	}
-	ch := v.chunks[c]
+	return b
+}
+
+// levelNodes is one level's nodes in creation order: the pool's chunks it
+// owns, in order.
+type levelNodes struct {
+	ids []uint32 // chunk ids
+	n   uint32   // indices used (level 0: the first two are placeholders)
+}
+
+func (v *levelNodes) ref(i uint32) uint32 { return v.ids[i>>chunkBits]<<chunkBits | i&chunkMask }
+
+func (a *arena) at(v *levelNodes, i uint32) pair {
+	return a.chunks[v.ids[i>>chunkBits]][i&chunkMask]
+}
+
+// push appends a node to level l; false when the pool is full.
+func (a *arena) push(l int, v *levelNodes, p pair) bool {
+	c := int(v.n >> chunkBits)
+	if c == len(v.ids) {
+		if len(a.chunks) >= maxChunks {
+			return false
+		}
+		v.ids = append(v.ids, uint32(len(a.chunks)))
+		a.chunks = append(a.chunks, make([]pair, 0, 16))
+		a.level = append(a.level, uint8(l))
+		a.pos = append(a.pos, uint32(c))
+	}
+	id := v.ids[c]
+	ch := a.chunks[id]
 	if len(ch) == cap(ch) { // only the first chunk grows by copies, up to its fixed size
 		grown := make([]pair, len(ch), min(2*cap(ch), chunkSize))
 		copy(grown, ch)
 		ch = grown
 	}
-	v.chunks[c] = append(ch, p)
+	a.chunks[id] = append(ch, p)
 	v.n++
+	return true
 }
 
 // first is the first index of a level holding a node.
@@ -76,15 +118,18 @@ func first(level int) uint32 {
 
 type levelTable struct {
 	nodes levelNodes
-	slots []uint32 // 0 empty, else hash bits << idxBits | index + 1
+	slots []uint32 // 0 empty, else fingerprint << ib | index + 1
+	ib    uint     // index bits of a slot
+	from  uint32   // first index the slots cover (a spilled level's part)
 }
 
 // table is the unique table of the incremental builder and of ZDDOf: it
 // creates canonical (hash-consed, reduced) nodes.
 type table struct {
+	arena
 	levels []levelTable
 	zdd    bool
-	err    error // a level overflowed; the diagram is not usable
+	err    error // the pool overflowed; the diagram is not usable
 	// recent is a small direct-mapped cache per level in front of the
 	// table: the deep levels, where a sorted build asks most often, have
 	// few distinct nodes, and the cache answers them from L1/L2.
@@ -102,10 +147,11 @@ func newTable(zdd bool, L int) *table {
 	t := &table{zdd: zdd, levels: make([]levelTable, L), recent: make([][recentSize]recentEntry, L)}
 	for l := range t.levels {
 		t.levels[l].slots = make([]uint32, minSlots)
+		t.levels[l].ib = startIB
 	}
 	if L > 0 {
-		t.levels[0].nodes.push(pair{}) // indices 0 and 1: the terminals' references
-		t.levels[0].nodes.push(pair{})
+		t.push(0, &t.levels[0].nodes, pair{}) // indices 0 and 1: the terminals' references
+		t.push(0, &t.levels[0].nodes, pair{})
 	}
 	return t
 }
@@ -121,7 +167,8 @@ func hashNode(level uint8, lo, hi uint32) uint64 {
 // slotOf maps a hash onto a table of n slots (any n: multiply and shift).
 func slotOf(h uint64, n int) int { return int(uint64(uint32(h)) * uint64(n) >> 32) }
 
-func fingerprint(h uint64) uint32 { return uint32(h>>(64-(32-idxBits))) << idxBits }
+// fingerprint is the hash's top 32 - ib bits, placed above ib index bits.
+func fingerprint(h uint64, ib uint) uint32 { return uint32(h >> (32 + ib) << ib) }
 
 func (t *table) mk(level int, lo, hi uint32) uint32 {
 	if t.zdd {
@@ -143,7 +190,8 @@ func (t *table) mk(level int, lo, hi uint32) uint32 {
 func (t *table) lookup(level int, lo, hi uint32) uint32 {
 	lt := &t.levels[level]
 	h := hashNode(uint8(level), lo, hi)
-	fp := fingerprint(h)
+	fp := fingerprint(h, lt.ib)
+	mask := uint32(1<<lt.ib - 1)
 	n := len(lt.slots)
 	i := slotOf(h, n)
 	for {
@@ -151,10 +199,10 @@ func (t *table) lookup(level int, lo, hi uint32) uint32 {
 		if s == 0 {
 			break
 		}
-		if s&^idxMask == fp {
-			idx := s&idxMask - 1
-			if p := lt.nodes.at(idx); p.lo == lo && p.hi == hi {
-				return mkRef(level, idx)
+		if s&^mask == fp {
+			idx := s&mask - 1
+			if p := t.at(&lt.nodes, idx); p.lo == lo && p.hi == hi {
+				return lt.nodes.ref(idx)
 			}
 		}
 		if i++; i == n {
@@ -162,24 +210,29 @@ func (t *table) lookup(level int, lo, hi uint32) uint32 {
 		}
 	}
 	idx := lt.nodes.n
-	if idx > maxLevelIndex {
+	if !t.push(level, &lt.nodes, pair{lo, hi}) {
 		if t.err == nil {
-			t.err = fmt.Errorf("%w: level %d needs more than %d nodes, the most a level can hold", ErrLevelFull, level, maxLevelIndex)
+			t.err = fmt.Errorf("%w: it needs more than %d nodes (level %d is growing), the most 32-bit references reach", ErrLevelFull, maxChunks*chunkSize-2, level)
 		}
 		return False
 	}
-	lt.nodes.push(pair{lo, hi})
-	lt.slots[i] = fp | (idx + 1)
-	if used := int(lt.nodes.n - first(level)); 5*used > 4*n {
-		lt.resize(level, n+n/3)
+	if uint64(idx)+1 > uint64(mask) { // the index outgrew the slots' width
+		lt.ib++
+		lt.resize(&t.arena, level, n)
+		return lt.nodes.ref(idx)
 	}
-	return mkRef(level, idx)
+	lt.slots[i] = fp | (idx + 1)
+	if used := int(lt.nodes.n - max(first(level), lt.from)); 5*used > 4*n {
+		lt.resize(&t.arena, level, n+n/3)
+	}
+	return lt.nodes.ref(idx)
 }
 
-func (lt *levelTable) resize(level int, n int) {
+// resize rebuilds the slots, n of them, over the nodes from lt.from on.
+func (lt *levelTable) resize(a *arena, level int, n int) {
 	lt.slots = make([]uint32, n)
-	for idx := first(level); idx < lt.nodes.n; idx++ {
-		p := lt.nodes.at(idx)
+	for idx := max(first(level), lt.from); idx < lt.nodes.n; idx++ {
+		p := a.at(&lt.nodes, idx)
 		h := hashNode(uint8(level), p.lo, p.hi)
 		i := slotOf(h, n)
 		for lt.slots[i] != 0 {
@@ -187,7 +240,7 @@ func (lt *levelTable) resize(level int, n int) {
 				i = 0
 			}
 		}
-		lt.slots[i] = fingerprint(h) | (idx + 1)
+		lt.slots[i] = fingerprint(h, lt.ib) | (idx + 1)
 	}
 }
 
@@ -196,7 +249,7 @@ func (t *table) finish(o Order, root uint32, count uint64) (*LevelDiagram, error
 	if t.err != nil {
 		return nil, t.err
 	}
-	d := &LevelDiagram{Order: o, ZDD: t.zdd, Count: count, Root: root, levels: make([]levelNodes, len(t.levels))}
+	d := &LevelDiagram{Order: o, ZDD: t.zdd, Count: count, Root: root, arena: t.arena, levels: make([]levelNodes, len(t.levels))}
 	d.TableBytes = int64(len(t.recent)) * recentSize * 12
 	for l := range t.levels {
 		d.TableBytes += 4 * int64(len(t.levels[l].slots))
@@ -204,6 +257,7 @@ func (t *table) finish(o Order, root uint32, count uint64) (*LevelDiagram, error
 		t.levels[l] = levelTable{}
 	}
 	t.recent = nil
+	t.arena = arena{}
 	d.index()
 	d.TableBytes += d.Bytes()
 	return d, nil
@@ -211,7 +265,7 @@ func (t *table) finish(o Order, root uint32, count uint64) (*LevelDiagram, error
 
 // LevelDiagram is a reduced BDD (or ZDD) as the builder leaves it: the
 // nodes of each level in chunks, 8 bytes per node, children referenced by
-// (level, index). It is saved as it is (Save walks it) and converted into
+// their place in the chunk pool. It is saved as it is (Save walks it) and converted into
 // a Diagram (12 bytes per node, one array) for everything else. Its dense
 // numbering (the levels from the deepest, each in creation order, from 2)
 // is the node numbering of that Diagram.
@@ -219,13 +273,18 @@ type LevelDiagram struct {
 	Order Order
 	ZDD   bool
 	Count uint64 // members: the keys it was built from
-	Root  uint32 // a reference: 0 False, 1 True, else level << 26 | index
+	Root  uint32 // a reference: 0 False, 1 True, else chunk << 16 | offset
 	// TableBytes is what the building table held at the end of the build
 	// (nodes, index, cache): its largest size.
 	TableBytes int64
+	// Parts is, for a diagram built out of core, the parts each level was
+	// reduced in (1: in one table; nil: built in memory).
+	Parts []int
+	arena // the nodes
 	// levels[l] holds the nodes testing the variable at level l.
 	levels []levelNodes
-	base   []uint32 // dense id of each level's first node
+	close  func() error // releases a mapped arena (nil: nothing to release)
+	base   []uint32     // dense id of each level's first node
 	nodes  int
 }
 
@@ -253,25 +312,15 @@ func (d *LevelDiagram) LevelSizes() []int {
 }
 
 // Bytes is the memory the nodes take (chunks as allocated).
-func (d *LevelDiagram) Bytes() int64 {
-	var b int64
-	for _, v := range d.levels {
-		for _, c := range v.chunks {
-			b += 8 * int64(cap(c))
-		}
-	}
-	return b
-}
-
-func (d *LevelDiagram) node(r uint32) pair { return d.levels[refLevel(r)].at(refIndex(r)) }
+func (d *LevelDiagram) Bytes() int64 { return d.arena.bytes() }
 
 // dense numbers a reference as the Diagram conversion does.
 func (d *LevelDiagram) dense(r uint32) uint32 {
 	if r < 2 {
 		return r
 	}
-	l := refLevel(r)
-	return d.base[l] + refIndex(r) - first(l)
+	l := d.refLevel(r)
+	return d.base[l] + d.refIndex(r) - first(l)
 }
 
 // Diagram converts to the one-array form; d is left as it was.
@@ -280,7 +329,7 @@ func (d *LevelDiagram) Diagram() *Diagram {
 	for l := len(d.levels) - 1; l >= 0; l-- {
 		v := &d.levels[l]
 		for i := first(l); i < v.n; i++ {
-			p := v.at(i)
+			p := d.at(v, i)
 			out.Nodes = append(out.Nodes, Node{Lo: d.dense(p.lo), Hi: d.dense(p.hi), Level: uint8(l)})
 		}
 	}
@@ -309,8 +358,12 @@ func (d *LevelDiagram) check() error {
 		if r < 2 {
 			return true
 		}
-		l := refLevel(r)
-		return l > above && l < L && refIndex(r) >= first(l) && refIndex(r) < d.levels[l].n
+		c := int(r >> chunkBits)
+		if c >= len(d.chunks) || int(r&chunkMask) >= len(d.chunks[c]) {
+			return false
+		}
+		l := d.refLevel(r)
+		return l > above && l < L && d.refIndex(r) >= first(l) && d.refIndex(r) < d.levels[l].n
 	}
 	if !inRange(d.Root, -1) {
 		return fmt.Errorf("root %#x out of range", d.Root)
@@ -318,7 +371,7 @@ func (d *LevelDiagram) check() error {
 	for l := range d.levels {
 		v := &d.levels[l]
 		for i := first(l); i < v.n; i++ {
-			p := v.at(i)
+			p := d.at(v, i)
 			if !inRange(p.lo, l) || !inRange(p.hi, l) {
 				return fmt.Errorf("level %d node %d: child out of range", l, i)
 			}
@@ -354,12 +407,12 @@ func (v levelView) root() uint32                  { return v.d.Root }
 func (v levelView) size() int                     { return v.d.nodes + 2 }
 func (v levelView) id(r uint32) uint32            { return v.d.dense(r) }
 func (v levelView) kids(r uint32) (lo, hi uint32) { p := v.d.node(r); return p.lo, p.hi }
-func (v levelView) level(r uint32) int            { return refLevel(r) }
+func (v levelView) level(r uint32) int            { return v.d.refLevel(r) }
 func (v levelView) zdd() bool                     { return v.d.ZDD }
 func (v levelView) each(f func(r uint32)) {
 	for l := len(v.d.levels) - 1; l >= 0; l-- {
 		for i := first(l); i < v.d.levels[l].n; i++ {
-			f(mkRef(l, i))
+			f(v.d.levels[l].ref(i))
 		}
 	}
 }

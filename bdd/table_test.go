@@ -151,17 +151,17 @@ type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, os.ErrClosed }
 
-// A level that would need more nodes than a reference can index stops the
-// build with an error instead of a wrong diagram.
-func TestLevelOverflowIsAnError(t *testing.T) {
+// A diagram that would need more nodes than a reference can index stops
+// the build with an error instead of a wrong diagram.
+func TestPoolOverflowIsAnError(t *testing.T) {
 	g0, _ := sets3x3(t)
 	o, err := NamedOrder("natural", 3, 3, 9)
 	require.NoError(t, err)
-	defer func(v uint32) { maxLevelIndex = v }(maxLevelIndex)
-	maxLevelIndex = 50
+	defer func(v int) { maxChunks = v }(maxChunks)
+	maxChunks = 3 // three levels' first chunks
 	_, err = Build(g0, o, false)
 	assert.ErrorIs(t, err, ErrLevelFull)
-	assert.ErrorContains(t, err, "the most a level can hold")
+	assert.ErrorContains(t, err, "the most 32-bit references reach")
 	b, err := NewBuilder(o, false)
 	require.NoError(t, err)
 	for _, k := range g0 {
@@ -170,7 +170,27 @@ func TestLevelOverflowIsAnError(t *testing.T) {
 		}
 	}
 	assert.ErrorIs(t, err, ErrLevelFull)
-	assert.ErrorContains(t, err, "the most a level can hold")
+	assert.ErrorContains(t, err, "the most 32-bit references reach")
+}
+
+// A level's slots widen their index as the level grows (the fingerprint
+// narrowing, down to none at 32 bits): started narrow, the levels outgrow
+// them many times over, and the diagram is still the reference's.
+func TestSlotsWidenPastTheirIndexBits(t *testing.T) {
+	_, g2 := sets3x3(t)
+	o, err := NamedOrder("reverse", 3, 3, 9)
+	require.NoError(t, err)
+	want, err := refBuild(g2, o, false)
+	require.NoError(t, err)
+	defer func(v uint) { startIB = v }(startIB)
+	for _, ib := range []uint{1, 3, 30} {
+		startIB = ib
+		got, err := Build(g2, o, false)
+		require.NoError(t, err, "start at %d index bits", ib)
+		assert.Equal(t, want.NodeCount(), got.NodeCount(), "start at %d index bits", ib)
+		assert.True(t, bytes.Equal(encodedAs(t, want, 3, 3, 9), encodedAs(t, got, 3, 3, 9)), "start at %d index bits", ib)
+		checkMembership(t, rand.New(rand.NewPCG(2, 2)), got, g2, 9, 3, 3)
+	}
 }
 
 // Counts wider than 32 bits are counted exactly (the 4-byte counts give

@@ -7,7 +7,7 @@ import "fmt"
 // rewrites the file with the count in its header (a temporary file, then
 // rename) unless the header holds it already; it refuses a header holding
 // another count and checks that the rewritten file has the same nodes and
-// size. saving, if set, is called before the file is rewritten.
+// payload size (an older version's file is rewritten in the current one). saving, if set, is called before the file is rewritten.
 func StoreZDDCount(path string, d *Diagram, in Info, write bool, saving func()) (uint64, error) {
 	nz, n, err := d.ZDDSize()
 	if err != nil || n != in.Count {
@@ -29,8 +29,8 @@ func StoreZDDCount(path string, d *Diagram, in Info, write bool, saving func()) 
 	if err != nil {
 		return 0, err
 	}
-	if out.Nodes != in.Nodes || out.FileSize != in.FileSize {
-		return 0, fmt.Errorf("%s: rewritten with %d nodes, %d bytes (was %d, %d)", path, out.Nodes, out.FileSize, in.Nodes, in.FileSize)
+	if out.Nodes != in.Nodes || out.PayloadSize != in.PayloadSize {
+		return 0, fmt.Errorf("%s: rewritten with %d nodes, %d payload bytes (was %d, %d)", path, out.Nodes, out.PayloadSize, in.Nodes, in.PayloadSize)
 	}
 	return zn, nil
 }

@@ -31,6 +31,10 @@ type Row struct {
 	PaperFileSize int64   `json:"paper_file_size,omitempty"`
 	PaperNodes    int64   `json:"paper_nodes,omitempty"`
 	PaperPatterns int64   `json:"paper_patterns,omitempty"`
+	// From version 4 files (zero and "" in older ones):
+	WidestLevel uint64 `json:"widest_level"` // nodes on the widest level
+	PeakMemory  int64  `json:"peak_memory"`  // the build's peak resident memory, bytes
+	Builder     string `json:"builder"`      // "in memory" or "out of core"
 }
 
 // NewRow describes the file at path from its header, with the paper's
@@ -41,6 +45,12 @@ func NewRow(path string, in bdd.Info) Row {
 		Patterns: in.Count, BuildSeconds: in.BuildTime.Seconds(), Encoding: in.Encoding.String(), OrderBits: in.Order.Bits}
 	if in.Nodes > 0 {
 		row.BytesPerNode = float64(in.FileSize) / float64(in.Nodes)
+	}
+	if in.RefBytes != 0 { // version 4 on
+		row.WidestLevel, row.PeakMemory, row.Builder = in.WidestLevel, in.PeakMemory, "in memory"
+		if in.OutOfCore {
+			row.Builder = "out of core"
+		}
 	}
 	if p, ok := data.PaperTable1()[row.Set]; ok && in.Rows == 4 && in.Cols == 4 {
 		row.PaperFileSize, row.PaperNodes, row.PaperPatterns = p.FileSize, p.Nodes, p.Patterns
@@ -59,28 +69,33 @@ func Write(w io.Writer, format string, rows []Row) error {
 	case "csv":
 		cw := csv.NewWriter(w)
 		cw.Write([]string{"file", "set", "board", "cells", "order", "file_size", "nodes", "bytes_per_node", "zdd_nodes",
-			"patterns", "build_seconds", "paper_file_size", "paper_nodes", "paper_patterns", "encoding", "order_bits"})
+			"patterns", "build_seconds", "paper_file_size", "paper_nodes", "paper_patterns", "encoding", "order_bits",
+			"widest_level", "peak_memory", "builder"})
 		for _, r := range rows {
 			cw.Write([]string{r.File, r.Set, r.Board, strconv.Itoa(r.Cells), r.Order, strconv.FormatInt(r.FileSize, 10),
 				strconv.FormatUint(r.Nodes, 10), strconv.FormatFloat(r.BytesPerNode, 'f', 3, 64),
 				strconv.FormatUint(r.ZDDNodes, 10), strconv.FormatUint(r.Patterns, 10),
 				strconv.FormatFloat(r.BuildSeconds, 'f', 2, 64), opt(r.PaperFileSize), opt(r.PaperNodes), opt(r.PaperPatterns),
-				r.Encoding, BitList(r.OrderBits)})
+				r.Encoding, BitList(r.OrderBits), opt(int64(r.WidestLevel)), opt(r.PeakMemory), r.Builder})
 		}
 		cw.Flush()
 		return cw.Error()
 	}
 	var sb strings.Builder
-	sb.WriteString("| set | order | file size | nodes | bytes/node | ZDD nodes | patterns | build s | paper file size | paper nodes | paper patterns |\n")
-	sb.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	sb.WriteString("| set | order | file size | nodes | bytes/node | ZDD nodes | patterns | build s | paper file size | paper nodes | paper patterns | widest level | peak memory | built |\n")
+	sb.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
 	for _, r := range rows {
 		pp := optg(r.PaperPatterns)
 		if r.PaperPatterns != 0 && uint64(r.PaperPatterns) == r.Patterns {
 			pp += " (same)"
 		}
-		fmt.Fprintf(&sb, "| %s | %s | %s | %s | %.2f | %s | %s | %.1f | %s | %s | %s |\n", r.Set, r.orderLabel(),
+		peak := ""
+		if r.PeakMemory > 0 {
+			peak = fmt.Sprintf("%.2f GiB", float64(r.PeakMemory)/(1<<30))
+		}
+		fmt.Fprintf(&sb, "| %s | %s | %s | %s | %.2f | %s | %s | %.1f | %s | %s | %s | %s | %s | %s |\n", r.Set, r.orderLabel(),
 			Group(uint64(r.FileSize)), Group(r.Nodes), r.BytesPerNode, optg(int64(r.ZDDNodes)), Group(r.Patterns), r.BuildSeconds,
-			optg(r.PaperFileSize), optg(r.PaperNodes), pp)
+			optg(r.PaperFileSize), optg(r.PaperNodes), pp, optg(int64(r.WidestLevel)), peak, r.Builder)
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,6 +15,7 @@ import (
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/internal/progress"
+	"github.com/gapset/gapset/internal/sysprobe"
 	"github.com/gapset/gapset/keyset"
 	"github.com/urfave/cli/v2"
 )
@@ -32,6 +35,11 @@ func buildCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "zdd", Value: true, Usage: "also count the ZDD nodes (stored in the file)"},
 			&cli.Float64Flag{Name: "sort-mem", Value: 4, Usage: "`GiB` of keys held at once when re-sorting a key file for an order other than natural"},
 			&cli.BoolFlag{Name: "rudd", Usage: "build through rudd too and check it gives the same BDD (small sets)"},
+			&cli.BoolFlag{Name: "out-of-core", Usage: "build level by level from streams on disk within --memory (natural order, cells or ranks)"},
+			&cli.IntFlag{Name: "memory", Value: 4096, Usage: "`MiB` for the level an out-of-core build reduces; a bigger level is reduced in parts (implies --out-of-core)",
+				Action: func(_ *cli.Context, v int) error { return cmdline.InRange("--memory", v, 64, 1<<24) }},
+			&cli.StringFlag{Name: "tmp", Usage: "scratch `DIR` of an out-of-core build (default: the output's directory; implies --out-of-core)",
+				Action: func(_ *cli.Context, v string) error { return cmdline.CheckWritableDir("--tmp", v) }},
 			quietFlag(),
 		),
 		Action: func(c *cli.Context) error { return runBuild(c, e) },
@@ -82,8 +90,19 @@ func runBuild(c *cli.Context, e *env) error {
 	kb := bdd.KeysBuild{Order: o, Encoding: enc, Count: h.Count, ZDD: c.Bool("zdd"), Rudd: c.Bool("rudd"), Progress: func(stage string, done, total uint64) {
 		pr.Update(int64(done), int64(total), false, "%s %s", h.Name(), stage)
 	}}
+	oc, outOfCore, err := planBuild(c, e, path, h, o, enc)
+	if err != nil {
+		return err
+	}
 	var built bdd.Built
-	if path == "" {
+	if outOfCore {
+		e.cleanup.WillScratch(oc.TempDir, bdd.ScratchName)
+		oc.Progress = kb.Progress
+		built, err = bdd.BuildOutOfCore(path, h.Rows*h.Cols, h.Cells, kb, oc)
+		if err == nil {
+			defer built.BDD.Close()
+		}
+	} else if path == "" {
 		start := time.Now()
 		var sets map[int][]uint64
 		sets, err = gapset.Sets(e.context, h.Rows, h.Cols, h.Gap, []int{h.Cells}, func(p gapset.Progress) {
@@ -112,15 +131,63 @@ func runBuild(c *cli.Context, e *env) error {
 	if err != nil {
 		return cmdline.InputIf(err, keyset.ErrFormat, bdd.ErrBudget)
 	}
+	_, peak := sysprobe.Memory()
+	built.Peak = int64(peak)
 	pr.Update(0, 0, true, "%s: saving %d nodes", h.Name(), built.BDD.NodeCount())
 	in, err := built.Save(c.String("out"), h, enc)
 	pr.Done()
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%s order=%s patterns=%d nodes=%d zdd_nodes=%d bytes=%d build=%.1fs table_bytes=%d -> %s\n",
-		in.Name(), o.Name, in.Count, in.Nodes, in.ZDDNodes, in.FileSize, built.Took.Seconds(), built.BDD.TableBytes, c.String("out"))
+	mode := ""
+	if outOfCore {
+		mode = fmt.Sprintf(" out_of_core=%d_parts", slices.Max(built.BDD.Parts))
+	}
+	fmt.Fprintf(e.stdout, "%s order=%s patterns=%d nodes=%d zdd_nodes=%d bytes=%d build=%.1fs table_bytes=%d%s -> %s\n",
+		in.Name(), o.Name, in.Count, in.Nodes, in.ZDDNodes, in.FileSize, built.Took.Seconds(), built.BDD.TableBytes, mode, c.String("out"))
 	return nil
+}
+
+// planBuild chooses the out-of-core build when asked (--out-of-core,
+// --memory, --tmp) or when the in-memory one would not fit the machine's
+// available memory and the keys can be streamed, checks it against the
+// machine and prints its estimate.
+func planBuild(c *cli.Context, e *env, path string, h keyset.Header, o bdd.Order, enc bdd.Encoding) (bdd.OutOfCore, bool, error) {
+	asked := c.Bool("out-of-core") || c.IsSet("memory") || c.IsSet("tmp")
+	streams := path != "" && !c.Bool("rudd") && bdd.Streams(o, enc)
+	tmp := c.String("tmp")
+	if tmp == "" {
+		tmp = filepath.Dir(c.String("out"))
+	}
+	oc := bdd.OutOfCore{Memory: int64(c.Int("memory")) << 20, TempDir: tmp}
+	est := bdd.EstimateBuild(h.Count, c.Bool("zdd"), oc)
+	total, avail := sysprobe.Machine()
+	if !asked {
+		if !streams || avail == 0 || uint64(est.InMemory) <= avail {
+			return oc, false, nil
+		}
+		if !c.Bool("quiet") {
+			fmt.Fprintf(e.stderr, "gapset: the in-memory build would take about %.1f GiB, %.1f GiB are available: building out of core\n",
+				float64(est.InMemory)/(1<<30), float64(avail)/(1<<30))
+		}
+	}
+	if !streams {
+		return oc, false, cmdline.BadInputf("the out-of-core build (--out-of-core, --memory, --tmp) streams a key file: it needs --keys, the natural order, the cells or ranks encoding and no --rudd")
+	}
+	if total > 0 && uint64(oc.Memory) > total {
+		return oc, false, cmdline.BadInputf("--memory %d MiB is more than the machine's %d MiB", oc.Memory>>20, total>>20)
+	}
+	if c.Bool("quiet") {
+		return oc, true, nil
+	}
+	fmt.Fprintf(e.stderr, "gapset: %s\n", est)
+	if avail > 0 && uint64(est.Memory) > avail {
+		fmt.Fprintf(e.stderr, "gapset: warning: %.1f GiB of memory are available now, the estimate says %.1f\n", float64(avail)/(1<<30), float64(est.Memory)/(1<<30))
+	}
+	if d, err := sysprobe.FreeDisk(tmp); err == nil && d.Free < est.Disk {
+		fmt.Fprintf(e.stderr, "gapset: warning: %s has %.1f GiB free, the scratch may take up to %.1f\n", tmp, float64(d.Free)/(1<<30), float64(est.Disk)/(1<<30))
+	}
+	return oc, true, nil
 }
 
 // checkInMemory refuses a set build cannot enumerate in memory (the flags

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -167,10 +168,10 @@ func TestBuildInPassesSameFile(t *testing.T) {
 	ib, _ := bdd.ReadInfo(b)
 	assert.Positive(t, ia.ZDDNodes)
 	assert.Equal(t, ib.ZDDNodes, ia.ZDDNodes)
-	// Header fields differ only in the build time; the rest must match.
-	ia.BuildTime, ib.BuildTime = 0, 0
+	// Header fields differ only in the build time and memory; the rest must match.
+	ia.BuildTime, ib.BuildTime, ia.PeakMemory, ib.PeakMemory = 0, 0, 0, 0
 	assert.Equal(t, ib, ia)
-	assert.Equal(t, db[96:len(db)-4], da[96:len(da)-4], "same nodes, same payload (the checksum covers the build time)")
+	assert.Equal(t, payload(db, ib), payload(da, ia), "same nodes, same payload (the checksum covers the build time)")
 
 	code, _, stderr = runCmd(t, "", "build", "--keys", kpath, "--order", "reverse", "--sort-mem", "-1", "--out", a)
 	assert.Equal(t, 2, code)
@@ -220,4 +221,58 @@ func TestZDDCommand(t *testing.T) {
 		code, _, stderr := runCmd(t, "", args...)
 		assert.Equal(t, 2, code, "%v: %s", args, stderr)
 	}
+}
+
+// The out-of-core build writes the file the in-memory build writes (but
+// for the build time), prints its estimate and mode, leaves no scratch,
+// and refuses what it cannot stream in one line, exit 2.
+func TestBuildOutOfCoreSameFile(t *testing.T) {
+	dir := t.TempDir()
+	keys := gapKeys3x3(t, 2)
+	kpath := filepath.Join(dir, "g2.keys")
+	require.NoError(t, keyset.WriteFile(kpath, keyset.Header{Rows: 3, Cols: 3, Cells: 9, Gap: 2}, keys))
+	scratch := t.TempDir()
+	a, b := filepath.Join(dir, "a.bdd"), filepath.Join(dir, "b.bdd")
+	code, _, stderr := runCmd(t, "", "build", "-q", "--keys", kpath, "--encoding", "ranks", "--out", a)
+	require.Equal(t, 0, code, stderr)
+	code, stdout, stderr := runCmd(t, "", "build", "--keys", kpath, "--encoding", "ranks", "--memory", "64", "--tmp", scratch, "--out", b)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, fmt.Sprintf("estimate: %d keys", len(keys)))
+	assert.Contains(t, stdout, "out_of_core=1_parts")
+	da, err := os.ReadFile(a)
+	require.NoError(t, err)
+	db, err := os.ReadFile(b)
+	require.NoError(t, err)
+	ia, _ := bdd.ReadInfo(a)
+	ib, _ := bdd.ReadInfo(b)
+	assert.Positive(t, ia.ZDDNodes)
+	assert.False(t, ia.OutOfCore)
+	assert.True(t, ib.OutOfCore)
+	ia.BuildTime, ib.BuildTime, ia.PeakMemory, ib.PeakMemory, ib.OutOfCore = 0, 0, 0, 0, false
+	assert.Equal(t, ia, ib)
+	assert.Equal(t, payload(da, ia), payload(db, ib), "same nodes, same payload")
+	left, err := os.ReadDir(scratch)
+	require.NoError(t, err)
+	assert.Empty(t, left, "no scratch left")
+
+	for _, args := range [][]string{
+		{"--out-of-core", "--order", "reverse"},
+		{"--out-of-core", "--encoding", "ranks-reverse"},
+		{"--memory", "64", "--rudd"},
+		{"--memory", "1"},
+		{"--memory", "16777216"},
+		{"--tmp", filepath.Join(dir, "none")},
+	} {
+		args = append([]string{"build", "--keys", kpath, "--out", filepath.Join(dir, "c.bdd")}, args...)
+		code, _, stderr := runCmd(t, "", args...)
+		assert.Equal(t, 2, code, "%v: %s", args, stderr)
+		assert.Equal(t, 1, strings.Count(stderr, "\n"), "one-line error for %v: %q", args, stderr)
+	}
+	_, err = os.Stat(filepath.Join(dir, "c.bdd"))
+	assert.True(t, os.IsNotExist(err), "no output after errors")
+}
+
+// payload is a .bdd file's payload (between the header and the checksum).
+func payload(data []byte, in bdd.Info) []byte {
+	return data[len(data)-4-int(in.PayloadSize) : len(data)-4]
 }

@@ -15,7 +15,19 @@ import (
 // Memory returns the process's resident memory now and at its peak (VmRSS
 // and VmHWM from /proc/self/status), in bytes; zeros where unavailable.
 func Memory() (rss, peak uint64) {
-	f, err := os.Open("/proc/self/status")
+	return readKB("/proc/self/status", "VmRSS:", "VmHWM:")
+}
+
+// Machine returns the machine's memory: all of it and what is available
+// to start new work without swapping (MemTotal and MemAvailable from
+// /proc/meminfo), in bytes; zeros where unavailable.
+func Machine() (total, available uint64) {
+	return readKB("/proc/meminfo", "MemTotal:", "MemAvailable:")
+}
+
+// readKB reads two "Name: N kB" fields of a /proc file, in bytes.
+func readKB(path, a, b string) (x, y uint64) {
+	f, err := os.Open(path)
 	if err != nil {
 		return 0, 0
 	}
@@ -25,10 +37,10 @@ func Memory() (rss, peak uint64) {
 		line := sc.Text()
 		var dst *uint64
 		switch {
-		case strings.HasPrefix(line, "VmRSS:"):
-			dst = &rss
-		case strings.HasPrefix(line, "VmHWM:"):
-			dst = &peak
+		case strings.HasPrefix(line, a):
+			dst = &x
+		case strings.HasPrefix(line, b):
+			dst = &y
 		default:
 			continue
 		}
@@ -39,7 +51,7 @@ func Memory() (rss, peak uint64) {
 			}
 		}
 	}
-	return rss, peak
+	return x, y
 }
 
 // Disk is the free space of the file system holding a directory.

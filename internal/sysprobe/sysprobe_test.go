@@ -54,6 +54,26 @@ func TestThreadCPUAdvances(t *testing.T) {
 
 // Touching 64 MiB raises the resident memory by about that much, and the
 // peak is never below the current figure.
+// The machine has at least what this process holds, and no more available
+// than in all.
+func TestMachineMemory(t *testing.T) {
+	total, avail := Machine()
+	if total == 0 {
+		t.Skip("no /proc/meminfo here")
+	}
+	rss, _ := Memory()
+	assert.Greater(t, total, rss)
+	assert.LessOrEqual(t, avail, total)
+	assert.Positive(t, avail)
+	x, y := readKB(filepath.Join(t.TempDir(), "none"), "A:", "B:")
+	assert.Zero(t, x+y)
+	path := filepath.Join(t.TempDir(), "meminfo")
+	require.NoError(t, os.WriteFile(path, []byte("A: 3 kB\nC: 5 kB\nB: x kB\nB:\n"), 0o644))
+	x, y = readKB(path, "A:", "B:")
+	assert.Equal(t, uint64(3072), x)
+	assert.Zero(t, y)
+}
+
 func TestMemoryFollowsTouchedPages(t *testing.T) {
 	rss0, peak0 := Memory()
 	if rss0 == 0 {

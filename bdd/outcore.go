@@ -1,0 +1,699 @@
+package bdd
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+	"unsafe"
+
+	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/keyset"
+)
+
+// The out-of-core builder makes the diagram of sorted keys level by level,
+// from the deepest up, in the manner of the I/O-efficient BDD packages
+// (Adiar): only the level being reduced is in memory, everything else is a
+// sorted stream on disk.
+//
+// The stream of level l+1 holds one entry per distinct prefix of l+1 bits
+// of the keys, in key order: the prefix and the reference of its node (for
+// the deepest level: the keys themselves, all True), both as uvarints, the
+// prefix as the difference from the one before (about 5 bytes an entry).
+// Two consecutive prefixes that differ only in their last bit are the 0-
+// and 1-branch of one prefix of l bits (one alone: the other branch is
+// False); its node is made through level l's unique table and is the entry
+// of the stream of level l. When level l is complete, its nodes go to a scratch
+// file and leave memory (nothing refers to them but their references), and
+// the table is dropped. At the end the node file is mapped and read as the
+// builder's LevelDiagram, which Save walks like any other.
+//
+// A level whose table does not fit the memory budget is built in parts: a
+// pass writes each prefix's pair of children to one of P bucket files by
+// the pair's hash, each bucket is reduced alone (equal pairs share a
+// bucket) and writes its nodes' references in bucket order, and a last
+// pass over the stream takes the k-th reference of a bucket for the k-th
+// pair sent there. The numbering differs from the one-table build's, the
+// diagram does not (the file is canonical).
+
+// ScratchName names the out-of-core builder's scratch directories (the
+// file writer's naming adds the PID, so that a later run removes those of
+// a dead process: atomicfile.RemoveStale).
+const ScratchName = "gapset-bddlevels"
+
+// OutOfCore says where and within how much memory BuildOutOfCore works.
+type OutOfCore struct {
+	Memory   int64  // bytes for the level being reduced: its nodes and index
+	TempDir  string // where the scratch directory goes
+	Progress Progress
+}
+
+// entryBytes is the most bytes a stream entry takes: two uvarints.
+const entryBytes = 2 * binary.MaxVarintLen64
+
+// source is a stream of entries in key order.
+type source interface {
+	next() (s uint64, id uint32, ok bool)
+	close() error // the stream's error, if any
+}
+
+// keySource reads the keys of a key-set file (converted to enc) as the
+// deepest level's entries.
+type keySource struct {
+	r      *keyset.Reader
+	enc    Encoding
+	n, k   int
+	mask   uint64
+	prev   uint64
+	count  uint64
+	err    error
+	closed bool
+}
+
+func (s *keySource) next() (uint64, uint32, bool) {
+	key, ok := s.r.Next()
+	if !ok || s.err != nil {
+		return 0, 0, false
+	}
+	if s.enc != Cells {
+		key = s.enc.Convert(key, s.n, s.k)
+	}
+	if key&^s.mask != 0 {
+		s.err = fmt.Errorf("key %#x has more bits than the order's variables", key)
+		return 0, 0, false
+	}
+	if s.count > 0 && key <= s.prev {
+		s.err = fmt.Errorf("keys not strictly increasing at key %d (%#x after %#x)", s.count, key, s.prev)
+		return 0, 0, false
+	}
+	s.prev = key
+	s.count++
+	return key, True, true
+}
+
+func (s *keySource) close() error {
+	err := s.err
+	if err == nil {
+		err = s.r.Err()
+	}
+	if !s.closed {
+		s.r.Close()
+		s.closed = true
+	}
+	return err
+}
+
+// fileSource reads a level's stream back.
+type fileSource struct {
+	f    *os.File
+	br   *bufio.Reader
+	prev uint64
+	err  error
+}
+
+func openSource(path string) (*fileSource, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return &fileSource{f: f, br: bufio.NewReaderSize(f, 1<<20)}, nil
+}
+
+func (s *fileSource) next() (uint64, uint32, bool) {
+	if s.err != nil {
+		return 0, 0, false
+	}
+	d, err := binary.ReadUvarint(s.br)
+	if err != nil {
+		if err != io.EOF {
+			s.err = err
+		}
+		return 0, 0, false
+	}
+	id, err := binary.ReadUvarint(s.br)
+	if err != nil || id > 1<<32-1 {
+		s.err = fmt.Errorf("scratch stream %s damaged: %v", s.f.Name(), err)
+		return 0, 0, false
+	}
+	s.prev += d
+	return s.prev, uint32(id), true
+}
+
+func (s *fileSource) close() error {
+	if err := s.f.Close(); s.err == nil {
+		s.err = err
+	}
+	return s.err
+}
+
+// sink writes a stream of fixed-size records.
+type sink struct {
+	f    *os.File
+	bw   *bufio.Writer
+	buf  [entryBytes]byte
+	n    uint64 // records written
+	prev uint64 // the last entry's prefix
+}
+
+func createSink(path string, bufSize int) (*sink, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	return &sink{f: f, bw: bufio.NewWriterSize(f, bufSize)}, nil
+}
+
+func (w *sink) entry(p uint64, id uint32) error {
+	k := binary.PutUvarint(w.buf[:], p-w.prev)
+	k += binary.PutUvarint(w.buf[k:], uint64(id))
+	w.prev = p
+	w.n++
+	_, err := w.bw.Write(w.buf[:k])
+	return err
+}
+
+func (w *sink) pair(lo, hi uint32) error {
+	binary.LittleEndian.PutUint32(w.buf[:], lo)
+	binary.LittleEndian.PutUint32(w.buf[4:], hi)
+	w.n++
+	_, err := w.bw.Write(w.buf[:8])
+	return err
+}
+
+func (w *sink) ref(id uint32) error {
+	binary.LittleEndian.PutUint32(w.buf[:], id)
+	w.n++
+	_, err := w.bw.Write(w.buf[:4])
+	return err
+}
+
+func (w *sink) close() error {
+	err := w.bw.Flush()
+	if err2 := w.f.Close(); err == nil {
+		err = err2
+	}
+	return err
+}
+
+// groups turns a level's input stream (prefixes of l+1 bits) into the
+// prefixes of l bits, each with its two children (False where a branch is
+// absent).
+type groups struct {
+	src     source
+	pend    bool
+	pp      uint64
+	pid     uint32
+	entries uint64 // read from src
+}
+
+func (g *groups) read() (uint64, uint32, bool) {
+	if g.pend {
+		g.pend = false
+		return g.pp, g.pid, true
+	}
+	p, id, ok := g.src.next()
+	if ok {
+		g.entries++
+	}
+	return p, id, ok
+}
+
+func (g *groups) next() (p uint64, lo, hi uint32, ok bool) {
+	p, id, ok := g.read()
+	if !ok {
+		return 0, 0, 0, false
+	}
+	if p&1 == 1 {
+		return p >> 1, False, id, true
+	}
+	p2, id2, ok2 := g.read()
+	if ok2 && p2 == p|1 {
+		return p >> 1, id, id2, true
+	}
+	if ok2 {
+		g.pend, g.pp, g.pid = true, p2, id2
+	}
+	return p >> 1, id, False, true
+}
+
+// levelBuilder holds the state of one out-of-core build.
+type levelBuilder struct {
+	t        *table
+	L        int
+	dir      string
+	nodes    *os.File // the finished levels' chunks, at chunk id x 512 KiB
+	flushed  []bool   // chunk written to nodes and released
+	budget   int64
+	progress Progress
+	peak     int64 // the most bytes a level's table held
+	parts    []int // parts each level was reduced in
+	total    uint64
+	keys     uint64 // entries of the deepest level: the keys
+}
+
+var errSpill = errors.New("level does not fit the memory budget")
+
+// maxParts bounds the buckets of a level (each is an open file).
+const maxParts = 512
+
+// Streams reports whether the keys of a key-set file can be streamed into a
+// diagram in order o and encoding enc, as the out-of-core build needs.
+func Streams(o Order, enc Encoding) bool {
+	return newPermuter(o).identity && (enc == Cells || enc == Ranks)
+}
+
+// BuildOutOfCore builds the BDD (zdd: ZDD) of a key-set file's set of k
+// cells on an n-cell board level by level within about oc.Memory bytes
+// (see above), in the natural order (the file's key order) and the cells
+// or ranks encoding. The diagram's nodes are a mapped scratch file: Close
+// it when done.
+func BuildOutOfCore(path string, n, k int, b KeysBuild, oc OutOfCore) (Built, error) {
+	start := time.Now()
+	if !Streams(b.Order, b.Encoding) {
+		return Built{}, errors.New("the out-of-core build streams the key file: it needs the natural order and the cells or ranks encoding")
+	}
+	open := func() (source, error) {
+		r, err := keyset.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		return &keySource{r: r, enc: b.Encoding, n: n, k: k, mask: maskOf(b.Order.Vars())}, nil
+	}
+	d, err := buildLevels(open, b.Count, b.Order, false, oc, b.Progress)
+	if err != nil {
+		return Built{}, err
+	}
+	out := Built{BDD: d, Took: time.Since(start)}
+	if b.ZDD {
+		z, err := buildLevels(open, b.Count, b.Order, true, oc, b.Progress)
+		if err != nil {
+			d.Close()
+			return Built{}, err
+		}
+		out.ZDDNodes = uint64(z.NodeCount())
+		z.Close()
+		b.ZDD = false
+	}
+	out, err = b.finish(out, nil)
+	if err != nil {
+		d.Close()
+	}
+	return out, err
+}
+
+func maskOf(L int) uint64 {
+	if L >= 64 {
+		return ^uint64(0)
+	}
+	return 1<<uint(L) - 1
+}
+
+// buildLevels runs the level passes over the stream open returns (the
+// deepest level's entries: the keys).
+func buildLevels(open func() (source, error), total uint64, o Order, zdd bool, oc OutOfCore, progress Progress) (_ *LevelDiagram, err error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	if oc.Memory <= 0 {
+		return nil, fmt.Errorf("%w: no memory for the out-of-core build", ErrBudget)
+	}
+	tmp := oc.TempDir
+	if tmp == "" {
+		tmp = os.TempDir()
+	}
+	dir, err := atomicfile.MkdirTemp(tmp, ScratchName)
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir) // the node file stays readable while mapped
+	L := o.Vars()
+	lb := &levelBuilder{t: newTable(zdd, L), L: L, dir: dir, budget: oc.Memory, progress: progress, total: total, parts: make([]int, L)}
+	if lb.nodes, err = os.Create(filepath.Join(dir, "nodes")); err != nil {
+		return nil, err
+	}
+	defer lb.nodes.Close()
+	in := open
+	prevPath := ""
+	root := False
+	for l := L - 1; l >= 0; l-- {
+		outPath := filepath.Join(dir, fmt.Sprintf("level-%d", l))
+		count, err := lb.level(l, in, outPath)
+		if err != nil {
+			return nil, err
+		}
+		if prevPath != "" {
+			if err := os.Remove(prevPath); err != nil {
+				return nil, err
+			}
+		}
+		if l == 0 && count > 0 {
+			src, err := openSource(outPath)
+			if err != nil {
+				return nil, err
+			}
+			_, root, _ = src.next()
+			if err := src.close(); err != nil {
+				return nil, err
+			}
+		}
+		if count > 1 && l == 0 {
+			return nil, fmt.Errorf("level 0 left %d prefixes", count)
+		}
+		prevPath = outPath
+		p := outPath
+		in = func() (source, error) { return openSource(p) }
+	}
+	if lb.t.err != nil {
+		return nil, lb.t.err
+	}
+	return lb.finish(o, zdd, root)
+}
+
+// level reduces level l from the stream in returns into the stream at
+// out, in as few parts as the budget allows; it returns the entries
+// written.
+func (lb *levelBuilder) level(l int, in func() (source, error), out string) (uint64, error) {
+	t := lb.t
+	lt := &t.levels[l]
+	saved := levelNodes{ids: append([]uint32(nil), lt.nodes.ids...), n: lt.nodes.n}
+	chunks := len(t.chunks)
+	parts := 1
+	for {
+		written, err := lb.reduce(l, in, out, parts)
+		if err == nil {
+			lb.parts[l] = parts
+			if err := lb.flush(l, lt.nodes.n); err != nil {
+				return 0, err
+			}
+			t.levels[l] = levelTable{nodes: lt.nodes}
+			return written, nil
+		}
+		if !errors.Is(err, errSpill) {
+			return 0, err
+		}
+		// start the level again in more parts: drop its nodes
+		for c := chunks; c < len(t.chunks); c++ {
+			if lb.isFlushed(c) {
+				lb.flushed[c] = false
+			}
+		}
+		t.chunks, t.level, t.pos = t.chunks[:chunks], t.level[:chunks], t.pos[:chunks]
+		lt.nodes = levelNodes{ids: append([]uint32(nil), saved.ids...), n: saved.n}
+		t.recent[l] = [recentSize]recentEntry{}
+		if parts >= maxParts {
+			return 0, fmt.Errorf("%w: level %d does not fit %d MiB in %d parts", ErrBudget, l, lb.budget>>20, parts)
+		}
+		parts = min(4*parts, maxParts)
+	}
+}
+
+func (lb *levelBuilder) isFlushed(c int) bool { return c < len(lb.flushed) && lb.flushed[c] }
+
+// tableBytes is what level l's table holds now (nodes since from, slots).
+func tableBytes(lt *levelTable) int64 {
+	return 8*int64(lt.nodes.n-lt.from) + 4*int64(len(lt.slots))
+}
+
+// reduce makes level l in the given number of parts.
+func (lb *levelBuilder) reduce(l int, in func() (source, error), out string, parts int) (uint64, error) {
+	t := lb.t
+	lt := &t.levels[l]
+	lt.from, lt.ib = 0, startIB
+	lt.slots = make([]uint32, minSlots)
+	src, err := in()
+	if err != nil {
+		return 0, err
+	}
+	defer src.close()
+	g := &groups{src: src}
+	stage := fmt.Sprintf("level %d of %d", l, lb.L)
+	if parts == 1 {
+		w, err := createSink(out, 1<<20)
+		if err != nil {
+			return 0, err
+		}
+		defer w.close()
+		for i := 0; ; i++ {
+			s, lo, hi, ok := g.next()
+			if !ok {
+				break
+			}
+			id := t.mk(l, lo, hi)
+			if t.err != nil {
+				return 0, t.err
+			}
+			if err := w.entry(s, id); err != nil {
+				return 0, err
+			}
+			if tableBytes(lt) > lb.budget {
+				return 0, errSpill
+			}
+			if i&4095 == 0 {
+				lb.report(stage, g.entries)
+			}
+		}
+		if err := src.close(); err != nil {
+			return 0, err
+		}
+		lb.peak = max(lb.peak, tableBytes(lt))
+		lb.counted(l, g.entries)
+		return w.n, w.close()
+	}
+	// pass 1: the children of each prefix to its bucket
+	buckets := make([]*sink, parts)
+	bufSize := max(4<<10, min(1<<20, int(lb.budget/int64(4*parts))))
+	for b := range buckets {
+		if buckets[b], err = createSink(filepath.Join(lb.dir, fmt.Sprintf("bucket-%d", b)), bufSize); err != nil {
+			return 0, err
+		}
+		defer buckets[b].close()
+	}
+	for i := 0; ; i++ {
+		_, lo, hi, ok := g.next()
+		if !ok {
+			break
+		}
+		if _, done := t.reduced(lo, hi); done {
+			continue
+		}
+		if err := buckets[bucketOf(l, lo, hi, parts)].pair(lo, hi); err != nil {
+			return 0, err
+		}
+		if i&4095 == 0 {
+			lb.report(stage+fmt.Sprintf(" (in %d parts): distributing", parts), g.entries)
+		}
+	}
+	if err := src.close(); err != nil {
+		return 0, err
+	}
+	// pass 2: each bucket alone, its nodes' references in bucket order
+	for b, w := range buckets {
+		if err := w.close(); err != nil {
+			return 0, err
+		}
+		pairsPath := filepath.Join(lb.dir, fmt.Sprintf("bucket-%d", b))
+		refs, err := lb.reduceBucket(l, pairsPath, filepath.Join(lb.dir, fmt.Sprintf("refs-%d", b)))
+		if err != nil {
+			return 0, err
+		}
+		if err := os.Remove(pairsPath); err != nil {
+			return 0, err
+		}
+		if refs != w.n {
+			return 0, fmt.Errorf("bucket %d: %d references for %d pairs", b, refs, w.n)
+		}
+		lb.report(stage+fmt.Sprintf(" (in %d parts): part %d reduced", parts, b+1), 0)
+	}
+	// pass 3: the stream of level l, each prefix's reference from its bucket
+	if src, err = in(); err != nil {
+		return 0, err
+	}
+	defer src.close()
+	g = &groups{src: src}
+	readers := make([]*bufio.Reader, parts)
+	for b := range readers {
+		f, err := os.Open(filepath.Join(lb.dir, fmt.Sprintf("refs-%d", b)))
+		if err != nil {
+			return 0, err
+		}
+		defer f.Close()
+		readers[b] = bufio.NewReaderSize(f, bufSize)
+	}
+	w, err := createSink(out, 1<<20)
+	if err != nil {
+		return 0, err
+	}
+	defer w.close()
+	var buf [4]byte
+	for i := 0; ; i++ {
+		s, lo, hi, ok := g.next()
+		if !ok {
+			break
+		}
+		id, done := t.reduced(lo, hi)
+		if !done {
+			if _, err := io.ReadFull(readers[bucketOf(l, lo, hi, parts)], buf[:]); err != nil {
+				return 0, fmt.Errorf("level %d: a bucket's references end early: %v", l, err)
+			}
+			id = binary.LittleEndian.Uint32(buf[:])
+		}
+		if err := w.entry(s, id); err != nil {
+			return 0, err
+		}
+		if i&4095 == 0 {
+			lb.report(stage+fmt.Sprintf(" (in %d parts): joining", parts), g.entries)
+		}
+	}
+	if err := src.close(); err != nil {
+		return 0, err
+	}
+	lb.counted(l, g.entries)
+	for b := range readers {
+		if err := os.Remove(filepath.Join(lb.dir, fmt.Sprintf("refs-%d", b))); err != nil {
+			return 0, err
+		}
+	}
+	return w.n, w.close()
+}
+
+// reduced applies the reduction rule: the node a pair of children stands
+// for when it makes none.
+func (t *table) reduced(lo, hi uint32) (uint32, bool) {
+	if t.zdd {
+		return lo, hi == False
+	}
+	return lo, lo == hi
+}
+
+// bucketOf spreads the pairs of a level over the parts by their hash (the
+// bits the slots do not use first).
+func bucketOf(l int, lo, hi uint32, parts int) int {
+	return int((hashNode(uint8(l), lo, hi) >> 32) % uint64(parts))
+}
+
+// reduceBucket makes the nodes of one bucket's pairs with a fresh index,
+// writing each pair's reference in order; the nodes of the buckets before
+// it are never asked for again, and their full chunks leave memory.
+func (lb *levelBuilder) reduceBucket(l int, pairsPath, refsPath string) (uint64, error) {
+	t := lb.t
+	lt := &t.levels[l]
+	if err := lb.flush(l, lt.nodes.n&^chunkMask); err != nil {
+		return 0, err
+	}
+	lt.from, lt.ib = lt.nodes.n, startIB
+	lt.slots = make([]uint32, minSlots)
+	t.recent[l] = [recentSize]recentEntry{}
+	f, err := os.Open(pairsPath)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<20)
+	w, err := createSink(refsPath, 1<<20)
+	if err != nil {
+		return 0, err
+	}
+	defer w.close()
+	var buf [8]byte
+	for {
+		if _, err := io.ReadFull(br, buf[:]); err != nil {
+			if err == io.EOF {
+				break
+			}
+			return 0, err
+		}
+		id := t.lookup(l, binary.LittleEndian.Uint32(buf[:]), binary.LittleEndian.Uint32(buf[4:]))
+		if t.err != nil {
+			return 0, t.err
+		}
+		if err := w.ref(id); err != nil {
+			return 0, err
+		}
+		if tableBytes(lt) > lb.budget {
+			return 0, errSpill
+		}
+	}
+	lb.peak = max(lb.peak, tableBytes(lt))
+	return w.n, w.close()
+}
+
+// flush writes level l's chunks holding indices below upTo to the node
+// file and releases them.
+func (lb *levelBuilder) flush(l int, upTo uint32) error {
+	t := lb.t
+	v := &t.levels[l].nodes
+	for c := 0; c < len(v.ids) && uint64(c)<<chunkBits < uint64(upTo); c++ {
+		id := int(v.ids[c])
+		if lb.isFlushed(id) {
+			continue
+		}
+		if ch := t.chunks[id]; len(ch) > 0 {
+			b := unsafe.Slice((*byte)(unsafe.Pointer(&ch[0])), 8*len(ch))
+			if _, err := lb.nodes.WriteAt(b, int64(id)<<chunkBits*8); err != nil {
+				return err
+			}
+		}
+		for len(lb.flushed) <= id {
+			lb.flushed = append(lb.flushed, false)
+		}
+		lb.flushed[id] = true
+		t.chunks[id] = nil
+	}
+	return nil
+}
+
+// counted keeps the number of keys: the deepest level's entries.
+func (lb *levelBuilder) counted(l int, entries uint64) {
+	if l == lb.L-1 {
+		lb.keys = entries
+	}
+}
+
+func (lb *levelBuilder) report(stage string, done uint64) {
+	if lb.progress != nil {
+		lb.progress(stage, done, lb.total)
+	}
+}
+
+// finish maps the node file as the diagram's chunks.
+func (lb *levelBuilder) finish(o Order, zdd bool, root uint32) (*LevelDiagram, error) {
+	t := lb.t
+	size := int64(len(t.chunks)) << chunkBits * 8
+	if err := lb.nodes.Truncate(size); err != nil {
+		return nil, err
+	}
+	data, unmap, err := mapFile(lb.nodes, size)
+	if err != nil {
+		return nil, err
+	}
+	d := &LevelDiagram{Order: o, ZDD: zdd, Root: root, Count: lb.keys, levels: make([]levelNodes, lb.L), close: unmap}
+	d.TableBytes = lb.peak
+	d.arena = t.arena
+	for l := range t.levels {
+		v := t.levels[l].nodes
+		d.levels[l] = v
+		for c, id := range v.ids {
+			m := min(chunkSize, int(v.n)-c<<chunkBits)
+			off := int64(id) << chunkBits * 8
+			d.chunks[id] = unsafe.Slice((*pair)(unsafe.Pointer(&data[off])), m)
+		}
+	}
+	d.Parts = lb.parts
+	d.index()
+	return d, nil
+}
+
+// Close releases the nodes of a diagram built out of core (their mapping);
+// a no-op for the others. The diagram is not usable afterwards.
+func (d *LevelDiagram) Close() error {
+	if d.close == nil {
+		return nil
+	}
+	err := d.close()
+	d.close, d.chunks = nil, nil
+	return err
+}
