@@ -16,11 +16,11 @@ import (
 // concurrent readers.
 type DB struct {
 	Header
-	Path   string
-	table  []byte
-	unmap  func()
-	proj   projector
-	mask   uint16 // 1<<Bits - 1
+	Path  string
+	table []byte
+	unmap func()
+	proj  projector
+	mask  uint16 // 1<<Bits - 1
 }
 
 // Open maps a database and checks it whole: the header's CRC and fields,
