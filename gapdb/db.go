@@ -1,6 +1,7 @@
 package gapdb
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -81,6 +82,9 @@ func readHeader(f *os.File, path string) (Header, error) {
 	if err != nil {
 		return Header{}, fmt.Errorf("%s: %w", path, err)
 	}
+	if st, err := f.Stat(); err != nil || int64(hl) > st.Size() {
+		return Header{}, fmt.Errorf("%s: %w: the header is cut short", path, ErrFormat)
+	}
 	b := make([]byte, hl)
 	copy(b, fixed)
 	if _, err := io.ReadFull(f, b[fixedLen:]); err != nil {
@@ -89,6 +93,10 @@ func readHeader(f *os.File, path string) (Header, error) {
 	h, err := DecodeHeader(b)
 	if err != nil {
 		return Header{}, fmt.Errorf("%s: %w", path, err)
+	}
+	pad := make([]byte, h.TableOff-uint64(hl))
+	if _, err := io.ReadFull(f, pad); err != nil || bytes.ContainsFunc(pad, func(r rune) bool { return r != 0 }) {
+		return Header{}, fmt.Errorf("%s: %w: the header's padding is cut short or not zero", path, ErrFormat)
 	}
 	return h, nil
 }

@@ -29,7 +29,7 @@ import (
 //	12     1    k, the number of cells
 //	13     1    levels L (1..15): an entry v < L is level v (gap <= 2v), v = L above
 //	14     1    bits b per entry (bits.Len(L): 1..4)
-//	15     1    log2 of the check chunk (16..30)
+//	15     1    log2 of the check chunk (20..30)
 //	16     16   the cells, increasing (k bytes, then zeros)
 //	32     8    entries E = n!/(n-k)! (n = rows*cols)
 //	40     8    table length T = ceil(E*b/8) + 8 (8 zero bytes of padding)
@@ -244,7 +244,7 @@ func HeaderLen(b []byte) (int, error) {
 	}
 	tl := binary.LittleEndian.Uint64(b[40:])
 	lg := int(b[15])
-	if lg < 16 || lg > 30 || tl > 1<<46 {
+	if lg < 20 || lg > 30 || tl > 1<<44 {
 		return 0, fmt.Errorf("%w: chunk 2^%d, table of %d bytes", ErrFormat, lg, tl)
 	}
 	chunks := (tl + 1<<lg - 1) >> lg
