@@ -12,6 +12,17 @@ import (
 	"github.com/gapset/gapset/keyset"
 )
 
+// ErrLevels marks level files that cannot make one database (missing or
+// repeated levels, other boards or cells).
+var ErrLevels = errors.New("bad level files")
+
+// ErrTooBig marks a table beyond MaxTableBytes (a limit, not bad input).
+var ErrTooBig = errors.New("gap database too big")
+
+// MaxTableBytes bounds a table built in memory: 64 GiB (a 10-cell 4x4
+// table at 3 bits is 10.9 GB; 11 cells would be 65 GB).
+const MaxTableBytes = 1 << 36
+
 // Builder fills a table in memory: every entry starts above the levels,
 // and each pattern added keeps the smallest level it was added at, so the
 // level files may come in any order and be nested (gap <= 2i) or disjoint
@@ -30,8 +41,8 @@ func NewBuilder(rows, cols int, cells []int, levels int) (*Builder, error) {
 	if err := h.layout(); err != nil {
 		return nil, err
 	}
-	if h.TableLen > 1<<40 {
-		return nil, fmt.Errorf("a table of %d GB", h.TableLen>>30)
+	if h.TableLen > MaxTableBytes {
+		return nil, fmt.Errorf("%w: %d cells of %d at %d bits an entry take %d GiB, more than %d", ErrTooBig, len(cells), rows*cols, h.Bits, h.TableLen>>30, MaxTableBytes>>30)
 	}
 	b := &Builder{h: h, table: make([]byte, h.TableLen), proj: newProjector(rows*cols, h.Cells), mask: 1<<h.Bits - 1}
 	// every entry "above": 8 entries fill Bits bytes; repeat them
@@ -65,6 +76,9 @@ func (b *Builder) Add(level int, key uint64) {
 
 // AddSource records a level file in the header.
 func (b *Builder) AddSource(s Source) { b.h.Sources = append(b.h.Sources, s) }
+
+// Table is the table being built, read only.
+func (b *Builder) Table() []byte { return b.table }
 
 // Header is the header the database will be written with (counts and
 // CRCs filled by Write).
@@ -102,7 +116,7 @@ type Progress func(done, total uint64)
 // million keys.
 func FromKeyFiles(paths []string, progress Progress) (*Builder, error) {
 	if len(paths) == 0 {
-		return nil, errors.New("no level files")
+		return nil, fmt.Errorf("%w: none given", ErrLevels)
 	}
 	var hs []keyset.Header
 	var total uint64
@@ -113,14 +127,14 @@ func FromKeyFiles(paths []string, progress Progress) (*Builder, error) {
 			return nil, err
 		}
 		if prev, ok := byGap[h.Gap]; ok {
-			return nil, fmt.Errorf("%s and %s: two level files of gap %d", prev, p, h.Gap)
+			return nil, fmt.Errorf("%w: %s and %s are both of gap %d", ErrLevels, prev, p, h.Gap)
 		}
 		byGap[h.Gap] = p
 		if h0 := hs; len(h0) > 0 && (h.Rows != h0[0].Rows || h.Cols != h0[0].Cols || h.Cells != h0[0].Cells) {
-			return nil, fmt.Errorf("%s: a %dx%d set on %d cells, but %s is %dx%d on %d", p, h.Rows, h.Cols, h.Cells, paths[0], h0[0].Rows, h0[0].Cols, h0[0].Cells)
+			return nil, fmt.Errorf("%w: %s is a %dx%d set on %d cells, but %s is %dx%d on %d", ErrLevels, p, h.Rows, h.Cols, h.Cells, paths[0], h0[0].Rows, h0[0].Cols, h0[0].Cells)
 		}
 		if len(filepath.Base(p)) > nameLen {
-			return nil, fmt.Errorf("%s: a name over %d bytes", p, nameLen)
+			return nil, fmt.Errorf("%w: %s: a name over %d bytes", ErrLevels, p, nameLen)
 		}
 		hs = append(hs, h)
 		total += h.Count
@@ -128,7 +142,7 @@ func FromKeyFiles(paths []string, progress Progress) (*Builder, error) {
 	levels := len(paths)
 	for g := 0; g < 2*levels; g += 2 {
 		if _, ok := byGap[g]; !ok {
-			return nil, fmt.Errorf("no level file of gap %d: want gaps 0, 2, ..., %d, one file each", g, 2*levels-2)
+			return nil, fmt.Errorf("%w: no level file of gap %d (want gaps 0, 2, ..., %d, one file each)", ErrLevels, g, 2*levels-2)
 		}
 	}
 	h0 := hs[0]
@@ -139,7 +153,7 @@ func FromKeyFiles(paths []string, progress Progress) (*Builder, error) {
 	}
 	var done uint64
 	for i, p := range paths {
-		crc, err := trailer(p)
+		crc, err := Trailer(p)
 		if err != nil {
 			return nil, err
 		}
@@ -171,9 +185,9 @@ func FromKeyFiles(paths []string, progress Progress) (*Builder, error) {
 	return b, nil
 }
 
-// trailer is a key-set file's CRC-32C trailer (its last 4 bytes), the
+// Trailer is a key-set file's CRC-32C trailer (its last 4 bytes), the
 // file's digest as its reader checks it.
-func trailer(path string) (uint32, error) {
+func Trailer(path string) (uint32, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, err

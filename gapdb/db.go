@@ -162,3 +162,15 @@ func entryAt(table []byte, x uint64, b int, mask uint16) uint16 {
 	bit := x * uint64(b)
 	return binary.LittleEndian.Uint16(table[bit>>3:]) >> (bit & 7) & mask
 }
+
+// IsDB reports whether the file begins as a gap database does (its magic).
+func IsDB(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	b := make([]byte, len(magic))
+	_, err = io.ReadFull(f, b)
+	return err == nil && string(b) == magic
+}

@@ -261,3 +261,45 @@ func (e *evaluator) Counters() map[string]int64 {
 	return map[string]int64{"queries": e.queries, "skipped": e.skipped, "db_reads": e.reads,
 		"prefetched": e.fetched, "prefetch_hits": e.hits}
 }
+
+// Looped is h as nested levels behind ida.GapLoop, for ida.Combined (which
+// asks about the mirror image itself, so h.Mirror must be false): level j
+// holds a board when every database's entry of it is at most j, one read a
+// database.
+func (h Heuristic) Looped() ida.Heuristic { return looped{h} }
+
+type looped struct{ Heuristic }
+
+type loopEvaluator struct {
+	*evaluator
+	loop ida.GapLoop
+}
+
+// NewEvaluator implements ida.Heuristic.
+func (l looped) NewEvaluator(rows, cols int) (ida.Evaluator, error) {
+	if l.Mirror {
+		return nil, errors.New("gap database levels: the mirror image is the combining heuristic's to ask")
+	}
+	ev, err := l.Heuristic.NewEvaluator(rows, cols)
+	if err != nil {
+		return nil, err
+	}
+	e := &loopEvaluator{evaluator: ev.(*evaluator)}
+	e.loop = ida.GapLoop{Levels: l.Levels, NoSkip: l.NoSkip, First: make([]ida.DenseBits, l.Levels), Ask: e.ask}
+	return e, nil
+}
+
+// GapLoop implements ida.GapLooper.
+func (e *loopEvaluator) GapLoop() *ida.GapLoop { return &e.loop }
+
+func (e *loopEvaluator) ask(j int, key uint64) bool {
+	e.loop.Passed++
+	for w := range e.tabs {
+		t := &e.tabs[w]
+		e.reads++
+		if int(entryAt(t.words, t.proj.index(key), t.bits, t.mask)) > j {
+			return false
+		}
+	}
+	return true
+}

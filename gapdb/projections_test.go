@@ -123,9 +123,13 @@ func TestFromKeyFiles(t *testing.T) {
 	assert.Equal(t, "GapDB4_6", got.Name())
 
 	_, err = FromKeyFiles([]string{paths[0], paths[2]}, nil)
+	assert.ErrorIs(t, err, ErrLevels)
 	assert.ErrorContains(t, err, "no level file of gap 2")
 	_, err = FromKeyFiles([]string{paths[0], paths[0]}, nil)
-	assert.ErrorContains(t, err, "two level files of gap 0")
+	assert.ErrorIs(t, err, ErrLevels)
+	assert.ErrorContains(t, err, "both of gap 0")
+	_, err = NewBuilder(4, 4, lastCells(16, 11), 5)
+	assert.ErrorIs(t, err, ErrTooBig)
 }
 
 func sortKeys(k []uint64) {

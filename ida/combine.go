@@ -24,8 +24,10 @@ import (
 // make the same cut decisions; only the value returned on a cut (and so,
 // rarely, the next iteration's limit) can differ.
 type Combined struct {
-	Base     TrackerMaker
-	Gap      Gap
+	Base TrackerMaker
+	// Gap is h_G:2N: an ida.Gap, or any heuristic whose evaluator offers
+	// the same contract (GapLooper; the gap databases' do).
+	Gap      Heuristic
 	Mirror   bool
 	GapFirst bool
 	// NoSkip computes the database's bound and every gap level (of the board
