@@ -5,6 +5,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/gapset/gapset/encode"
@@ -104,7 +105,7 @@ func TestFromKeyFiles(t *testing.T) {
 		for k := range proj {
 			keys = append(keys, k)
 		}
-		sortKeys(keys)
+		slices.Sort(keys)
 		require.NoError(t, keyset.WriteFile(p, keyset.Header{Rows: 3, Cols: 3, Cells: 6, Gap: 2 * i}, keys))
 		paths = append(paths, p)
 	}
@@ -130,14 +131,6 @@ func TestFromKeyFiles(t *testing.T) {
 	assert.ErrorContains(t, err, "both of gap 0")
 	_, err = NewBuilder(4, 4, lastCells(16, 11), 5)
 	assert.ErrorIs(t, err, ErrTooBig)
-}
-
-func sortKeys(k []uint64) {
-	for i := 1; i < len(k); i++ {
-		for j := i; j > 0 && k[j] < k[j-1]; j-- {
-			k[j], k[j-1] = k[j-1], k[j]
-		}
-	}
 }
 
 // A byte changed anywhere is found at load: in the header by its CRC, in
