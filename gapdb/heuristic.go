@@ -303,3 +303,16 @@ func (e *loopEvaluator) ask(j int, key uint64) bool {
 	}
 	return true
 }
+
+// PrefetchKey implements ida.GapPrefetcher: the cache line of every
+// database's entry of the board.
+func (e *loopEvaluator) PrefetchKey(key uint64) {
+	if !e.prefetch {
+		return
+	}
+	for w := range e.tabs {
+		t := &e.tabs[w]
+		prefetch(unsafe.Pointer(&t.words[t.proj.index(key)*uint64(t.bits)>>3]))
+		e.fetched++
+	}
+}

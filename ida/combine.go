@@ -79,7 +79,7 @@ func (c Combined) NewEvaluator(rows, cols int) (Evaluator, error) {
 	}
 	step, geMD := c.Base.TrackerInfo()
 	e := &combinedEval{tr: tr, gev: gev, gap: gl.GapLoop(), step: max(step, 1), geMD: geMD,
-		mirror: c.Mirror, gapFirst: c.GapFirst, noSkip: c.NoSkip, mul: geo.Flip}
+		mirror: c.Mirror, gapFirst: c.GapFirst, noSkip: c.NoSkip, mul: geo.Flip, delta: &geo.Delta}
 	e.top = 2 * e.gap.Levels
 	if c.Mirror {
 		tp, err := encode.NewMirror(rows, cols)
@@ -94,7 +94,41 @@ func (c Combined) NewEvaluator(rows, cols int) (Evaluator, error) {
 			}
 		}
 	}
+	if gpf, ok := gev.(GapPrefetcher); ok && !c.NoSkip {
+		return &combinedPrefetch{combinedEval: e, gpf: gpf}, nil
+	}
 	return e, nil
+}
+
+// GapPrefetcher is implemented by gap evaluators whose levels are read
+// from large tables (the gap databases): PrefetchKey asks for the cache
+// lines a question about the board with this key will read.
+type GapPrefetcher interface {
+	PrefetchKey(key uint64)
+}
+
+// combinedPrefetch is combinedEval over a gap evaluator that prefetches.
+type combinedPrefetch struct {
+	*combinedEval
+	gpf GapPrefetcher
+}
+
+// Prefetch implements Prefetcher: the gap entries of the children whose
+// question can change the cut (need - M in 0..2N+1), and of their mirror
+// images, are asked for before the children are pushed.
+func (e *combinedPrefetch) Prefetch(p *Position, cells []uint8, need int) {
+	blank := p.Blank
+	for _, c := range cells {
+		t := p.Tiles[c]
+		x := need - (p.MD + int(e.delta[t][c][blank]))
+		if x < 0 || x >= e.top {
+			continue
+		}
+		e.gpf.PrefetchKey(e.key ^ uint64(t)*e.mul[c][blank])
+		if e.mirror {
+			e.gpf.PrefetchKey(e.rkey ^ uint64(e.tp.Tile[t])*e.rmul[c][blank])
+		}
+	}
 }
 
 // slackBins is the number of bins of combinedEval.slack: need - M of 0-1,
@@ -111,6 +145,7 @@ type combinedEval struct {
 	top      int // 2N + 2
 	key      uint64
 	mul      [16][16]uint64
+	delta    *[16][16][16]int8 // encode.Geometry.Delta
 	step     int
 	geMD     bool
 	mirror   bool
