@@ -46,7 +46,11 @@ func (c Combined) Name() string {
 	if h, ok := c.Base.(Heuristic); ok {
 		base = h.Name()
 	}
-	name := base + "+" + c.Gap.Name()
+	gap := "gap"
+	if c.Gap != nil {
+		gap = c.Gap.Name()
+	}
+	name := base + "+" + gap
 	if c.Mirror {
 		name += "r"
 	}
@@ -57,6 +61,9 @@ func (c Combined) Name() string {
 func (c Combined) NewEvaluator(rows, cols int) (Evaluator, error) {
 	if c.Base == nil {
 		return nil, errors.New("combined heuristic without a base")
+	}
+	if c.Gap == nil {
+		return nil, errors.New("combined heuristic without gap sets")
 	}
 	if c.Mirror && rows != cols {
 		return nil, fmt.Errorf("mirrored gap query needs a square board, not %dx%d", rows, cols)
