@@ -102,6 +102,9 @@ func (h Heuristic) NewEvaluator(rows, cols int) (ida.Evaluator, error) {
 	if h.Mirror {
 		e.ways *= 2
 	}
+	for w := 0; w < e.ways; w++ {
+		e.wayTab = append(e.wayTab, &e.tabs[w%len(e.tabs)])
+	}
 	return e, nil
 }
 
@@ -111,7 +114,8 @@ func (h Heuristic) NewEvaluator(rows, cols int) (ida.Evaluator, error) {
 // a stale slot is never wrong, only missed).
 type evaluator struct {
 	tabs     []table
-	ways     int // reads a question: databases, times 2 with mirror
+	ways     int      // reads a question: databases, times 2 with mirror
+	wayTab   []*table // the table each way reads
 	levels   uint16
 	top      int // 2N + 2
 	noSkip   bool
@@ -141,7 +145,7 @@ func (e *evaluator) index(way int) uint64 {
 }
 
 func (e *evaluator) at(way int, x uint64) uint16 {
-	t := &e.tabs[way%len(e.tabs)]
+	t := e.wayTab[way]
 	e.reads++
 	return entryAt(t.words, x, t.bits, t.mask)
 }
@@ -248,7 +252,7 @@ func (e *evaluator) Prefetch(p *ida.Position, cells []uint8, need int) {
 		for w := 0; w < e.ways; w++ {
 			i := e.index(w)
 			pr.idx[c][w] = i
-			tb := &e.tabs[w%len(e.tabs)]
+			tb := e.wayTab[w]
 			prefetch(unsafe.Pointer(&tb.words[i*uint64(tb.bits)>>3]))
 			e.fetched++
 		}
