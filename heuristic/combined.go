@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/gapset/gapset/gapdb"
 	"github.com/gapset/gapset/ida"
 	"github.com/gapset/gapset/pdb"
 )
@@ -50,7 +51,14 @@ func combinedEntries() []Entry {
 						if err != nil {
 							return nil, err
 						}
-						gh, err := r.gapHeuristic(g, cells, 0)
+						var gh ida.Heuristic
+						if len(r.opt.GapDBs) > 0 {
+							var h gapdb.Heuristic
+							h, err = r.gapDBHeuristic(g, cells, 0, false)
+							gh = h.Looped()
+						} else {
+							gh, err = r.gapHeuristic(g, cells, 0)
+						}
 						if err != nil {
 							return nil, err
 						}
@@ -58,7 +66,7 @@ func combinedEntries() []Entry {
 						if args != "" {
 							label += ":" + args
 						}
-						return ida.Combined{Base: base.(*pdb.Heuristic), Gap: gh.(ida.Gap), Transpose: v.transpose, GapFirst: v.gapFirst,
+						return ida.Combined{Base: base.(*pdb.Heuristic), Gap: gh, Transpose: v.transpose, GapFirst: v.gapFirst,
 							NoSkip: r.opt.NoSkip, Label: label}, nil
 					},
 				})

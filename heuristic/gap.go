@@ -32,6 +32,9 @@ func gapEntries() []Entry {
 				if err != nil {
 					return nil, err
 				}
+				if len(r.opt.GapDBs) > 0 {
+					return r.gapDBHeuristic(g, cells, filter, false)
+				}
 				return r.gapHeuristic(g, cells, filter)
 			},
 		}, Entry{
@@ -43,6 +46,9 @@ func gapEntries() []Entry {
 				cells, filter, err := gapArgs(g, args)
 				if err != nil {
 					return nil, err
+				}
+				if len(r.opt.GapDBs) > 0 {
+					return r.gapDBHeuristic(g, cells, filter, true)
 				}
 				h, err := r.gapHeuristic(g, cells, filter)
 				if err != nil {

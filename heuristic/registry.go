@@ -19,10 +19,11 @@ const (
 	OptDense  = "dense"
 	OptNoSkip = "no-skip"
 	OptPDB    = "pdb"
+	OptGapDB  = "gapdb"
 )
 
 // gapOptions are the options every gap-set heuristic reads.
-var gapOptions = []string{OptKeys, OptBDD, OptCells, OptMaxGap, OptDense, OptNoSkip}
+var gapOptions = []string{OptKeys, OptBDD, OptCells, OptMaxGap, OptDense, OptNoSkip, OptGapDB}
 
 // Entry is one registered heuristic name.
 type Entry struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/gapset/gapset/gapdb"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/ida"
 	"github.com/gapset/gapset/pdb"
@@ -19,6 +20,9 @@ type Options struct {
 	// Keys and BDDs are gap-set files (key sets held exactly in memory,
 	// BDDs queried in place).
 	Keys, BDDs []string
+	// GapDBs are gap databases (gapdb), one a projection: the gap
+	// heuristics read their levels from them instead of from sets.
+	GapDBs []string
 	// Cells enumerates in memory the sets Gap0, Gap2, ..., Gap<MaxGap>
 	// projected onto each of these cell counts.
 	Cells  []int
@@ -48,6 +52,7 @@ type Options struct {
 type Resolver struct {
 	opt  Options
 	pool *pool
+	dbs  []*gapdb.DB // GapDBs, once opened
 	pdbs map[string]*pdb.Set
 	used map[string]bool
 }

@@ -24,8 +24,10 @@ import (
 // make the same cut decisions; only the value returned on a cut (and so,
 // rarely, the next iteration's limit) can differ.
 type Combined struct {
-	Base      TrackerMaker
-	Gap       Gap
+	Base TrackerMaker
+	// Gap is h_G:2N: an ida.Gap, or any heuristic whose evaluator offers
+	// the same contract (GapLooper; the gap databases' do).
+	Gap       Heuristic
 	Transpose bool
 	GapFirst  bool
 	// NoSkip computes the database's bound and every gap level (of the board
@@ -44,7 +46,11 @@ func (c Combined) Name() string {
 	if h, ok := c.Base.(Heuristic); ok {
 		base = h.Name()
 	}
-	name := base + "+" + c.Gap.Name()
+	gap := "gap"
+	if c.Gap != nil {
+		gap = c.Gap.Name()
+	}
+	name := base + "+" + gap
 	if c.Transpose {
 		name += "r"
 	}
@@ -55,6 +61,9 @@ func (c Combined) Name() string {
 func (c Combined) NewEvaluator(rows, cols int) (Evaluator, error) {
 	if c.Base == nil {
 		return nil, errors.New("combined heuristic without a base")
+	}
+	if c.Gap == nil {
+		return nil, errors.New("combined heuristic without gap sets")
 	}
 	if c.Transpose && rows != cols {
 		return nil, fmt.Errorf("the transposed gap query needs a square board, not %dx%d", rows, cols)
@@ -77,7 +86,7 @@ func (c Combined) NewEvaluator(rows, cols int) (Evaluator, error) {
 	}
 	step, geMD := c.Base.TrackerInfo()
 	e := &combinedEval{tr: tr, gev: gev, gap: gl.GapLoop(), step: max(step, 1), geMD: geMD,
-		transpose: c.Transpose, gapFirst: c.GapFirst, noSkip: c.NoSkip, mul: geo.Flip}
+		transpose: c.Transpose, gapFirst: c.GapFirst, noSkip: c.NoSkip, mul: geo.Flip, delta: &geo.Delta}
 	e.top = 2 * e.gap.Levels
 	if c.Transpose {
 		tp, err := encode.NewSquareTransposition(rows, cols)
@@ -92,7 +101,41 @@ func (c Combined) NewEvaluator(rows, cols int) (Evaluator, error) {
 			}
 		}
 	}
+	if gpf, ok := gev.(GapPrefetcher); ok && !c.NoSkip {
+		return &combinedPrefetch{combinedEval: e, gpf: gpf}, nil
+	}
 	return e, nil
+}
+
+// GapPrefetcher is implemented by gap evaluators whose levels are read
+// from large tables (the gap databases): PrefetchKey asks for the cache
+// lines a question about the board with this key will read.
+type GapPrefetcher interface {
+	PrefetchKey(key uint64)
+}
+
+// combinedPrefetch is combinedEval over a gap evaluator that prefetches.
+type combinedPrefetch struct {
+	*combinedEval
+	gpf GapPrefetcher
+}
+
+// Prefetch implements Prefetcher: the gap entries of the children whose
+// question can change the cut (need - M in 0..2N+1), and of their
+// transposes, are asked for before the children are pushed.
+func (e *combinedPrefetch) Prefetch(p *Position, cells []uint8, need int) {
+	blank := p.Blank
+	for _, c := range cells {
+		t := p.Tiles[c]
+		x := need - (p.MD + int(e.delta[t][c][blank]))
+		if x < 0 || x >= e.top {
+			continue
+		}
+		e.gpf.PrefetchKey(e.key ^ uint64(t)*e.mul[c][blank])
+		if e.transpose {
+			e.gpf.PrefetchKey(e.rkey ^ uint64(e.tp.Tile[t])*e.rmul[c][blank])
+		}
+	}
 }
 
 // slackBins is the number of bins of combinedEval.slack: need - M of 0-1,
@@ -109,6 +152,7 @@ type combinedEval struct {
 	top       int // 2N + 2
 	key       uint64
 	mul       [16][16]uint64
+	delta     *[16][16][16]int8 // encode.Geometry.Delta
 	step      int
 	geMD      bool
 	transpose bool

@@ -11,10 +11,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/gapset/gapset/bdd"
+	"github.com/gapset/gapset/gapdb"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/keyset"
 	"github.com/gapset/gapset/pdb"
@@ -33,6 +35,10 @@ var ErrFailed = errors.New("verification failed")
 //   - BDD files: checksum, structure, the member count, the order's name
 //     against its bits, the ZDD node count if stored, and the members
 //     compared with the set enumerated again where that fits;
+//   - gap databases: the load's checks (header, length, chunk CRCs), every
+//     entry counted against the header's counts, and the table built again
+//     from the level files it names when they are found beside it (same
+//     names and CRCs) and compared byte for byte;
 //   - pattern databases: the group its file name says (as a load
 //     requires), checksum, the load-time checks, and the whole table built
 //     again and compared byte for byte.
@@ -53,8 +59,10 @@ func File(ctx context.Context, path string, workers int) (string, error) {
 		return verifyBDD(ctx, path)
 	case bytes.HasPrefix(head[:], []byte("GAPSPDB")):
 		return verifyPDB(ctx, path, workers)
+	case bytes.HasPrefix(head[:], []byte("GAPDB")):
+		return verifyGapDB(path)
 	}
-	return "", fmt.Errorf("%s: %w: not a key-set, BDD or pattern database file", path, ErrFailed)
+	return "", fmt.Errorf("%s: %w: not a key-set, BDD, pattern database or gap database file", path, ErrFailed)
 }
 
 func failed(err error) error { return fmt.Errorf("%w: %w", ErrFailed, err) }
@@ -209,4 +217,35 @@ func firstDiff(a, b []uint8) int {
 		return min(len(a), len(b))
 	}
 	return -1
+}
+
+func verifyGapDB(path string) (string, error) {
+	d, err := gapdb.Open(path)
+	if err != nil {
+		return "", failed(err)
+	}
+	defer d.Close()
+	if err := d.Recount(); err != nil {
+		return "", failed(fmt.Errorf("%s: %w", path, err))
+	}
+	msg := fmt.Sprintf("%s: gap database %s, %d entries: header, chunk CRCs and counts valid", path, d.Name(), d.Entries)
+	var files []string
+	for _, s := range d.Sources {
+		f := filepath.Join(filepath.Dir(path), s.Name)
+		if crc, err := gapdb.Trailer(f); err != nil || crc != s.CRC {
+			return msg + "; not built again (its level files are not beside it)", nil
+		}
+		files = append(files, f)
+	}
+	if len(files) == 0 {
+		return msg + "; not built again (it names no level files)", nil
+	}
+	b, err := gapdb.FromKeyFiles(files, nil)
+	if err != nil {
+		return "", err
+	}
+	if !bytes.Equal(b.Table(), d.Table()) {
+		return "", fmt.Errorf("%w: %s: the table differs from the one its level files build", ErrFailed, path)
+	}
+	return msg + "; equal to the table its level files build", nil
 }

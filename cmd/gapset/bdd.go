@@ -12,6 +12,7 @@ import (
 	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/bdd/report"
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/gapdb"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/internal/progress"
@@ -229,6 +230,22 @@ func reportCommand(e *env) *cli.Command {
 			}
 			var rows []report.Row
 			for _, path := range c.Args().Slice() {
+				if gapdb.IsDB(path) {
+					// a gap database: its own line, not a BDD's row
+					d, err := gapdb.Open(path) // checks the table too: seconds at most
+					if err != nil {
+						return cmdline.InputIf(err, gapdb.ErrFormat)
+					}
+					h := d.Header
+					d.Close()
+					if format == "csv" {
+						return cmdline.BadInputf("%s: a gap database is reported as md or json, not csv", path)
+					}
+					if err := gapdb.Summarize(path, h).Write(e.stdout, format); err != nil {
+						return err
+					}
+					continue
+				}
 				in, err := bdd.ReadInfoChecked(path)
 				if err == nil && c.Bool("verify") {
 					_, in, err = bdd.Load(path)
@@ -237,6 +254,9 @@ func reportCommand(e *env) *cli.Command {
 					return cmdline.InputIf(err, bdd.ErrFormat, os.ErrNotExist)
 				}
 				rows = append(rows, report.NewRow(path, in))
+			}
+			if len(rows) == 0 {
+				return nil // gap databases only
 			}
 			return report.Write(e.stdout, format, rows)
 		},

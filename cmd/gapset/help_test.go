@@ -46,7 +46,7 @@ func TestHelpPrintsTheFiles(t *testing.T) {
 
 	files, err := fs.Glob(helpFiles, "help/*.txt")
 	require.NoError(t, err)
-	assert.Len(t, files, 17)
+	assert.Len(t, files, 18)
 	for _, f := range files {
 		first, _, _ := strings.Cut(help(strings.TrimSuffix(strings.TrimPrefix(f, "help/"), ".txt")), "%")
 		found := false

@@ -22,6 +22,7 @@ func heuristicFlags() []cli.Flag {
 		&cli.IntSliceFlag{Name: heuristic.OptCells, Usage: "enumerate in memory Gap0, Gap2, ..., Gap<max-gap> on the last `K` cells (K = rows*cols: whole boards; the 4x4 Gap0: about a minute); repeatable"},
 		&cli.IntFlag{Name: heuristic.OptMaxGap, Usage: "largest gap `G` enumerated for --cells (even; the 4x4 board needs key files beyond 0)"},
 		&cli.IntSliceFlag{Name: heuristic.OptDense, Value: cli.NewIntSlice(heuristic.DefaultDense()...), Usage: "bit tables of each gap set's projection on its last `K` cells (16^K bits: 4 is 8 KiB, 6 2 MiB), asked first, in order; repeatable; 0: none"},
+		&cli.StringSliceFlag{Name: heuristic.OptGapDB, Usage: "gap database `FILE` (gapset gapdb), one a projection: gapG, gapGr and pdb78+gapG read their levels from it (the max over all given); repeatable", Action: cmdline.InputsFlag("--" + heuristic.OptGapDB)},
 		&cli.BoolFlag{Name: heuristic.OptNoSkip, Usage: "query the gap sets at every node (no lower-bound-check skipping)"},
 	}
 }
@@ -36,7 +37,7 @@ func resolveHeuristics(c *cli.Context, e *env, specs []string) ([]ida.Heuristic,
 	rows, cols := c.Int("rows"), c.Int("cols")
 	r := heuristic.New(heuristic.Options{
 		Rows: rows, Cols: cols,
-		Keys: c.StringSlice(heuristic.OptKeys), BDDs: c.StringSlice(heuristic.OptBDD),
+		Keys: c.StringSlice(heuristic.OptKeys), BDDs: c.StringSlice(heuristic.OptBDD), GapDBs: c.StringSlice(heuristic.OptGapDB),
 		Cells: c.IntSlice(heuristic.OptCells), MaxGap: c.Int(heuristic.OptMaxGap),
 		Dense: c.IntSlice(heuristic.OptDense), NameDense: c.IsSet(heuristic.OptDense),
 		NoSkip: c.Bool(heuristic.OptNoSkip), PDBDir: c.String(heuristic.OptPDB), PDBVerified: pdbVerified(e),

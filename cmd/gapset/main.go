@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 
 	"github.com/gapset/gapset/bdd"
+	"github.com/gapset/gapset/gapdb"
 	"github.com/gapset/gapset/ida"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/search"
@@ -22,7 +23,7 @@ import (
 )
 
 // limitErrors are the packages' limit sentinels: exit status 3.
-var limitErrors = []error{ida.ErrNodeLimit, search.ErrLimit, search.ErrDepthLimit, bdd.ErrBudget, bdd.ErrLevelFull}
+var limitErrors = []error{ida.ErrNodeLimit, search.ErrLimit, search.ErrDepthLimit, bdd.ErrBudget, bdd.ErrLevelFull, gapdb.ErrTooBig}
 
 func main() {
 	os.Exit(cmdline.RunWithSignals("gapset", os.Stderr, func(ctx context.Context, c *cmdline.Cleanup) int {
@@ -51,7 +52,7 @@ func newApp(env *env) *cli.App {
 		// In the order --help lists them.
 		Commands: []*cli.Command{solveCommand(env), genCommand(env), demoCommand(env), benchCommand(env),
 			sixCommand(env), oshidoriCommand(env), slideCommand(env), enumerateCommand(env), approxCommand(env),
-			countCommand(env), buildCommand(env), reportCommand(env), zddCommand(env), orderCommand(env),
+			countCommand(env), gapdbCommand(env), buildCommand(env), reportCommand(env), zddCommand(env), orderCommand(env),
 			pdbCommand(env), verifyCommand(env)},
 	}
 	cmdline.AddCPUProfile(app)

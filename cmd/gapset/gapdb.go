@@ -1,0 +1,67 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/gapset/gapset/gapdb"
+	"github.com/gapset/gapset/internal/cmdline"
+	"github.com/gapset/gapset/internal/progress"
+	"github.com/gapset/gapset/keyset"
+	"github.com/urfave/cli/v2"
+)
+
+func gapdbCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:        "gapdb",
+		Usage:       "write a gap database (the smallest gap level of every pattern) from the level files of one projection",
+		Description: help("gapdb"),
+		Flags: []cli.Flag{
+			&cli.StringSliceFlag{Name: "keys", Usage: "key-set `FILE` of one level (Gap0_K, Gap2_K, Gap4_Ka, ...); repeat, one a level, any order", Action: cmdline.InputsFlag("--keys")},
+			&cli.StringFlag{Name: "out", Usage: "output gap database `FILE` (required)"},
+			quietFlag(),
+		},
+		Action: func(c *cli.Context) error { return runGapDB(c, e) },
+	}
+}
+
+func runGapDB(c *cli.Context, e *env) error {
+	if err := cmdline.NoArgs(c); err != nil {
+		return err
+	}
+	out := c.String("out")
+	if err := cmdline.CheckOutFile("--out", out); err != nil {
+		return err
+	}
+	if err := e.cleanup.WillWrite("--out", out); err != nil {
+		return err
+	}
+	paths := c.StringSlice("keys")
+	if len(paths) == 0 {
+		return cmdline.BadInputf("give the level files with --keys FILE, one a level")
+	}
+	start := time.Now()
+	pr := progress.New(e.stderr, c.Bool("quiet"))
+	b, err := gapdb.FromKeyFiles(paths, func(done, total uint64) {
+		pr.Update(int64(done), int64(total), false, "reading the levels: %d of %d keys", done, total)
+	})
+	if err != nil {
+		pr.Done()
+		return cmdline.InputIf(err, gapdb.ErrLevels, keyset.ErrFormat, os.ErrNotExist)
+	}
+	h := b.Header()
+	pr.Update(0, 0, true, "%s: counting and writing %d bytes", h.Name(), h.TableOff+h.TableLen)
+	err = b.Write(out)
+	pr.Done()
+	if err != nil {
+		return err
+	}
+	h, err = gapdb.ReadHeader(out)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s levels=%d bits=%d entries=%d bytes=%d digest=%08x build=%.1fs -> %s\n",
+		h.Name(), h.Levels, h.Bits, h.Entries, h.TableOff+h.TableLen, h.Digest(), time.Since(start).Seconds(), out)
+	return nil
+}

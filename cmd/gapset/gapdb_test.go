@@ -1,0 +1,90 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// nodes lists the "nodes" fields of solve's text output.
+func nodesOf(out string) []string {
+	var ns []string
+	for _, m := range regexp.MustCompile(`([0-9]+) nodes`).FindAllStringSubmatch(out, -1) {
+		ns = append(ns, m[1])
+	}
+	return ns
+}
+
+// The 3x3 levels on 6 cells as key files, the database from them, and
+// solve reading it: the same nodes as the key files give, verify builds it
+// again, report describes it; bad input exits 2 with one line.
+func TestGapDBCommand(t *testing.T) {
+	dir := t.TempDir()
+	var keys []string
+	for _, g := range []string{"4", "0", "2"} {
+		code, _, errs := runCmd(t, "", "enumerate", "-q", "--rows", "3", "--cols", "3", "--gap", g, "--cells", "6", "--out-dir", dir)
+		require.Equal(t, 0, code, errs)
+		keys = append(keys, "--keys", filepath.Join(dir, "Gap"+g+"_6.keys"))
+	}
+	db := filepath.Join(dir, "g.gapdb")
+	code, out, errs := runCmd(t, "", append([]string{"gapdb", "-q", "--out", db}, keys...)...)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "GapDB4_6 levels=3 bits=2 entries=60480")
+
+	solve := []string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-H", "gap4:6"}
+	for _, h := range []string{"gap4:6", "gap4r:6"} {
+		solve[len(solve)-1] = h
+		code, fromKeys, errs := runCmd(t, boards3x3, append(solve, keys...)...)
+		require.Equal(t, 0, code, errs)
+		code, fromDB, errs := runCmd(t, boards3x3, append(solve, "--gapdb", db)...)
+		require.Equal(t, 0, code, errs)
+		require.Len(t, nodesOf(fromDB), 4, fromDB) // 3 boards and the total
+		assert.Equal(t, nodesOf(fromKeys), nodesOf(fromDB))
+		assert.Contains(t, fromDB, "(GapDB4_6)")
+	}
+	solve[len(solve)-1] = "gap4:6"
+
+	code, out, errs = runCmd(t, "", "verify", db)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "equal to the table its level files build")
+	code, out, errs = runCmd(t, "", "report", db)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "gap database GapDB4_6, 3x3, cells 3,4,5,6,7,8, gap <= 4 in 2 bits")
+	code, out, _ = runCmd(t, "", "report", "--format", "json", db)
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, `"name":"GapDB4_6"`)
+
+	raw, err := os.ReadFile(db)
+	require.NoError(t, err)
+	raw[len(raw)-20] ^= 1
+	bad := filepath.Join(dir, "bad.gapdb")
+	require.NoError(t, os.WriteFile(bad, raw, 0o644))
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"gapdb", "--out", filepath.Join(dir, "x.gapdb"), keys[0], keys[1], keys[4], keys[5]}, "no level file of gap 0"},
+		{[]string{"gapdb", "--out", filepath.Join(dir, "x.gapdb")}, "give the level files"},
+		{[]string{"gapdb", "--out", filepath.Join(dir, "x.gapdb"), "--keys", db}, "bad key-set file"},
+		{append(solve, "--gapdb", bad), "does not match its CRC"},
+		{append(append(solve, "--gapdb", db), keys[:2]...), "give the gap levels one way"},
+		{[]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-H", "gap6:6", "--gapdb", db}, "gap6 needs gap <= 6"},
+		{[]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-H", "gap4:6/4", "--gapdb", db}, "a filter does not apply"},
+		{[]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-H", "gap4:5", "--gapdb", db}, "no gap database on 5 cells"},
+		{[]string{"solve", "-q", "-H", "gap4:6", "--gapdb", db, "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "0", "15"}, "a 3x3 database, but the boards are 4x4"},
+		{[]string{"verify", bad}, "does not match its CRC"},
+		{[]string{"report", bad}, "does not match its CRC"},
+	} {
+		code, _, errs := runCmd(t, boards3x3, c.args...)
+		assert.Equal(t, 2, code, "%v: %s", c.args, errs)
+		assert.Contains(t, errs, c.msg, "%v", c.args)
+		assert.Equal(t, 1, strings.Count(errs, "\n"), "%v: %s", c.args, errs)
+	}
+	_, err = os.Stat(filepath.Join(dir, "x.gapdb"))
+	assert.ErrorIs(t, err, os.ErrNotExist)
+}

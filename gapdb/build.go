@@ -1,0 +1,208 @@
+package gapdb
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/keyset"
+)
+
+// ErrLevels marks level files that cannot make one database (missing or
+// repeated levels, other boards or cells).
+var ErrLevels = errors.New("bad level files")
+
+// ErrTooBig marks a table beyond MaxTableBytes (a limit, not bad input).
+var ErrTooBig = errors.New("gap database too big")
+
+// MaxTableBytes bounds a table built in memory: 64 GiB (a 10-cell 4x4
+// table at 3 bits is 10.9 GB; 11 cells would be 65 GB).
+const MaxTableBytes = 1 << 36
+
+// Builder fills a table in memory: every entry starts above the levels,
+// and each pattern added keeps the smallest level it was added at, so the
+// level files may come in any order and be nested (gap <= 2i) or disjoint
+// (gap exactly 2i) alike.
+type Builder struct {
+	h     Header
+	table []byte
+	proj  projector
+	mask  uint16
+}
+
+// NewBuilder makes an empty database of levels levels (gap 0..2(levels-1))
+// on the given cells (increasing) of a rows x cols board.
+func NewBuilder(rows, cols int, cells []int, levels int) (*Builder, error) {
+	h := Header{Rows: rows, Cols: cols, Cells: slices.Clone(cells), Levels: levels}
+	if err := h.layout(); err != nil {
+		return nil, err
+	}
+	if h.TableLen > MaxTableBytes {
+		return nil, fmt.Errorf("%w: %d cells of %d at %d bits an entry take %d GiB, more than %d", ErrTooBig, len(cells), rows*cols, h.Bits, h.TableLen>>30, MaxTableBytes>>30)
+	}
+	b := &Builder{h: h, table: make([]byte, h.TableLen), proj: newProjector(rows*cols, h.Cells), mask: 1<<h.Bits - 1}
+	// every entry "above": 8 entries fill Bits bytes; repeat them
+	for x := uint64(0); x < 8; x++ {
+		b.put(x, uint16(levels))
+	}
+	body := b.table[:len(b.table)-tablePad]
+	for n := h.Bits; n < len(body); n *= 2 {
+		copy(body[n:], body[:n])
+	}
+	clear(b.table[len(b.table)-tablePad:])
+	return b, nil
+}
+
+// put stores v as entry x.
+func (b *Builder) put(x uint64, v uint16) {
+	bit := x * uint64(b.h.Bits)
+	w := binary.LittleEndian.Uint16(b.table[bit>>3:])
+	w = w&^(b.mask<<(bit&7)) | v<<(bit&7)
+	binary.LittleEndian.PutUint16(b.table[bit>>3:], w)
+}
+
+// Add records that level holds the pattern of key (a board's key, or one
+// projected onto cells that include the database's).
+func (b *Builder) Add(level int, key uint64) {
+	x := b.proj.index(key)
+	if entryAt(b.table, x, b.h.Bits, b.mask) > uint16(level) {
+		b.put(x, uint16(level))
+	}
+}
+
+// AddSource records a level file in the header.
+func (b *Builder) AddSource(s Source) { b.h.Sources = append(b.h.Sources, s) }
+
+// Table is the table being built, read only.
+func (b *Builder) Table() []byte { return b.table }
+
+// Header is the header the database will be written with (counts and
+// CRCs filled by Write).
+func (b *Builder) Header() Header { return b.h }
+
+// Write counts the entries, sums the table and writes the file through
+// atomicfile (a temporary renamed when complete).
+func (b *Builder) Write(path string) error {
+	h := b.h
+	h.Counts = [16]uint64{}
+	for x := uint64(0); x < h.Entries; x++ {
+		h.Counts[entryAt(b.table, x, h.Bits, b.mask)]++
+	}
+	h.ChunkCRCs = chunkCRCs(b.table, h.ChunkLog)
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if _, err := f.Write(h.encode()); err != nil {
+		return err
+	}
+	if _, err := f.Write(b.table); err != nil {
+		return err
+	}
+	return f.Commit()
+}
+
+// Progress is told the keys read so far and the keys of all level files.
+type Progress func(done, total uint64)
+
+// FromKeyFiles builds a database from the key-set files of one projection
+// (the last k cells): one file a level, gaps 0, 2, ..., 2N each once, in
+// any order. Every file is read once; progress (if set) hears every few
+// million keys.
+func FromKeyFiles(paths []string, progress Progress) (*Builder, error) {
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("%w: none given", ErrLevels)
+	}
+	var hs []keyset.Header
+	var total uint64
+	byGap := map[int]string{}
+	for _, p := range paths {
+		h, err := keyset.ReadHeader(p)
+		if err != nil {
+			return nil, err
+		}
+		if prev, ok := byGap[h.Gap]; ok {
+			return nil, fmt.Errorf("%w: %s and %s are both of gap %d", ErrLevels, prev, p, h.Gap)
+		}
+		byGap[h.Gap] = p
+		if h0 := hs; len(h0) > 0 && (h.Rows != h0[0].Rows || h.Cols != h0[0].Cols || h.Cells != h0[0].Cells) {
+			return nil, fmt.Errorf("%w: %s is a %dx%d set on %d cells, but %s is %dx%d on %d", ErrLevels, p, h.Rows, h.Cols, h.Cells, paths[0], h0[0].Rows, h0[0].Cols, h0[0].Cells)
+		}
+		if len(filepath.Base(p)) > nameLen {
+			return nil, fmt.Errorf("%w: %s: a name over %d bytes", ErrLevels, p, nameLen)
+		}
+		hs = append(hs, h)
+		total += h.Count
+	}
+	levels := len(paths)
+	for g := 0; g < 2*levels; g += 2 {
+		if _, ok := byGap[g]; !ok {
+			return nil, fmt.Errorf("%w: no level file of gap %d (want gaps 0, 2, ..., %d, one file each)", ErrLevels, g, 2*levels-2)
+		}
+	}
+	h0 := hs[0]
+	n := h0.Rows * h0.Cols
+	b, err := NewBuilder(h0.Rows, h0.Cols, lastCells(n, h0.Cells), levels)
+	if err != nil {
+		return nil, err
+	}
+	var done uint64
+	for i, p := range paths {
+		crc, err := Trailer(p)
+		if err != nil {
+			return nil, err
+		}
+		r, err := keyset.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		level := hs[i].Gap / 2
+		for {
+			k, ok := r.Next()
+			if !ok {
+				break
+			}
+			b.Add(level, k)
+			if done++; done&(1<<22-1) == 0 && progress != nil {
+				progress(done, total)
+			}
+		}
+		err = r.Err()
+		r.Close()
+		if err != nil {
+			return nil, err
+		}
+		b.AddSource(Source{Gap: hs[i].Gap, Exact: hs[i].Exact, Approx: hs[i].Approx, CRC: crc, Count: hs[i].Count, Name: filepath.Base(p)})
+	}
+	if progress != nil {
+		progress(done, total)
+	}
+	return b, nil
+}
+
+// Trailer is a key-set file's CRC-32C trailer (its last 4 bytes), the
+// file's digest as its reader checks it.
+func Trailer(path string) (uint32, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	var b [4]byte
+	if st.Size() < 4 {
+		return 0, fmt.Errorf("%s: %w: too short", path, keyset.ErrFormat)
+	}
+	if _, err := f.ReadAt(b[:], st.Size()-4); err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint32(b[:]), nil
+}

@@ -1,0 +1,328 @@
+// Package gapdb is the gap database: for every pattern of k cells of an
+// R x C board (its tiles on those cells, ranked as placements), the
+// smallest gap level that holds it, 0..N (gap 0, 2, ..., 2N), or N+1
+// (above 2N), packed in as few bits as the levels need. It replaces a chain
+// of gap sets (ida.Gap's levels): one read answers every level, the file is
+// mapped, never decoded, and the heuristic (Heuristic) takes the largest
+// excess over any number of databases, each a projection onto its own cells.
+package gapdb
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"math/bits"
+	"slices"
+
+	"github.com/gapset/gapset/encode"
+)
+
+// File format, version 1 (integers little-endian):
+//
+//	offset size
+//	0      8    magic "GAPDB\x00\x00\x00"
+//	8      2    version (1)
+//	10     1    rows
+//	11     1    cols
+//	12     1    k, the number of cells
+//	13     1    levels L (1..15): an entry v < L is level v (gap <= 2v), v = L above
+//	14     1    bits b per entry (bits.Len(L): 1..4)
+//	15     1    log2 of the check chunk (20..30)
+//	16     16   the cells, increasing (k bytes, then zeros)
+//	32     8    entries E = n!/(n-k)! (n = rows*cols)
+//	40     8    table length T = ceil(E*b/8) + 8 (8 zero bytes of padding)
+//	48     8    table offset (a multiple of 4096)
+//	56     4    F, the level files it was built from (0..64)
+//	60     4    reserved (0)
+//	64     128  counts[16]: entries holding v (v = 0..L), then zeros
+//	192    64*F the level files: gap (1), flags (1: bit 0 exact, bit 1
+//	            approximated), reserved (2), the file's own CRC-32C trailer
+//	            (4), its key count (8), its base name (48, NUL-padded)
+//	then   4*C  CRC-32C of each chunk of the table (C = ceil(T / chunk))
+//	then   4    CRC-32C of every header byte before it
+//	zeros up to the table offset, then the table: entry x at bits
+//	x*b .. x*b+b-1 (bit 0 the least significant of byte 0)
+//
+// The digest of the table is the CRC-32C of the chunk CRCs (Header.Digest).
+
+const (
+	magic    = "GAPDB\x00\x00\x00"
+	version  = 1
+	fixedLen = 192
+	// MaxLevels bounds L: 4 bits an entry hold 0..15.
+	MaxLevels  = 15
+	maxSources = 64
+	nameLen    = 48
+	sourceLen  = 16 + nameLen
+	pageAlign  = 4096
+	tablePad   = 8
+	// chunkLog is the check chunk written: 64 MiB, so that two cores share
+	// the check of a 200 MB table and an 11 GB one alike.
+	chunkLog = 26
+)
+
+// ErrFormat marks a file that is not a valid gap database.
+var ErrFormat = errors.New("bad gap database")
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Source is one level file a database was built from.
+type Source struct {
+	Gap           int
+	Exact, Approx bool
+	CRC           uint32 // the file's own CRC-32C trailer
+	Count         uint64
+	Name          string // base name, at most 48 bytes
+}
+
+// Header describes a database.
+type Header struct {
+	Rows, Cols int
+	Cells      []int // increasing
+	Levels     int   // L: levels 0..L-1 (gap 0..2L-2), L = above
+	Bits       int
+	ChunkLog   int
+	Entries    uint64
+	TableLen   uint64
+	TableOff   uint64
+	Counts     [16]uint64
+	Sources    []Source
+	ChunkCRCs  []uint32
+}
+
+// MaxGap is 2N, the largest gap level the database holds.
+func (h *Header) MaxGap() int { return 2 * (h.Levels - 1) }
+
+// Digest is the CRC-32C of the chunk CRCs: one number for the table.
+func (h *Header) Digest() uint32 {
+	b := make([]byte, 4*len(h.ChunkCRCs))
+	for i, c := range h.ChunkCRCs {
+		binary.LittleEndian.PutUint32(b[4*i:], c)
+	}
+	return crc32.Checksum(b, castagnoli)
+}
+
+// Name is the database's short name: GapDB8_8 (gap <= 8 on 8 cells) for
+// the last cells, GapDB8_{0,1,4,5} for others.
+func (h *Header) Name() string {
+	n := h.Rows * h.Cols
+	s := fmt.Sprintf("GapDB%d_", h.MaxGap())
+	if slices.Equal(h.Cells, lastCells(n, len(h.Cells))) {
+		return s + fmt.Sprint(len(h.Cells))
+	}
+	return s + fmt.Sprintf("{%s}", joinInts(h.Cells, ","))
+}
+
+func joinInts(xs []int, sep string) string {
+	var b bytes.Buffer
+	for i, x := range xs {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		fmt.Fprint(&b, x)
+	}
+	return b.String()
+}
+
+// lastCells is n-k..n-1, the cells of a key set's projection.
+func lastCells(n, k int) []int {
+	cs := make([]int, k)
+	for i := range cs {
+		cs[i] = n - k + i
+	}
+	return cs
+}
+
+// entries is n!/(n-k)!, the placements of k distinct tiles on k cells.
+func entries(n, k int) uint64 {
+	p := uint64(1)
+	for i := 0; i < k; i++ {
+		p *= uint64(n - i)
+	}
+	return p
+}
+
+// bitsFor is the entry width for L levels (values 0..L).
+func bitsFor(levels int) int { return bits.Len(uint(levels)) }
+
+// headerLen is the header's length before the page padding.
+func (h *Header) headerLen() int { return fixedLen + sourceLen*len(h.Sources) + 4*len(h.ChunkCRCs) + 4 }
+
+// layout fills the derived fields (entries, widths, lengths, offset) from
+// board, cells and levels, and checks them.
+func (h *Header) layout() error {
+	if err := encode.CheckSize(h.Rows, h.Cols); err != nil {
+		return err
+	}
+	n := h.Rows * h.Cols
+	if len(h.Cells) < 1 || len(h.Cells) > n {
+		return fmt.Errorf("%d cells on a board of %d", len(h.Cells), n)
+	}
+	for i, c := range h.Cells {
+		if c < 0 || c >= n || i > 0 && c <= h.Cells[i-1] {
+			return fmt.Errorf("cells %v: want increasing cells in 0..%d", h.Cells, n-1)
+		}
+	}
+	if h.Levels < 1 || h.Levels > MaxLevels {
+		return fmt.Errorf("%d levels: want 1..%d (gap 0..%d)", h.Levels, MaxLevels, 2*MaxLevels-2)
+	}
+	if len(h.Sources) > maxSources {
+		return fmt.Errorf("%d level files: at most %d", len(h.Sources), maxSources)
+	}
+	h.Bits = bitsFor(h.Levels)
+	h.ChunkLog = chunkLog
+	h.Entries = entries(n, len(h.Cells))
+	h.TableLen = (h.Entries*uint64(h.Bits)+7)/8 + tablePad
+	chunks := int((h.TableLen + 1<<chunkLog - 1) >> chunkLog)
+	if len(h.ChunkCRCs) != chunks {
+		h.ChunkCRCs = make([]uint32, chunks)
+	}
+	h.TableOff = uint64(h.headerLen()+pageAlign-1) / pageAlign * pageAlign
+	return nil
+}
+
+// encode writes the header, page padding included.
+func (h *Header) encode() []byte {
+	b := make([]byte, h.TableOff)
+	copy(b, magic)
+	binary.LittleEndian.PutUint16(b[8:], version)
+	b[10], b[11], b[12], b[13], b[14], b[15] = byte(h.Rows), byte(h.Cols), byte(len(h.Cells)), byte(h.Levels), byte(h.Bits), byte(h.ChunkLog)
+	for i, c := range h.Cells {
+		b[16+i] = byte(c)
+	}
+	binary.LittleEndian.PutUint64(b[32:], h.Entries)
+	binary.LittleEndian.PutUint64(b[40:], h.TableLen)
+	binary.LittleEndian.PutUint64(b[48:], h.TableOff)
+	binary.LittleEndian.PutUint32(b[56:], uint32(len(h.Sources)))
+	for v, c := range h.Counts {
+		binary.LittleEndian.PutUint64(b[64+8*v:], c)
+	}
+	o := fixedLen
+	for _, s := range h.Sources {
+		b[o] = byte(s.Gap)
+		if s.Exact {
+			b[o+1] |= 1
+		}
+		if s.Approx {
+			b[o+1] |= 2
+		}
+		binary.LittleEndian.PutUint32(b[o+4:], s.CRC)
+		binary.LittleEndian.PutUint64(b[o+8:], s.Count)
+		copy(b[o+16:o+sourceLen], s.Name)
+		o += sourceLen
+	}
+	for _, c := range h.ChunkCRCs {
+		binary.LittleEndian.PutUint32(b[o:], c)
+		o += 4
+	}
+	binary.LittleEndian.PutUint32(b[o:], crc32.Checksum(b[:o], castagnoli))
+	return b
+}
+
+// FixedLen is how many bytes DecodeHeader needs to tell the header's whole
+// length (HeaderLen).
+const FixedLen = fixedLen
+
+// HeaderLen reads from the fixed part (at least FixedLen bytes) how long
+// the whole header is, page padding excluded, or an error for a file that
+// is not a gap database.
+func HeaderLen(b []byte) (int, error) {
+	if len(b) < fixedLen {
+		return 0, fmt.Errorf("%w: %d bytes, shorter than a header", ErrFormat, len(b))
+	}
+	if string(b[:8]) != magic {
+		return 0, fmt.Errorf("%w: wrong magic (not a gapset gap database)", ErrFormat)
+	}
+	if v := binary.LittleEndian.Uint16(b[8:]); v != version {
+		return 0, fmt.Errorf("%w: version %d, this program reads version %d", ErrFormat, v, version)
+	}
+	f := binary.LittleEndian.Uint32(b[56:])
+	if f > maxSources {
+		return 0, fmt.Errorf("%w: %d level files, at most %d", ErrFormat, f, maxSources)
+	}
+	tl := binary.LittleEndian.Uint64(b[40:])
+	lg := int(b[15])
+	if lg < 20 || lg > 30 || tl > 1<<44 {
+		return 0, fmt.Errorf("%w: chunk 2^%d, table of %d bytes", ErrFormat, lg, tl)
+	}
+	chunks := (tl + 1<<lg - 1) >> lg
+	return fixedLen + sourceLen*int(f) + 4*int(chunks) + 4, nil
+}
+
+// DecodeHeader reads and checks a whole header (HeaderLen bytes or more):
+// its CRC, and every field against the others.
+func DecodeHeader(b []byte) (Header, error) {
+	hl, err := HeaderLen(b)
+	if err != nil {
+		return Header{}, err
+	}
+	if len(b) < hl {
+		return Header{}, fmt.Errorf("%w: header of %d bytes, %d given", ErrFormat, hl, len(b))
+	}
+	if crc32.Checksum(b[:hl-4], castagnoli) != binary.LittleEndian.Uint32(b[hl-4:]) {
+		return Header{}, fmt.Errorf("%w: the header's CRC does not match", ErrFormat)
+	}
+	h := Header{Rows: int(b[10]), Cols: int(b[11]), Levels: int(b[13])}
+	k := int(b[12])
+	if k < 1 || k > 16 {
+		return Header{}, fmt.Errorf("%w: %d cells", ErrFormat, k)
+	}
+	for i := 0; i < 16; i++ {
+		if i < k {
+			h.Cells = append(h.Cells, int(b[16+i]))
+		} else if b[16+i] != 0 {
+			return Header{}, fmt.Errorf("%w: bytes after the cells are not zero", ErrFormat)
+		}
+	}
+	if binary.LittleEndian.Uint32(b[60:]) != 0 {
+		return Header{}, fmt.Errorf("%w: reserved header bytes are not zero", ErrFormat)
+	}
+	o := fixedLen
+	for i := uint32(0); i < binary.LittleEndian.Uint32(b[56:]); i++ {
+		name := b[o+16 : o+sourceLen]
+		if j := bytes.IndexByte(name, 0); j >= 0 {
+			if bytes.ContainsFunc(name[j:], func(r rune) bool { return r != 0 }) {
+				return Header{}, fmt.Errorf("%w: a level file's name is not NUL-padded", ErrFormat)
+			}
+			name = name[:j]
+		}
+		if b[o+1]&^3 != 0 || b[o+2] != 0 || b[o+3] != 0 {
+			return Header{}, fmt.Errorf("%w: reserved bytes of a level file are not zero", ErrFormat)
+		}
+		h.Sources = append(h.Sources, Source{Gap: int(b[o]), Exact: b[o+1]&1 != 0, Approx: b[o+1]&2 != 0,
+			CRC: binary.LittleEndian.Uint32(b[o+4:]), Count: binary.LittleEndian.Uint64(b[o+8:]), Name: string(name)})
+		o += sourceLen
+	}
+	for ; o < hl-4; o += 4 {
+		h.ChunkCRCs = append(h.ChunkCRCs, binary.LittleEndian.Uint32(b[o:]))
+	}
+	want := h
+	want.ChunkCRCs = slices.Clone(h.ChunkCRCs)
+	if err := want.layout(); err != nil {
+		return Header{}, fmt.Errorf("%w: %v", ErrFormat, err)
+	}
+	h.Bits, h.ChunkLog = int(b[14]), int(b[15])
+	h.Entries = binary.LittleEndian.Uint64(b[32:])
+	h.TableLen = binary.LittleEndian.Uint64(b[40:])
+	h.TableOff = binary.LittleEndian.Uint64(b[48:])
+	if h.Bits != want.Bits || h.ChunkLog != want.ChunkLog || h.Entries != want.Entries || h.TableLen != want.TableLen || h.TableOff != want.TableOff {
+		return Header{}, fmt.Errorf("%w: sizes do not match the board, cells and levels", ErrFormat)
+	}
+	var sum uint64
+	for v := range h.Counts {
+		h.Counts[v] = binary.LittleEndian.Uint64(b[64+8*v:])
+		if v > h.Levels && h.Counts[v] != 0 {
+			return Header{}, fmt.Errorf("%w: a count of level %d, above the %d levels", ErrFormat, v, h.Levels)
+		}
+		sum += h.Counts[v]
+		if sum < h.Counts[v] || sum > h.Entries {
+			return Header{}, fmt.Errorf("%w: counts exceed the %d entries", ErrFormat, h.Entries)
+		}
+	}
+	if sum != h.Entries {
+		return Header{}, fmt.Errorf("%w: counts of %d entries, not %d", ErrFormat, sum, h.Entries)
+	}
+	return h, nil
+}

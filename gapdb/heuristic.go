@@ -1,0 +1,322 @@
+package gapdb
+
+import (
+	"errors"
+	"fmt"
+	"unsafe"
+
+	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/ida"
+)
+
+// Heuristic is h_G:2N read from gap databases: the Manhattan distance M
+// plus 2v, where v is the largest entry, capped at N+1, over the databases
+// (projections) and, with Mirror, over the board's transpose too. Each
+// database's entry is the first level of its chain holding the board's
+// projection, so with one database and no mirror this is ida.Gap over that
+// chain, with the mirror it is the chain of mirrored sets (heuristic's
+// gapGr); with several it is the largest of those admissible bounds, and
+// so admissible.
+//
+// As ida.Gap it asks only where the answer can change the cut (with d =
+// need - M in 0..2N+1, whether every entry is at most d/2) and returns the
+// same values, so it expands the same nodes; one read a database answers
+// every level. Before a node's children are pushed their entries are
+// prefetched (ida.Prefetcher), so that the misses of all of them are in
+// flight at once.
+type Heuristic struct {
+	DBs []*DB
+	// Levels is N+1: h_G:2N. A database of more levels serves it with its
+	// entries capped at N+1.
+	Levels int
+	Mirror bool
+	// NoSkip computes the exact bound at every node (tests, comparisons).
+	NoSkip bool
+	// NoPrefetch turns off the prefetch (comparisons: nodes are the same).
+	NoPrefetch bool
+	Label      string
+}
+
+// Name implements ida.Heuristic.
+func (h Heuristic) Name() string {
+	if h.Label != "" {
+		return h.Label
+	}
+	s := fmt.Sprintf("gapdb%d", 2*h.Levels-2)
+	if h.Mirror {
+		s += "r"
+	}
+	return s
+}
+
+// maxDBs bounds the projections of one heuristic (each is a read a node).
+const maxDBs = 16
+
+// table is one database as the evaluator reads it.
+type table struct {
+	words []byte
+	proj  projector
+	bits  int
+	mask  uint16
+}
+
+// NewEvaluator implements ida.Heuristic.
+func (h Heuristic) NewEvaluator(rows, cols int) (ida.Evaluator, error) {
+	if len(h.DBs) == 0 {
+		return nil, errors.New("gap database heuristic without databases")
+	}
+	if len(h.DBs) > maxDBs {
+		return nil, fmt.Errorf("%d gap databases: at most %d", len(h.DBs), maxDBs)
+	}
+	if h.Levels < 1 {
+		return nil, fmt.Errorf("gap database heuristic of %d levels", h.Levels)
+	}
+	geo, err := encode.NewGeometry(rows, cols)
+	if err != nil {
+		return nil, err
+	}
+	e := &evaluator{levels: uint16(h.Levels), top: 2 * h.Levels, noSkip: h.NoSkip, prefetch: !h.NoPrefetch, geo: geo, mirror: h.Mirror}
+	for _, d := range h.DBs {
+		if d.Rows != rows || d.Cols != cols {
+			return nil, fmt.Errorf("%s: a %dx%d database, but the boards are %dx%d", d.Path, d.Rows, d.Cols, rows, cols)
+		}
+		if d.Levels < h.Levels {
+			return nil, fmt.Errorf("%s: gap <= %d, but h_G:%d needs gap <= %d", d.Path, d.MaxGap(), 2*h.Levels-2, 2*h.Levels-2)
+		}
+		e.tabs = append(e.tabs, table{words: d.table, proj: d.proj, bits: d.Bits, mask: d.mask})
+	}
+	if h.Mirror {
+		tp, err := encode.NewSquareTransposition(rows, cols)
+		if err != nil {
+			return nil, err
+		}
+		e.tp = *tp
+		n := rows * cols
+		for a := 0; a < n; a++ {
+			for b := 0; b < n; b++ {
+				e.rmul[a][b] = geo.Flip[e.tp.Cell[a]][e.tp.Cell[b]]
+			}
+		}
+	}
+	e.ways = len(e.tabs)
+	if h.Mirror {
+		e.ways *= 2
+	}
+	for w := 0; w < e.ways; w++ {
+		e.wayTab = append(e.wayTab, &e.tabs[w%len(e.tabs)])
+	}
+	return e, nil
+}
+
+// evaluator keeps the board's key and, with mirror, its transpose's along
+// the path; pre holds, per depth, the children's entry indexes computed by
+// Prefetch, by the child's key (an index is a function of the key alone, so
+// a stale slot is never wrong, only missed).
+type evaluator struct {
+	tabs     []table
+	ways     int      // reads a question: databases, times 2 with mirror
+	wayTab   []*table // the table each way reads
+	levels   uint16
+	top      int // 2N + 2
+	noSkip   bool
+	prefetch bool
+	mirror   bool
+	geo      *encode.Geometry
+	key      uint64
+	rkey     uint64
+	tp       encode.Transposition
+	rmul     [16][16]uint64
+	pre      []prefetched
+
+	queries, skipped, reads, hits, fetched int64
+}
+
+type prefetched struct {
+	key [encode.MaxCells]uint64
+	idx [encode.MaxCells][2 * maxDBs]uint64
+}
+
+// index is the entry of the board (way < len(tabs)) or its transpose.
+func (e *evaluator) index(way int) uint64 {
+	if way < len(e.tabs) {
+		return e.tabs[way].proj.index(e.key)
+	}
+	return e.tabs[way-len(e.tabs)].proj.index(e.rkey)
+}
+
+func (e *evaluator) at(way int, x uint64) uint16 {
+	t := e.wayTab[way]
+	e.reads++
+	return entryAt(t.words, x, t.bits, t.mask)
+}
+
+// value is the largest entry of the current board, capped at N+1.
+func (e *evaluator) value() uint16 {
+	v := uint16(0)
+	for w := 0; w < e.ways; w++ {
+		v = max(v, e.at(w, e.index(w)))
+	}
+	return min(v, e.levels)
+}
+
+// holds reports whether every entry of the current board is at most j,
+// using the indexes pre gives when set.
+func (e *evaluator) holds(j uint16, pre *[2 * maxDBs]uint64) bool {
+	e.queries++
+	for w := 0; w < e.ways; w++ {
+		var x uint64
+		if pre != nil {
+			x = pre[w]
+		} else {
+			x = e.index(w)
+		}
+		if e.at(w, x) > j {
+			return false
+		}
+	}
+	return true
+}
+
+// Root implements ida.Evaluator.
+func (e *evaluator) Root(p *ida.Position) int {
+	e.key = p.Key()
+	if e.mirror {
+		e.rkey = e.tp.Key(e.key)
+	}
+	return p.MD + 2*int(e.value())
+}
+
+// Push implements ida.Evaluator, as ida.Gap's: outside d = need - M in
+// 0..2N+1 no question can change the cut; inside it, the board's gap
+// exceeds d exactly when some entry exceeds j = d/2, and then M + 2j + 2
+// is returned, else M.
+func (e *evaluator) Push(p *ida.Position, tile uint8, from, to int, need int) int {
+	e.key ^= uint64(tile) * e.geo.Flip[from][to]
+	if e.mirror {
+		e.rkey ^= uint64(e.tp.Tile[tile]) * e.rmul[from][to]
+	}
+	if e.noSkip {
+		return p.MD + 2*int(e.value())
+	}
+	d := need - p.MD
+	if d < 0 || d >= e.top {
+		e.skipped++
+		return p.MD
+	}
+	var pre *[2 * maxDBs]uint64
+	if pd := p.Depth; pd < len(e.pre) && e.pre[pd].key[from] == e.key {
+		pre = &e.pre[pd].idx[from]
+		e.hits++
+	}
+	j := uint16(d / 2)
+	if e.holds(j, pre) {
+		return p.MD
+	}
+	return p.MD + 2*int(j) + 2
+}
+
+// Pop implements ida.Evaluator.
+func (e *evaluator) Pop(_ *ida.Position, tile uint8, from, to int) {
+	e.key ^= uint64(tile) * e.geo.Flip[from][to]
+	if e.mirror {
+		e.rkey ^= uint64(e.tp.Tile[tile]) * e.rmul[from][to]
+	}
+}
+
+// Prefetch implements ida.Prefetcher: for each child that Push will ask
+// (its need - M in 0..2N+1) the indexes of its entries are computed, kept
+// for Push, and their cache lines asked for.
+func (e *evaluator) Prefetch(p *ida.Position, cells []uint8, need int) {
+	if !e.prefetch || e.noSkip {
+		return
+	}
+	d := p.Depth + 1
+	for len(e.pre) <= d {
+		e.pre = append(e.pre, prefetched{})
+	}
+	pr := &e.pre[d]
+	blank := p.Blank
+	key, rkey := e.key, e.rkey
+	for _, c := range cells {
+		t := p.Tiles[c]
+		x := need - (p.MD + int(e.geo.Delta[t][c][blank]))
+		if x < 0 || x >= e.top {
+			continue
+		}
+		ck := key ^ uint64(t)*e.geo.Flip[c][blank]
+		pr.key[c] = ck
+		e.key = ck
+		if e.mirror {
+			e.rkey = rkey ^ uint64(e.tp.Tile[t])*e.rmul[c][blank]
+		}
+		for w := 0; w < e.ways; w++ {
+			i := e.index(w)
+			pr.idx[c][w] = i
+			tb := e.wayTab[w]
+			prefetch(unsafe.Pointer(&tb.words[i*uint64(tb.bits)>>3]))
+			e.fetched++
+		}
+	}
+	e.key, e.rkey = key, rkey
+}
+
+// Counters implements ida.CounterReporter.
+func (e *evaluator) Counters() map[string]int64 {
+	return map[string]int64{"queries": e.queries, "skipped": e.skipped, "db_reads": e.reads,
+		"prefetched": e.fetched, "prefetch_hits": e.hits}
+}
+
+// Looped is h as nested levels behind ida.GapLoop, for ida.Combined (which
+// asks about the mirror image itself, so h.Mirror must be false): level j
+// holds a board when every database's entry of it is at most j, one read a
+// database.
+func (h Heuristic) Looped() ida.Heuristic { return looped{h} }
+
+type looped struct{ Heuristic }
+
+type loopEvaluator struct {
+	*evaluator
+	loop ida.GapLoop
+}
+
+// NewEvaluator implements ida.Heuristic.
+func (l looped) NewEvaluator(rows, cols int) (ida.Evaluator, error) {
+	if l.Mirror {
+		return nil, errors.New("gap database levels: the mirror image is the combining heuristic's to ask")
+	}
+	ev, err := l.Heuristic.NewEvaluator(rows, cols)
+	if err != nil {
+		return nil, err
+	}
+	e := &loopEvaluator{evaluator: ev.(*evaluator)}
+	e.loop = ida.GapLoop{Levels: l.Levels, NoSkip: l.NoSkip, First: make([]ida.DenseBits, l.Levels), Ask: e.ask}
+	return e, nil
+}
+
+// GapLoop implements ida.GapLooper.
+func (e *loopEvaluator) GapLoop() *ida.GapLoop { return &e.loop }
+
+func (e *loopEvaluator) ask(j int, key uint64) bool {
+	e.loop.Passed++
+	for w := range e.tabs {
+		t := &e.tabs[w]
+		e.reads++
+		if int(entryAt(t.words, t.proj.index(key), t.bits, t.mask)) > j {
+			return false
+		}
+	}
+	return true
+}
+
+// PrefetchKey implements ida.GapPrefetcher: the cache line of every
+// database's entry of the board.
+func (e *loopEvaluator) PrefetchKey(key uint64) {
+	if !e.prefetch {
+		return
+	}
+	for w := range e.tabs {
+		t := &e.tabs[w]
+		prefetch(unsafe.Pointer(&t.words[t.proj.index(key)*uint64(t.bits)>>3]))
+		e.fetched++
+	}
+}

@@ -1,0 +1,177 @@
+package gapdb
+
+import (
+	"encoding/binary"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/keyset"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// rootBound is the evaluator's exact bound of one board.
+func rootBound(ev ida.Evaluator, b encode.Board) int {
+	p := ida.Position{Rows: b.Rows, Cols: b.Cols, Blank: b.Blank(), MD: b.Manhattan()}
+	copy(p.Tiles[:], b.Tiles)
+	return ev.Root(&p)
+}
+
+// Several projections (any cells), each with its transpose on the square
+// board: on every board of 3x3 and 2x4 the bound is at most the BFS
+// distance and at least each projection's own, the largest is reached, and
+// searches find the optimal lengths.
+func TestProjectionsAdmissible(t *testing.T) {
+	for _, c := range []struct {
+		tr    *truth
+		cells [][]int
+	}{
+		{truth3x3(), [][]int{{0, 1, 3, 4}, {2, 5, 8}, {4, 5, 7, 8}, {1, 3, 5, 7}}},
+		{truth2x4(), [][]int{{0, 1, 4, 5}, {2, 3, 6, 7}, {1, 2, 5, 6, 7}}},
+	} {
+		tr := c.tr
+		var dbs []*DB
+		for _, cells := range c.cells {
+			dbs = append(dbs, build(t, tr.rows, tr.cols, cells, tr.levels))
+		}
+		mirror := tr.rows == tr.cols
+		all := Heuristic{DBs: dbs, Levels: len(tr.levels), Mirror: mirror}
+		evAll, err := all.NewEvaluator(tr.rows, tr.cols)
+		require.NoError(t, err)
+		var evs []ida.Evaluator
+		for _, d := range dbs {
+			ev, err := Heuristic{DBs: []*DB{d}, Levels: len(tr.levels), Mirror: mirror}.NewEvaluator(tr.rows, tr.cols)
+			require.NoError(t, err)
+			evs = append(evs, ev)
+		}
+		raised := 0
+		for key, dist := range tr.dist {
+			b, err := encode.FromKey(key, tr.rows, tr.cols)
+			require.NoError(t, err)
+			h := rootBound(evAll, b)
+			require.LessOrEqual(t, h, dist, "%s", b)
+			best := 0
+			for _, ev := range evs {
+				best = max(best, rootBound(ev, b))
+			}
+			require.Equal(t, best, h, "%s", b)
+			if h > b.Manhattan() {
+				raised++
+			}
+		}
+		assert.Greater(t, raised, len(tr.dist)/10)
+		for _, b := range boards(t, tr, 40, 7) {
+			r := solve(t, b, all)
+			assert.Equal(t, tr.dist[b.Key()], r.Length, "%s", b)
+		}
+	}
+}
+
+// Whole boards (all cells): the entry is the board's gap level itself.
+func TestWholeBoardIsExact(t *testing.T) {
+	tr := truth3x3()
+	d := build(t, 3, 3, lastCells(9, 9), tr.levels)
+	geo, err := encode.NewGeometry(3, 3)
+	require.NoError(t, err)
+	var counts [16]uint64
+	for key, dist := range tr.dist {
+		gap := dist - geo.Manhattan(key)
+		assert.Equal(t, min(gap/2, 3), d.Value(key))
+		counts[min(gap/2, 3)]++
+	}
+	// the counts cover the unreachable half of the placements too (above)
+	counts[3] += d.Entries - uint64(len(tr.dist))
+	assert.Equal(t, counts, d.Counts)
+}
+
+// Key-set files in any order give the database the builder gives; wrong
+// sets of files are refused.
+func TestFromKeyFiles(t *testing.T) {
+	tr := truth3x3()
+	dir := t.TempDir()
+	var paths []string
+	for i, l := range tr.levels {
+		p := filepath.Join(dir, keyset.Header{Rows: 3, Cols: 3, Cells: 6, Gap: 2 * i}.Name()+".keys")
+		proj := make(map[uint64]bool)
+		for _, k := range l {
+			proj[encode.Project(k, 6)] = true
+		}
+		var keys []uint64
+		for k := range proj {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		require.NoError(t, keyset.WriteFile(p, keyset.Header{Rows: 3, Cols: 3, Cells: 6, Gap: 2 * i}, keys))
+		paths = append(paths, p)
+	}
+	want := build(t, 3, 3, lastCells(9, 6), tr.levels)
+	b, err := FromKeyFiles([]string{paths[2], paths[0], paths[1]}, nil)
+	require.NoError(t, err)
+	out := filepath.Join(dir, "g.gapdb")
+	require.NoError(t, b.Write(out))
+	got, err := Open(out)
+	require.NoError(t, err)
+	defer got.Close()
+	assert.Equal(t, want.Table(), got.Table())
+	assert.Equal(t, want.Counts, got.Counts)
+	require.Len(t, got.Sources, 3)
+	assert.Equal(t, "Gap4_6.keys", got.Sources[0].Name)
+	assert.Equal(t, "GapDB4_6", got.Name())
+
+	_, err = FromKeyFiles([]string{paths[0], paths[2]}, nil)
+	assert.ErrorIs(t, err, ErrLevels)
+	assert.ErrorContains(t, err, "no level file of gap 2")
+	_, err = FromKeyFiles([]string{paths[0], paths[0]}, nil)
+	assert.ErrorIs(t, err, ErrLevels)
+	assert.ErrorContains(t, err, "both of gap 0")
+	_, err = NewBuilder(4, 4, lastCells(16, 11), 5)
+	assert.ErrorIs(t, err, ErrTooBig)
+}
+
+// A byte changed anywhere is found at load: in the header by its CRC, in
+// the table by its chunk's.
+func TestOpenFindsDamage(t *testing.T) {
+	tr := truth3x3()
+	d := build(t, 3, 3, []int{0, 2, 4, 6, 8}, tr.levels)
+	raw, err := os.ReadFile(d.Path)
+	require.NoError(t, err)
+	for _, off := range []int{13, 200, int(d.TableOff) + 5, len(raw) - 1} {
+		bad := append([]byte(nil), raw...)
+		bad[off] ^= 4
+		p := filepath.Join(t.TempDir(), "bad.gapdb")
+		require.NoError(t, os.WriteFile(p, bad, 0o644))
+		_, err := Open(p)
+		assert.ErrorIs(t, err, ErrFormat, "byte %d", off)
+	}
+	p := filepath.Join(t.TempDir(), "short.gapdb")
+	require.NoError(t, os.WriteFile(p, raw[:len(raw)-1], 0o644))
+	_, err = Open(p)
+	assert.ErrorIs(t, err, ErrFormat)
+}
+
+func FuzzDecodeHeader(f *testing.F) {
+	h := Header{Rows: 3, Cols: 3, Cells: []int{1, 4, 7}, Levels: 5, Sources: []Source{{Gap: 2, Exact: true, Count: 9, Name: "Gap2_3.keys"}}}
+	require.NoError(f, h.layout())
+	f.Add(h.encode(), false)
+	f.Add(h.encode(), true)
+	f.Add([]byte(magic), true)
+	f.Fuzz(func(t *testing.T, b []byte, fixCRC bool) {
+		// fixCRC: past the CRC, to the checks of the fields
+		if hl, err := HeaderLen(b); fixCRC && err == nil && hl <= len(b) {
+			binary.LittleEndian.PutUint32(b[hl-4:], crc32.Checksum(b[:hl-4], castagnoli))
+		}
+		h, err := DecodeHeader(b)
+		if err != nil {
+			return
+		}
+		// what decodes encodes to the same bytes
+		out := h.encode()
+		hl, _ := HeaderLen(b)
+		assert.Equal(t, b[:hl], out[:hl])
+	})
+}

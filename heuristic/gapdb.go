@@ -1,0 +1,73 @@
+package heuristic
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gapset/gapset/gapdb"
+)
+
+// gapDBs opens the gap databases of the options once (each checked whole
+// at load).
+func (r *Resolver) gapDBs() ([]*gapdb.DB, error) {
+	if r.dbs != nil {
+		return r.dbs, nil
+	}
+	o := r.opt
+	if len(o.Keys) > 0 || len(o.BDDs) > 0 || len(o.Cells) > 0 {
+		return nil, fmt.Errorf("--gapdb and --keys, --bdd or --cells: give the gap levels one way")
+	}
+	var dbs []*gapdb.DB
+	for _, path := range o.GapDBs {
+		d, err := gapdb.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		if d.Rows != o.Rows || d.Cols != o.Cols {
+			return nil, fmt.Errorf("%s: a %dx%d database, but the boards are %dx%d (use --rows/--cols)", path, d.Rows, d.Cols, o.Rows, o.Cols)
+		}
+		dbs = append(dbs, d)
+	}
+	r.dbs = dbs
+	return dbs, nil
+}
+
+// gapDBHeuristic is h_G:maxGap read from the gap databases on the given
+// number of cells (0: every one given), each a projection; mirror asks each
+// about the board's transpose too.
+func (r *Resolver) gapDBHeuristic(maxGap, cells, filter int, mirror bool) (gapdb.Heuristic, error) {
+	if filter != 0 {
+		return gapdb.Heuristic{}, fmt.Errorf("gap%d:%d/%d: a filter does not apply to --gapdb (one read answers every level)", maxGap, cells, filter)
+	}
+	if mirror && r.opt.Rows != r.opt.Cols {
+		return gapdb.Heuristic{}, fmt.Errorf("gap%dr asks about the transpose: a square board, not %dx%d", maxGap, r.opt.Rows, r.opt.Cols)
+	}
+	dbs, err := r.gapDBs()
+	if err != nil {
+		return gapdb.Heuristic{}, err
+	}
+	h := gapdb.Heuristic{Levels: maxGap/2 + 1, Mirror: mirror, NoSkip: r.opt.NoSkip}
+	var names []string
+	for _, d := range dbs {
+		if cells != 0 && len(d.Cells) != cells {
+			continue
+		}
+		if d.MaxGap() < maxGap {
+			return gapdb.Heuristic{}, fmt.Errorf("%s: %s holds gap <= %d; gap%d needs gap <= %d", d.Path, d.Name(), d.MaxGap(), maxGap, maxGap)
+		}
+		h.DBs = append(h.DBs, d)
+		names = append(names, d.Name())
+	}
+	if len(h.DBs) == 0 {
+		return gapdb.Heuristic{}, fmt.Errorf("no gap database on %d cells given (--gapdb)", cells)
+	}
+	r2 := ""
+	if mirror {
+		r2 = "r"
+	}
+	h.Label = fmt.Sprintf("gap%d%s(%s)", maxGap, r2, strings.Join(names, "+"))
+	if h.NoSkip {
+		h.Label += "-noskip"
+	}
+	return h, nil
+}
