@@ -163,7 +163,7 @@ type RunFile struct {
 	Bytes int64  `json:"bytes"`
 	Delta bool   `json:"delta"`
 	Cells int    `json:"rank_cells,omitempty"` // > 0: rank-coded boards of this many cells (rankcode.go)
-	Sum   uint32 `json:"crc32c"`               // the file's CRC-32C (Verify)
+	Sum   uint32 `json:"crc32c"`               // the file's CRC-32C, checked on resume
 }
 
 // The run code decides the encoding; these two are the one place that

@@ -11,6 +11,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/internal/statedir"
 )
 
 // Ref is what flows through the pipeline: a reference to one partition
@@ -32,11 +33,13 @@ type Ref struct {
 	// Self: a canonical layer partition's self-transposed keys (it holds
 	// 2*N - Self members; gapset.Layout.Canonical).
 	Self int64 `json:"self,omitempty"`
+	// Sum is the file's CRC-32C, checked when a run resumes.
+	Sum uint32 `json:"crc32c"`
 }
 
 // file is the run a reference names, below the work directory.
 func (r Ref) file(work string) gapset.RunFile {
-	return gapset.RunFile{Path: filepath.Join(work, r.Name), N: r.N, Bytes: r.Bytes, Delta: r.Delta, Cells: r.Ranked}
+	return gapset.RunFile{Path: filepath.Join(work, r.Name), N: r.N, Bytes: r.Bytes, Delta: r.Delta, Cells: r.Ranked, Sum: r.Sum}
 }
 
 // refOf names a written piece relative to the work directory.
@@ -45,7 +48,7 @@ func refOf(work string, p gapset.Piece) (Ref, error) {
 	if err != nil {
 		return Ref{}, err
 	}
-	return Ref{Level: p.Level, Cells: p.Cells, Part: p.P, Piece: min(p.Index, 1), Name: rel, N: p.N, Bytes: p.Bytes, Delta: p.Delta, Ranked: p.RunFile.Cells, Self: p.Self}, nil
+	return Ref{Level: p.Level, Cells: p.Cells, Part: p.P, Piece: min(p.Index, 1), Name: rel, N: p.N, Bytes: p.Bytes, Delta: p.Delta, Ranked: p.RunFile.Cells, Self: p.Self, Sum: p.Sum}, nil
 }
 
 // Keys of the two GroupByKeys: a target partition of a layer and a
@@ -328,7 +331,7 @@ func (f *manifestFn) ProcessElement(ctx context.Context, _ []byte, layers, projs
 		return fmt.Errorf("step %d: %d projection partitions merged, %d expected: the manifest's inputs are incomplete", f.Step, len(got), len(want))
 	}
 	m.sort()
-	b, err := json.MarshalIndent(m, "", " ")
+	b, err := statedir.Seal(&m, &m.Sum)
 	if err != nil {
 		return err
 	}

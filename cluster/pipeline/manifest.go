@@ -12,9 +12,12 @@ import (
 	"strings"
 
 	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/internal/statedir"
 )
 
 const (
+	// workKind names the work directory in its marker and in refusals.
+	workKind     = "work directory"
 	lockName     = "lock"
 	manifestName = "manifest.json"
 	// jobManifestName is the manifest as the job writes it: the driver
@@ -24,7 +27,8 @@ const (
 	// ones count.
 	jobManifestName = "manifest-job.json"
 	outputsName     = "outputs.json"
-	manifestFormat  = 1
+	// Format 2: CRC-32C of every file and of the manifest, and the marker.
+	manifestFormat = 2
 )
 
 // manifest is what one step's job leaves for the driver, written last
@@ -44,6 +48,8 @@ type manifest struct {
 	Projections []Ref       `json:"projections"`
 	Fold        map[int]int `json:"fold"`
 	Tier        map[int]int `json:"tier"`
+	// Sum is the manifest's own CRC-32C (statedir.Seal).
+	Sum string `json:"checksum"`
 }
 
 func (m *manifest) sort() {
@@ -62,13 +68,20 @@ func readManifest(ctx context.Context, work string, d int, l gapset.Layout, name
 		return m, false, nil
 	}
 	if err != nil {
-		return m, false, err
+		return m, false, statedir.Damaged(work, "%v", err)
 	}
 	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%s: damaged manifest: %s (give --fresh to start over)", path, fmt.Sprintf(format, a...))
+		return statedir.Damaged(work, "%s: %s", filepath.Base(path), fmt.Sprintf(format, a...))
 	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		return m, false, bad("%v", err)
+	// The format first: an older manifest has no checksum to check.
+	var f struct {
+		Format int `json:"format"`
+	}
+	if json.Unmarshal(b, &f) == nil && f.Format != manifestFormat {
+		return m, false, bad("format %d, want %d", f.Format, manifestFormat)
+	}
+	if err := statedir.Unseal(work, path, b, &m, &m.Sum); err != nil {
+		return m, false, err
 	}
 	// The work buffers may change between runs; nothing else.
 	have, want := m.Layout, l
@@ -85,7 +98,7 @@ func readManifest(ctx context.Context, work string, d int, l gapset.Layout, name
 		if !files {
 			return nil
 		}
-		return checkFile(ctx, work, r)
+		return checkFile(ctx, work, r, false)
 	}
 	for _, r := range m.Layers {
 		if r.Level < 0 || r.Level >= l.Levels() || r.Part < 0 || r.Part >= np || r.Step != d {
@@ -132,14 +145,27 @@ func commitManifest(ctx context.Context, work string, d int) error {
 
 // checkFile checks that a file a manifest names is in place: its name
 // stays below the work directory and its size is the one recorded (the
-// count is checked as it is read).
-func checkFile(ctx context.Context, work string, r Ref) error {
+// count is checked as it is read); with sums (a resumed run, before any
+// use) it is read whole and checked against its CRC-32C.
+func checkFile(ctx context.Context, work string, r Ref, sums bool) error {
 	if r.Name == "" || filepath.IsAbs(r.Name) || strings.Contains(r.Name, "..") || r.N <= 0 {
-		return fmt.Errorf("work directory %s: damaged manifest: file %q of %d keys (give --fresh to start over)", work, r.Name, r.N)
+		return statedir.Damaged(work, "the manifest names a file %q of %d keys", r.Name, r.N)
+	}
+	if sums {
+		size, sum, err := sumWork(ctx, work, r.Name)
+		switch {
+		case err != nil:
+			return statedir.Damaged(work, "%s is missing or unreadable", r.Name)
+		case size != r.Bytes:
+			return statedir.Damaged(work, "%s has %d bytes, the manifest says %d", r.Name, size, r.Bytes)
+		case sum != r.Sum:
+			return statedir.Damaged(work, "%s fails its checksum", r.Name)
+		}
+		return nil
 	}
 	size, err := sizeWork(ctx, work, r.Name)
 	if err != nil || size != r.Bytes {
-		return fmt.Errorf("work directory %s: %s is missing or not %d bytes (give --fresh to start over)", work, r.Name, r.Bytes)
+		return statedir.Damaged(work, "%s is missing or not %d bytes", r.Name, r.Bytes)
 	}
 	return nil
 }

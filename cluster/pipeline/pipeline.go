@@ -27,6 +27,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/statedir"
 	"github.com/gapset/gapset/internal/sysprobe"
 )
 
@@ -124,7 +125,11 @@ func Enumerate(ctx context.Context, opt Options) (gapset.Result, error) {
 			return gapset.Result{}, err
 		}
 		work = filepath.Join(base, WorkName)
-		if err := os.MkdirAll(work, 0o755); err != nil {
+		if err := os.MkdirAll(base, 0o755); err != nil {
+			return gapset.Result{}, err
+		}
+		// Never a directory it did not make: it removes what it finds.
+		if _, err := statedir.Open(work, workKind); err != nil {
 			return gapset.Result{}, err
 		}
 		if unlock, err = lockWork(work); err != nil {
@@ -202,7 +207,7 @@ func (e *driver) resume(ctx context.Context) (int, bool, error) {
 	for _, layers := range e.layers {
 		for _, rs := range layers {
 			for _, r := range rs {
-				if err := checkFile(ctx, e.work, r); err != nil {
+				if err := checkFile(ctx, e.work, r, true); err != nil {
 					return 0, false, err
 				}
 			}
@@ -211,7 +216,7 @@ func (e *driver) resume(ctx context.Context) (int, bool, error) {
 	for _, runs := range e.proj {
 		for _, run := range runs {
 			for _, r := range run.parts {
-				if err := checkFile(ctx, e.work, r); err != nil {
+				if err := checkFile(ctx, e.work, r, true); err != nil {
 					return 0, false, err
 				}
 			}
@@ -243,7 +248,7 @@ func clearWork(ctx context.Context, work string, from int) error {
 	}
 	for _, de := range entries {
 		name := de.Name()
-		if name == lockName || keep(name) {
+		if name == lockName || statedir.Keep(name) || keep(name) {
 			continue
 		}
 		if err := os.RemoveAll(filepath.Join(work, name)); err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/statedir"
 )
 
 // The work location is a local (or shared) directory, used in place, or a
@@ -258,6 +259,37 @@ func sizeWork(ctx context.Context, work, name string) (int64, error) {
 	}
 	defer fsys.Close()
 	return fsys.Size(ctx, workPath(work, name))
+}
+
+// sumWork reads a file below the work location whole and returns its size
+// and CRC-32C; a local one must be a regular file (not a symlink).
+func sumWork(ctx context.Context, work, name string) (int64, uint32, error) {
+	if !IsURL(work) {
+		return statedir.FileSum(workPath(work, name))
+	}
+	fsys, err := openFS(ctx, work)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer fsys.Close()
+	r, err := fsys.OpenRead(ctx, workPath(work, name))
+	if err != nil {
+		return 0, 0, err
+	}
+	defer r.Close()
+	var sum uint32
+	var size int64
+	buf := make([]byte, 1<<16)
+	for {
+		n, err := r.Read(buf)
+		sum, size = statedir.Update(sum, buf[:n]), size+int64(n)
+		if err == io.EOF {
+			return size, sum, nil
+		}
+		if err != nil {
+			return 0, 0, err
+		}
+	}
 }
 
 // workDepth is how deep the work location's names go (d000001/tmp/x,

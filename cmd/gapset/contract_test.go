@@ -329,7 +329,10 @@ func TestKilledRunsTemporariesRemoved(t *testing.T) {
 	}
 	bin := gapsetBinary(t)
 	dir := t.TempDir()
-	cmd := exec.Command(bin, "enumerate", "--rows", "3", "--cols", "4", "--gap", "6", "--cells", "12,8", "--memory", "64", "--out-dir", dir, "-q")
+	// No checkpoint however slow the machine: the 2x3 run below would
+	// find one of another enumeration and be refused.
+	cmd := exec.Command(bin, "enumerate", "--rows", "3", "--cols", "4", "--gap", "6", "--cells", "12,8", "--memory", "64",
+		"--checkpoint-every", "1h", "--out-dir", dir, "-q")
 	require.NoError(t, cmd.Start())
 	temps := func() []string {
 		m, _ := filepath.Glob(filepath.Join(dir, ".Gap6*.keys.tmp-*"))

@@ -192,7 +192,7 @@ func enumerateCommand(e *env, beamArgs []string) *cli.Command {
 			}
 			res, err := pipeline.Enumerate(e.context, opt)
 			if err != nil {
-				return cmdline.InputIf(err, gapset.ErrArgs)
+				return cmdline.InputIf(err, gapset.ErrArgs, gapset.ErrForeign, gapset.ErrDamaged)
 			}
 			return res.Write(e.stdout, c.String("format"))
 		},
