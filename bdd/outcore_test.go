@@ -24,7 +24,7 @@ func TestOutOfCoreEqualsInMemory(t *testing.T) {
 		keys          []uint64
 		rows, cols, k int
 	}
-	cases := []tc{{g0, 3, 3, 9}, {g2, 3, 3, 9}, {project(g2, 5), 3, 3, 5}, {project(ball, 8), 4, 4, 8}, {project(ball, 16), 4, 4, 16}}
+	cases := []tc{{g0, 3, 3, 9}, {project(g2, 5), 3, 3, 5}, {project(ball, 8), 4, 4, 8}, {project(ball, 16), 4, 4, 16}}
 	dir := t.TempDir()
 	for _, c := range cases {
 		n := c.rows * c.cols
@@ -32,6 +32,9 @@ func TestOutOfCoreEqualsInMemory(t *testing.T) {
 		path := filepath.Join(dir, h.Name()+".keys")
 		require.NoError(t, keyset.WriteFile(path, h, c.keys))
 		for _, enc := range []Encoding{Cells, Ranks} {
+			if c.k == 16 && enc == Cells {
+				continue // the slowest case: ranks only
+			}
 			o, err := NamedOrder("natural", c.rows, c.cols, c.k)
 			require.NoError(t, err)
 			kb := KeysBuild{Order: o, Encoding: enc, Count: uint64(len(c.keys)), ZDD: true}

@@ -154,6 +154,12 @@ func runBuild(c *cli.Context, e *env) error {
 // available memory and the keys can be streamed, checks it against the
 // machine and prints its estimate.
 func planBuild(c *cli.Context, e *env, path string, h keyset.Header, o bdd.Order, enc bdd.Encoding) (bdd.OutOfCore, bool, error) {
+	if c.IsSet("out-of-core") && !c.Bool("out-of-core") { // in memory, whatever the estimate
+		if c.IsSet("memory") || c.IsSet("tmp") {
+			return bdd.OutOfCore{}, false, cmdline.BadInputf("--memory and --tmp are for the out-of-core build, not --out-of-core=false")
+		}
+		return bdd.OutOfCore{}, false, nil
+	}
 	asked := c.Bool("out-of-core") || c.IsSet("memory") || c.IsSet("tmp")
 	streams := path != "" && !c.Bool("rudd") && bdd.Streams(o, enc)
 	tmp := c.String("tmp")

@@ -254,6 +254,10 @@ func TestBuildOutOfCoreSameFile(t *testing.T) {
 	left, err := os.ReadDir(scratch)
 	require.NoError(t, err)
 	assert.Empty(t, left, "no scratch left")
+	code, stdout, stderr = runCmd(t, "", "build", "--keys", kpath, "--encoding", "ranks", "--out-of-core=false", "--out", b)
+	require.Equal(t, 0, code, stderr)
+	assert.NotContains(t, stdout, "out_of_core")
+	assert.NotContains(t, stderr, "estimate")
 
 	for _, args := range [][]string{
 		{"--out-of-core", "--order", "reverse"},
@@ -262,6 +266,7 @@ func TestBuildOutOfCoreSameFile(t *testing.T) {
 		{"--memory", "1"},
 		{"--memory", "16777216"},
 		{"--tmp", filepath.Join(dir, "none")},
+		{"--out-of-core=false", "--memory", "64"},
 	} {
 		args = append([]string{"build", "--keys", kpath, "--out", filepath.Join(dir, "c.bdd")}, args...)
 		code, _, stderr := runCmd(t, "", args...)
