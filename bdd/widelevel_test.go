@@ -2,10 +2,11 @@ package bdd
 
 import (
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/gapset/gapset/internal/slowtest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -24,11 +25,9 @@ func wideKeys(w uint64, each func(key uint64)) {
 
 // A level wider than 2^26 nodes (the old builder's limit) is built, laid
 // into the query structure, and answers membership like the key set:
-// 1.3e8 keys, 1.4e8 nodes, about 2.5 GB: opt in with GAPSET_BIG=1.
+// 1.3e8 keys, 1.4e8 nodes, about 2.5 GB: opt in with GAPSET_SLOW=1.
 func TestLevelWiderThan2To26(t *testing.T) {
-	if os.Getenv("GAPSET_BIG") == "" {
-		t.Skip("a 2^26-node level takes several GB: GAPSET_BIG=1")
-	}
+	slowtest.Skip(t, "build a level wider than 2^26 nodes (several GB)")
 	const L = 42
 	w := uint64(1)<<26 + 1<<12
 	o := Order{Name: "natural", Bits: make([]uint8, L)}
