@@ -19,9 +19,9 @@ var ErrLevels = errors.New("bad level files")
 // ErrTooBig marks a table beyond MaxTableBytes (a limit, not bad input).
 var ErrTooBig = errors.New("gap database too big")
 
-// MaxTableBytes bounds a table built in memory: 64 GiB (a 10-cell 4x4
+// MaxTableBytes bounds a table built in memory: 32 GiB (a 10-cell 4x4
 // table at 3 bits is 10.9 GB; 11 cells would be 65 GB).
-const MaxTableBytes = 1 << 36
+const MaxTableBytes = 1 << 35
 
 // Builder fills a table in memory: every entry starts above the levels,
 // and each pattern added keeps the smallest level it was added at, so the
@@ -42,7 +42,7 @@ func NewBuilder(rows, cols int, cells []int, levels int) (*Builder, error) {
 		return nil, err
 	}
 	if h.TableLen > MaxTableBytes {
-		return nil, fmt.Errorf("%w: %d cells of %d at %d bits an entry take %d GiB, more than %d", ErrTooBig, len(cells), rows*cols, h.Bits, h.TableLen>>30, MaxTableBytes>>30)
+		return nil, fmt.Errorf("%w: %d cells of %d at %d bits an entry take %d GiB, more than %d GiB", ErrTooBig, len(cells), rows*cols, h.Bits, h.TableLen>>30, MaxTableBytes>>30)
 	}
 	b := &Builder{h: h, table: make([]byte, h.TableLen), proj: newProjector(rows*cols, h.Cells), mask: 1<<h.Bits - 1}
 	// every entry "above": 8 entries fill Bits bytes; repeat them
