@@ -34,7 +34,7 @@ func BenchmarkLookup(b *testing.B) {
 	}
 }
 
-// The rank of an 8-cell pattern (placementRank over the last cells, and
+// The rank of an 8-cell pattern (placement.RankKey over the last cells, and
 // over cells that are not the last, gathered first).
 func BenchmarkIndex(b *testing.B) {
 	for _, c := range []struct {

@@ -3,10 +3,11 @@ package gapdb
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gapset/gapset/internal/slowtest"
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
@@ -18,11 +19,9 @@ import (
 // whole-board levels up to gap 4 (so any projection can be built): h_G:4
 // and h_G:8 on each 8-cell set alone and on pairs, over the 40 boards of
 // docs/gaps-3x4, nodes against the last 8 cells (today's projection).
-// Opt-in (GAPSET_BIG=1): a few minutes. The tables go to the log.
+// Opt-in (GAPSET_SLOW=1): a few minutes. The tables go to the log.
 func TestChooseProjections3x4(t *testing.T) {
-	if os.Getenv("GAPSET_BIG") == "" {
-		t.Skip("set GAPSET_BIG=1 to measure the 3x4 projections")
-	}
+	slowtest.Skip(t, "measure the 3x4 projections")
 	for _, g := range []int{4, 8} {
 		chooseProjections3x4(t, g)
 	}

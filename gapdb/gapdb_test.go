@@ -57,25 +57,25 @@ func build(t testing.TB, rows, cols int, cells []int, levels [][]uint64) *DB {
 	return d
 }
 
-// mirroredSet holds a board when the inner set holds it and its transpose
+// transposedSet holds a board when the inner set holds it and its transpose
 // (heuristic's gapGr levels).
-type mirroredSet struct {
+type transposedSet struct {
 	inner ida.Set
 	t     *encode.Transposition
 }
 
-func (m mirroredSet) Contains(key uint64) bool {
+func (m transposedSet) Contains(key uint64) bool {
 	return m.inner.Contains(key) && m.inner.Contains(m.t.Key(key))
 }
 
 // chain is ida.Gap over the level sets projected onto the last k cells.
-func chain(t testing.TB, rows, cols, k int, levels [][]uint64, mirror bool) ida.Gap {
+func chain(t testing.TB, rows, cols, k int, levels [][]uint64, transpose bool) ida.Gap {
 	var g ida.Gap
 	tp, _ := encode.NewSquareTransposition(rows, cols)
 	for _, l := range levels {
 		var s ida.Set = memset.New(l, k)
-		if mirror {
-			s = mirroredSet{s, tp}
+		if transpose {
+			s = transposedSet{s, tp}
 		}
 		g.Levels = append(g.Levels, s)
 	}
@@ -107,21 +107,21 @@ func solve(t testing.TB, b encode.Board, h ida.Heuristic) ida.Result {
 
 // The database reads, one entry a board, what the chain of level sets
 // answers level by level: the same nodes, on 3x3 with and without the
-// mirror, and lengths equal to BFS truth.
+// transpose, and lengths equal to BFS truth.
 func TestSameNodesAsChain3x3(t *testing.T) {
 	tr := truth3x3()
 	for _, k := range []int{5, 6, 9} {
-		for _, mirror := range []bool{false, true} {
+		for _, transpose := range []bool{false, true} {
 			d := build(t, 3, 3, lastCells(9, k), tr.levels)
-			ch := chain(t, 3, 3, k, tr.levels, mirror)
+			ch := chain(t, 3, 3, k, tr.levels, transpose)
 			for n := 1; n <= len(tr.levels); n++ {
 				ch.Levels = ch.Levels[:n]
-				h := Heuristic{DBs: []*DB{d}, Levels: n, Mirror: mirror}
+				h := Heuristic{DBs: []*DB{d}, Levels: n, Transpose: transpose}
 				for _, b := range boards(t, tr, 25, uint64(k)) {
 					want := solve(t, b, ch)
 					got := solve(t, b, h)
 					require.Equal(t, tr.dist[b.Key()], got.Length, "k %d %s", k, b)
-					require.Equal(t, want.Expanded, got.Expanded, "k %d levels %d mirror %v %s", k, n, mirror, b)
+					require.Equal(t, want.Expanded, got.Expanded, "k %d levels %d transpose %v %s", k, n, transpose, b)
 					require.Equal(t, want.Generated, got.Generated)
 					noPF := h
 					noPF.NoPrefetch = true

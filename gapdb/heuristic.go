@@ -11,10 +11,10 @@ import (
 
 // Heuristic is h_G:2N read from gap databases: the Manhattan distance M
 // plus 2v, where v is the largest entry, capped at N+1, over the databases
-// (projections) and, with Mirror, over the board's transpose too. Each
+// (projections) and, with Transpose, over the board's transpose too. Each
 // database's entry is the first level of its chain holding the board's
-// projection, so with one database and no mirror this is ida.Gap over that
-// chain, with the mirror it is the chain of mirrored sets (heuristic's
+// projection, so with one database and no transpose this is ida.Gap over that
+// chain, with the transpose it is the chain of transposed sets (heuristic's
 // gapGr); with several it is the largest of those admissible bounds, and
 // so admissible.
 //
@@ -28,8 +28,8 @@ type Heuristic struct {
 	DBs []*DB
 	// Levels is N+1: h_G:2N. A database of more levels serves it with its
 	// entries capped at N+1.
-	Levels int
-	Mirror bool
+	Levels    int
+	Transpose bool
 	// NoSkip computes the exact bound at every node (tests, comparisons).
 	NoSkip bool
 	// NoPrefetch turns off the prefetch (comparisons: nodes are the same).
@@ -43,7 +43,7 @@ func (h Heuristic) Name() string {
 		return h.Label
 	}
 	s := fmt.Sprintf("gapdb%d", 2*h.Levels-2)
-	if h.Mirror {
+	if h.Transpose {
 		s += "r"
 	}
 	return s
@@ -75,7 +75,7 @@ func (h Heuristic) NewEvaluator(rows, cols int) (ida.Evaluator, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &evaluator{levels: uint16(h.Levels), top: 2 * h.Levels, noSkip: h.NoSkip, prefetch: !h.NoPrefetch, geo: geo, mirror: h.Mirror}
+	e := &evaluator{levels: uint16(h.Levels), top: 2 * h.Levels, noSkip: h.NoSkip, prefetch: !h.NoPrefetch, geo: geo, transpose: h.Transpose}
 	for _, d := range h.DBs {
 		if d.Rows != rows || d.Cols != cols {
 			return nil, fmt.Errorf("%s: a %dx%d database, but the boards are %dx%d", d.Path, d.Rows, d.Cols, rows, cols)
@@ -85,7 +85,7 @@ func (h Heuristic) NewEvaluator(rows, cols int) (ida.Evaluator, error) {
 		}
 		e.tabs = append(e.tabs, table{words: d.table, proj: d.proj, bits: d.Bits, mask: d.mask})
 	}
-	if h.Mirror {
+	if h.Transpose {
 		tp, err := encode.NewSquareTransposition(rows, cols)
 		if err != nil {
 			return nil, err
@@ -99,7 +99,7 @@ func (h Heuristic) NewEvaluator(rows, cols int) (ida.Evaluator, error) {
 		}
 	}
 	e.ways = len(e.tabs)
-	if h.Mirror {
+	if h.Transpose {
 		e.ways *= 2
 	}
 	for w := 0; w < e.ways; w++ {
@@ -108,25 +108,25 @@ func (h Heuristic) NewEvaluator(rows, cols int) (ida.Evaluator, error) {
 	return e, nil
 }
 
-// evaluator keeps the board's key and, with mirror, its transpose's along
+// evaluator keeps the board's key and, with transpose, its transpose's along
 // the path; pre holds, per depth, the children's entry indexes computed by
 // Prefetch, by the child's key (an index is a function of the key alone, so
 // a stale slot is never wrong, only missed).
 type evaluator struct {
-	tabs     []table
-	ways     int      // reads a question: databases, times 2 with mirror
-	wayTab   []*table // the table each way reads
-	levels   uint16
-	top      int // 2N + 2
-	noSkip   bool
-	prefetch bool
-	mirror   bool
-	geo      *encode.Geometry
-	key      uint64
-	rkey     uint64
-	tp       encode.Transposition
-	rmul     [16][16]uint64
-	pre      []prefetched
+	tabs      []table
+	ways      int      // reads a question: databases, times 2 with transpose
+	wayTab    []*table // the table each way reads
+	levels    uint16
+	top       int // 2N + 2
+	noSkip    bool
+	prefetch  bool
+	transpose bool
+	geo       *encode.Geometry
+	key       uint64
+	rkey      uint64
+	tp        encode.Transposition
+	rmul      [16][16]uint64
+	pre       []prefetched
 
 	queries, skipped, reads, hits, fetched int64
 }
@@ -180,7 +180,7 @@ func (e *evaluator) holds(j uint16, pre *[2 * maxDBs]uint64) bool {
 // Root implements ida.Evaluator.
 func (e *evaluator) Root(p *ida.Position) int {
 	e.key = p.Key()
-	if e.mirror {
+	if e.transpose {
 		e.rkey = e.tp.Key(e.key)
 	}
 	return p.MD + 2*int(e.value())
@@ -192,7 +192,7 @@ func (e *evaluator) Root(p *ida.Position) int {
 // is returned, else M.
 func (e *evaluator) Push(p *ida.Position, tile uint8, from, to int, need int) int {
 	e.key ^= uint64(tile) * e.geo.Flip[from][to]
-	if e.mirror {
+	if e.transpose {
 		e.rkey ^= uint64(e.tp.Tile[tile]) * e.rmul[from][to]
 	}
 	if e.noSkip {
@@ -218,7 +218,7 @@ func (e *evaluator) Push(p *ida.Position, tile uint8, from, to int, need int) in
 // Pop implements ida.Evaluator.
 func (e *evaluator) Pop(_ *ida.Position, tile uint8, from, to int) {
 	e.key ^= uint64(tile) * e.geo.Flip[from][to]
-	if e.mirror {
+	if e.transpose {
 		e.rkey ^= uint64(e.tp.Tile[tile]) * e.rmul[from][to]
 	}
 }
@@ -246,7 +246,7 @@ func (e *evaluator) Prefetch(p *ida.Position, cells []uint8, need int) {
 		ck := key ^ uint64(t)*e.geo.Flip[c][blank]
 		pr.key[c] = ck
 		e.key = ck
-		if e.mirror {
+		if e.transpose {
 			e.rkey = rkey ^ uint64(e.tp.Tile[t])*e.rmul[c][blank]
 		}
 		for w := 0; w < e.ways; w++ {
@@ -267,7 +267,7 @@ func (e *evaluator) Counters() map[string]int64 {
 }
 
 // Looped is h as nested levels behind ida.GapLoop, for ida.Combined (which
-// asks about the mirror image itself, so h.Mirror must be false): level j
+// asks about the transpose image itself, so h.Transpose must be false): level j
 // holds a board when every database's entry of it is at most j, one read a
 // database.
 func (h Heuristic) Looped() ida.Heuristic { return looped{h} }
@@ -281,8 +281,8 @@ type loopEvaluator struct {
 
 // NewEvaluator implements ida.Heuristic.
 func (l looped) NewEvaluator(rows, cols int) (ida.Evaluator, error) {
-	if l.Mirror {
-		return nil, errors.New("gap database levels: the mirror image is the combining heuristic's to ask")
+	if l.Transpose {
+		return nil, errors.New("gap database levels: the transpose image is the combining heuristic's to ask")
 	}
 	ev, err := l.Heuristic.NewEvaluator(rows, cols)
 	if err != nil {

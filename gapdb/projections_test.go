@@ -39,13 +39,13 @@ func TestProjectionsAdmissible(t *testing.T) {
 		for _, cells := range c.cells {
 			dbs = append(dbs, build(t, tr.rows, tr.cols, cells, tr.levels))
 		}
-		mirror := tr.rows == tr.cols
-		all := Heuristic{DBs: dbs, Levels: len(tr.levels), Mirror: mirror}
+		transpose := tr.rows == tr.cols
+		all := Heuristic{DBs: dbs, Levels: len(tr.levels), Transpose: transpose}
 		evAll, err := all.NewEvaluator(tr.rows, tr.cols)
 		require.NoError(t, err)
 		var evs []ida.Evaluator
 		for _, d := range dbs {
-			ev, err := Heuristic{DBs: []*DB{d}, Levels: len(tr.levels), Mirror: mirror}.NewEvaluator(tr.rows, tr.cols)
+			ev, err := Heuristic{DBs: []*DB{d}, Levels: len(tr.levels), Transpose: transpose}.NewEvaluator(tr.rows, tr.cols)
 			require.NoError(t, err)
 			evs = append(evs, ev)
 		}

@@ -1,23 +1,6 @@
 package gapdb
 
-import "math/bits"
-
-// placementRank is the rank of a pattern of k distinct values below n
-// (pattern: k nibbles, the first cell's most significant) among the n!/(n-k)!
-// placements, as memset.Ranked ranks its patterns: digit i is the value
-// counted among the values not used before it, in radix n-i. It is the one
-// place this package ranks, so that moving to the shared ranking package
-// is a change of this line.
-func placementRank(n, k int, pattern uint64) uint64 {
-	var used uint32
-	x := uint64(0)
-	for i := 0; i < k; i++ {
-		v := uint(pattern>>(4*uint(k-1-i))) & 15
-		x = x*uint64(n-i) + uint64(v) - uint64(bits.OnesCount32(used&(1<<v-1)))
-		used |= 1 << v
-	}
-	return x
-}
+import "github.com/gapset/gapset/internal/placement"
 
 // projector takes a board's key (or a key projected onto cells that
 // include the database's) to its pattern: the nibbles of the cells, in
@@ -51,4 +34,6 @@ func (p *projector) pattern(key uint64) uint64 {
 }
 
 // index is the entry of the board with this key.
-func (p *projector) index(key uint64) uint64 { return placementRank(p.n, p.k, p.pattern(key)) }
+// index is the pattern's rank among the n!/(n-k)! placements, as
+// memset.Ranked ranks its patterns (the one ranking: internal/placement).
+func (p *projector) index(key uint64) uint64 { return placement.RankKey(p.pattern(key), p.n, p.k) }

@@ -33,20 +33,20 @@ func (r *Resolver) gapDBs() ([]*gapdb.DB, error) {
 }
 
 // gapDBHeuristic is h_G:maxGap read from the gap databases on the given
-// number of cells (0: every one given), each a projection; mirror asks each
+// number of cells (0: every one given), each a projection; transpose asks each
 // about the board's transpose too.
-func (r *Resolver) gapDBHeuristic(maxGap, cells, filter int, mirror bool) (gapdb.Heuristic, error) {
+func (r *Resolver) gapDBHeuristic(maxGap, cells, filter int, transpose bool) (gapdb.Heuristic, error) {
 	if filter != 0 {
 		return gapdb.Heuristic{}, fmt.Errorf("gap%d:%d/%d: a filter does not apply to --gapdb (one read answers every level)", maxGap, cells, filter)
 	}
-	if mirror && r.opt.Rows != r.opt.Cols {
+	if transpose && r.opt.Rows != r.opt.Cols {
 		return gapdb.Heuristic{}, fmt.Errorf("gap%dr asks about the transpose: a square board, not %dx%d", maxGap, r.opt.Rows, r.opt.Cols)
 	}
 	dbs, err := r.gapDBs()
 	if err != nil {
 		return gapdb.Heuristic{}, err
 	}
-	h := gapdb.Heuristic{Levels: maxGap/2 + 1, Mirror: mirror, NoSkip: r.opt.NoSkip}
+	h := gapdb.Heuristic{Levels: maxGap/2 + 1, Transpose: transpose, NoSkip: r.opt.NoSkip}
 	var names []string
 	for _, d := range dbs {
 		if cells != 0 && len(d.Cells) != cells {
@@ -62,7 +62,7 @@ func (r *Resolver) gapDBHeuristic(maxGap, cells, filter int, mirror bool) (gapdb
 		return gapdb.Heuristic{}, fmt.Errorf("no gap database on %d cells given (--gapdb)", cells)
 	}
 	r2 := ""
-	if mirror {
+	if transpose {
 		r2 = "r"
 	}
 	h.Label = fmt.Sprintf("gap%d%s(%s)", maxGap, r2, strings.Join(names, "+"))
