@@ -62,6 +62,13 @@ func TestEstimateRun(t *testing.T) {
 	assert.InDelta(t, 2130*1.23, ranked.CPU.Seconds(), 1)
 	assert.Less(t, ranked.ScratchBytes, g4.ScratchBytes)
 	assert.InDelta(t, 3.13, packedBytes(16, 16, 1331820797), 0.1)
+	// canonical layers: the measured CPU ratio, half the layers' scratch;
+	// boards that are not square are not canonical
+	canon := EstimateRun(Config{Rows: 4, Cols: 4, MaxGap: 4, Cells: []int{8, 10}, Transpose: true})
+	assert.InDelta(t, 2130*0.83, canon.CPU.Seconds(), 1)
+	assert.InDelta(t, g4.ScratchBytes-g4.ProjectionBytes, 2*(canon.ScratchBytes-canon.ProjectionBytes), 1)
+	assert.Equal(t, g4.ProjectionBytes, canon.ProjectionBytes)
+	assert.Equal(t, e34, EstimateRun(Config{Rows: 3, Cols: 4, MaxGap: 8, Cells: []int{12}, Transpose: true}))
 	assert.Contains(t, e.String(), "peak disk")
 	assert.False(t, EstimateRun(Config{Rows: 3, Cols: 5, MaxGap: 2, Cells: []int{15}}).Known)
 }
