@@ -33,7 +33,7 @@ func enumerateCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "summary format: text or json", Action: textOrJSON},
 			quietFlag(),
 			&cli.BoolFlag{Name: "estimate", Usage: "print the estimated members, disk and CPU time and stop"},
-			&cli.BoolFlag{Name: "packed", Usage: "write the key-set files delta-coded (format version 2, 2-5 bytes per key instead of 8; every command reads both)"},
+			&cli.BoolFlag{Name: "packed", Usage: "write the key-set files delta-coded (format version 2, 1-3.5 bytes per key instead of 8; every command reads both)"},
 			&cli.BoolFlag{Name: "raw-runs", Usage: "keep scratch runs as 8 bytes per key (default: delta-coded, a fraction of the disk)"},
 			&cli.BoolFlag{Name: "rank-runs", Usage: "code the whole-board runs by rank: about 40% less disk for about 20% more CPU (chosen by itself when the estimate says the disk is short)"},
 			&cli.BoolFlag{Name: "transpose", Value: true, Usage: "on a square board, enumerate one of each transposed pair (half the layers' keys, the same files); --transpose=false: every configuration"},
