@@ -55,7 +55,7 @@ func byPartition(t *testing.T, l Layout, dir string) ([]LayerCount, int64, []Out
 			}
 		}
 		newProj := map[[2]int][]RunFile{}
-		any := false
+		found := false
 		for j := range levels {
 			layer := make([]RunFile, np)
 			var n int64
@@ -90,7 +90,7 @@ func byPartition(t *testing.T, l Layout, dir string) ([]LayerCount, int64, []Out
 			if n > 0 {
 				counts = append(counts, LayerCount{Gap: 2 * j, Manhattan: d - 2*j, Count: n})
 				members += n
-				any = true
+				found = true
 			}
 		}
 		for _, k := range l.Projections() {
@@ -130,7 +130,7 @@ func byPartition(t *testing.T, l Layout, dir string) ([]LayerCount, int64, []Out
 				}
 			}
 		}
-		if !any {
+		if !found {
 			break
 		}
 	}

@@ -340,7 +340,7 @@ func (e *streamer) run() (Result, error) {
 		if err := e.ctx.Err(); err != nil {
 			return res, err
 		}
-		any := false
+		found := false
 		for j := 0; j < levels; j++ {
 			r, inWork, err := e.step(j, d)
 			if err != nil {
@@ -348,7 +348,7 @@ func (e *streamer) run() (Result, error) {
 			}
 			e.layers[j] = append(e.layers[j], r)
 			if r.n > 0 {
-				any = true
+				found = true
 			}
 			if err := finished(j, d, r, inWork); err != nil {
 				return res, err
@@ -368,10 +368,10 @@ func (e *streamer) run() (Result, error) {
 				}
 			}
 		}
-		if err := e.checkpoint(&res, d, !any); err != nil {
+		if err := e.checkpoint(&res, d, !found); err != nil {
 			return res, err
 		}
-		if !any {
+		if !found {
 			break
 		}
 	}

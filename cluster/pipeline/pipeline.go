@@ -154,11 +154,11 @@ func Enumerate(ctx context.Context, opt Options) (gapset.Result, error) {
 		if err := ctx.Err(); err != nil {
 			return e.res, err
 		}
-		any, err := e.step(ctx, d)
+		found, err := e.step(ctx, d)
 		if err != nil {
 			return e.res, err
 		}
-		done = !any
+		done = !found
 	}
 	if err := e.outputs(ctx, outDir); err != nil {
 		return e.res, err
@@ -366,13 +366,13 @@ func (e *driver) step(ctx context.Context, d int) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	any := e.apply(m, true)
+	found := e.apply(m, true)
 	if IsURL(e.work) {
 		e.peak = max(e.peak, e.named())
 	} else {
 		e.peak = max(e.peak, diskUse(e.work))
 	}
-	return any, e.prune(ctx, d, m)
+	return found, e.prune(ctx, d, m)
 }
 
 // flatten is beam.Flatten, which wants more than one collection.
@@ -419,12 +419,12 @@ func (e *driver) apply(m manifest, report bool) bool {
 			counts[r.Level] += r.N - r.Self // the transposes
 		}
 	}
-	any := false
+	found := false
 	var total int64
 	for j, n := range counts {
 		if n > 0 {
 			e.res.Layers = append(e.res.Layers, gapset.LayerCount{Gap: 2 * j, Manhattan: d - 2*j, Count: n})
-			any = true
+			found = true
 			total += n
 		}
 	}
@@ -441,7 +441,7 @@ func (e *driver) apply(m manifest, report bool) bool {
 		e.opt.Progress(fmt.Sprintf("%6.1fs step %3d: %12d keys in %d partitions; members %d",
 			time.Since(e.started).Seconds(), d, total, len(m.Layers), e.res.Members))
 	}
-	return any
+	return found
 }
 
 // prune removes what no later step reads: the step's pieces, the
