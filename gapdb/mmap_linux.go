@@ -3,6 +3,8 @@ package gapdb
 import (
 	"os"
 	"syscall"
+
+	"github.com/gapset/gapset/internal/hugemem"
 )
 
 // mapTable maps the file read-only and returns the table (size bytes from
@@ -14,6 +16,6 @@ func mapTable(f *os.File, off, size int64) (table []byte, unmap func()) {
 	if err != nil {
 		return nil, nil
 	}
-	_ = syscall.Madvise(b, syscall.MADV_HUGEPAGE) // a hint
+	hugemem.Hint(b) // a hint (a file's pages get huge pages only where the file system gives them)
 	return b[off:], func() { _ = syscall.Munmap(b) }
 }
