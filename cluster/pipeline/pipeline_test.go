@@ -237,6 +237,7 @@ func TestObjectStoreDamagedFile(t *testing.T) {
 	require.NotEmpty(t, layer, "step 9's layer of level 0")
 	memfs.Write(layer, []byte("short"))
 	_, err = Enumerate(context.Background(), Options{Layout: l, OutDir: t.TempDir(), WorkDir: url, LocalTmp: t.TempDir()})
-	require.ErrorContains(t, err, "is missing or not")
+	require.ErrorIs(t, err, gapset.ErrDamaged)
+	require.ErrorContains(t, err, "has 5 bytes, the manifest says")
 	require.ErrorContains(t, err, "give --fresh")
 }
