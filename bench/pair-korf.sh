@@ -9,4 +9,6 @@ export XDG_CACHE_HOME=${XDG_CACHE_HOME:-$(mktemp -d)}
 for i in $(seq "$pairs"); do for b in old new; do
   /usr/bin/time -f "$b %e s wall %U user %S sys" "${!b}" solve -q -H pdb78+fsm --pdb "$pdb" -i data/korf100.txt -f csv > "/tmp/korf-$b.csv"
 done; done
-cut -d, -f1-4 /tmp/korf-old.csv | cmp - <(cut -d, -f1-4 /tmp/korf-new.csv) && echo "lengths and nodes identical"
+# Lengths must agree; with two threads a last iteration's nodes depend on
+# which thread reaches the goal first (see solve --help).
+cut -d, -f1-3 /tmp/korf-old.csv | cmp - <(cut -d, -f1-3 /tmp/korf-new.csv) && echo "lengths identical"

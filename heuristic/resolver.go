@@ -3,10 +3,12 @@ package heuristic
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/gapset/gapset/gapdb"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/internal/safe"
 	"github.com/gapset/gapset/pdb"
 )
 
@@ -76,7 +78,12 @@ func (r *Resolver) Resolve(spec string) (ida.Heuristic, error) {
 	}
 	base := sp
 	base.Search = nil
+	var fsm safe.Group
+	if slices.Contains(sp.Search, "fsm") { // compiled on another core while the tables load
+		fsm.Go(func() { ida.DefaultFSM() })
+	}
 	h, err := r.build(base)
+	fsm.Wait()
 	if err != nil || sp.Search == nil {
 		return h, err
 	}

@@ -122,11 +122,17 @@ var (
 func DefaultFSM() *FSM {
 	fsmOnce.Do(func() {
 		start := time.Now()
-		pairs, maxLen, kept, err := ReadDuplicatePairs(bytes.NewReader(defaultPairs))
+		words, maxLen, kept, err := readPairWords(bytes.NewReader(defaultPairs))
 		if err != nil || maxLen != DefaultFSMLength {
 			panic(fmt.Sprintf("ida: fsm14.gz: %v (strings of up to %d moves)", err, maxLen))
 		}
-		defaultFSM = compilePairs(pairs, maxLen, kept, start)
+		longs := make([]moveString, len(words)/2) // straight from the file's words: no strings
+		for i := range longs {
+			longs[i] = unpackMoves(words[2*i])
+		}
+		defaultFSM = compileFSM(longs)
+		defaultFSM.MaxLen, defaultFSM.Strings, defaultFSM.Learned = maxLen, len(longs), kept
+		defaultFSM.Built = time.Since(start)
 	})
 	return defaultFSM
 }
@@ -193,6 +199,25 @@ func WriteDuplicatePairs(w io.Writer, pairs []DuplicatePair, maxLen, kept int) e
 
 // ReadDuplicatePairs reads what WriteDuplicatePairs wrote.
 func ReadDuplicatePairs(r io.Reader) (pairs []DuplicatePair, maxLen, kept int, err error) {
+	words, maxLen, kept, err := readPairWords(r)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	pairs = make([]DuplicatePair, len(words)/2)
+	for i := range pairs {
+		pairs[i] = DuplicatePair{Long: unpackMoves(words[2*i]).String(), Short: unpackMoves(words[2*i+1]).String()}
+	}
+	return pairs, maxLen, kept, nil
+}
+
+// unpackMoves is a string as WriteDuplicatePairs packs it in a word.
+func unpackMoves(x uint32) moveString {
+	return moveString(x&(1<<28-1)) | moveString(x>>28)<<56
+}
+
+// readPairWords reads a file of duplicate pairs up to its words: each
+// pair's long string, then its short one.
+func readPairWords(r io.Reader) (words []uint32, maxLen, kept int, err error) {
 	z, err := gzip.NewReader(r)
 	if err != nil {
 		return nil, 0, 0, err
@@ -211,14 +236,11 @@ func ReadDuplicatePairs(r io.Reader) (pairs []DuplicatePair, maxLen, kept int, e
 	if len(data) != 12+8*n {
 		return nil, 0, 0, fmt.Errorf("%d pairs announced in %d bytes", n, len(data))
 	}
-	str := func(x uint32) string {
-		m := moveString(x&(1<<28-1)) | moveString(x>>28)<<56
-		return m.String()
+	words = make([]uint32, 2*n)
+	for i := range words {
+		words[i] = word(3 + i)
 	}
-	for i := range n {
-		pairs = append(pairs, DuplicatePair{Long: str(word(3 + 2*i)), Short: str(word(4 + 2*i))})
-	}
-	return pairs, maxLen, kept, nil
+	return words, maxLen, kept, nil
 }
 
 // moveString is a move string of at most 28 moves: move i in bits 2i and

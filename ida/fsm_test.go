@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gapset/gapset/data"
 	"github.com/gapset/gapset/encode"
@@ -93,6 +94,16 @@ func TestStoredPairsAreSound(t *testing.T) {
 		require.False(t, f.Prunes(p.Long[:len(p.Long)-1]), p.Long)
 		require.False(t, f.Prunes(p.Long[1:]), p.Long)
 	}
+}
+
+// DefaultFSM, compiled from the file's words, is the automaton of the
+// pairs as ReadDuplicatePairs gives them.
+func TestDefaultFSMIsThePairs(t *testing.T) {
+	f := compilePairs(storedPairs(t), DefaultFSMLength, 0, time.Now())
+	d := DefaultFSM()
+	require.Equal(t, f.Next, d.Next)
+	require.Equal(t, f.Strings, d.Strings)
+	require.Equal(t, DefaultFSMLength, d.MaxLen)
 }
 
 // The stored pairs are the learning search's (all 14 moves unless -short:

@@ -74,3 +74,26 @@ func TestReadSummed(t *testing.T) {
 		}
 	}
 }
+
+// crc32Join joins two halves' checksums into the whole's at any split,
+// from any initial value, as one pass over the whole gives.
+func TestCRC32Join(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	data := make([]byte, 5000)
+	for i := range data {
+		data[i] = byte(rng.Uint32())
+	}
+	for _, cut := range []int{0, 1, 7, 8, 2500, 4999, 5000} {
+		for _, start := range []uint32{0, 77, 0xffffffff} {
+			head := crc32.Update(start, castagnoli, data[:cut])
+			tail := crc32.Update(0, castagnoli, data[cut:])
+			require.Equal(t, crc32.Update(start, castagnoli, data), crc32Join(head, tail, len(data)-cut), "cut %d start %d", cut, start)
+		}
+	}
+	big := make([]byte, 3*splitSum+5) // sumMapped's split path
+	for i := range big {
+		big[i] = byte(i * 7)
+	}
+	sum, _ := sumMapped(big, 9, false, nil)
+	require.Equal(t, crc32.Update(9, castagnoli, big), sum)
+}

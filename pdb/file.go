@@ -102,7 +102,7 @@ func write(path string, rows, cols int, group []uint8, payload []uint8, entries,
 // Read loads one group's table and checks that it is the table of that group
 // on that board, complete and with a matching checksum, and its contents
 // (see checkWhole). A compact file is decoded to a byte per entry; the table
-// of a byte file of 64 MiB or more is the file mapped read-only (it must not
+// of a byte file of 1 MiB or more is the file mapped read-only (it must not
 // be written).
 func Read(path string, rows, cols int, group []uint8) (table []uint8, step int, err error) {
 	st, err := readRaw(path, rows, cols, group, nil)
@@ -144,7 +144,7 @@ func readRaw(path string, rows, cols int, group []uint8, v *Verified) (stored, e
 		return stored{}, err
 	}
 	st, err := decode(f, path, rows, cols, group, func(size int64) ([]byte, func()) {
-		if size < hugemem.Min || !mapFiles {
+		if size < mapMin || !mapFiles {
 			return nil, nil
 		}
 		return mapPayload(f, headerSize, size)
@@ -155,8 +155,11 @@ func readRaw(path string, rows, cols int, group []uint8, v *Verified) (stored, e
 	return st, err
 }
 
-// mapFiles maps large files instead of reading them (see mapPayload).
+// mapFiles maps files of mapMin bytes or more instead of reading them (see
+// mapPayload): mapping the page cache's pages costs less than copying them.
 const mapFiles = true
+
+const mapMin = 1 << 20
 
 // decode reads a file's header and payload from r, or takes the payload
 // from mapped (when it returns the payload's bytes for its size, and how to
@@ -216,8 +219,19 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func
 			}()
 		}
 	}
+	step := int(hdr[11])
+	var sampled error
+	beside := false  // the sampled checks ran beside the checksum
 	if data != nil { // the length was checked by the mapping
+		// A compact table's sampled checks need no count of its zeros: they
+		// run beside the checksum, and their answer is given after its.
+		var samples safe.Group
+		if compact && step != 0 {
+			beside = true
+			samples.Go(func() { sampled = checkCompact(rows, cols, group, data, int(entries), step) })
+		}
 		sum, zeros = sumMapped(data, crc32.Checksum(hdr[:36], castagnoli), !compact, sha)
+		samples.Wait()
 	} else {
 		data = make([]uint8, size)
 		hugemem.Hint(data)
@@ -232,13 +246,15 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func
 	if sum != binary.LittleEndian.Uint32(hdr[36:]) {
 		return stored{}, bad("checksum mismatch")
 	}
-	step := int(hdr[11])
 	if step == 0 {
 		return stored{}, bad("step 0")
 	}
-	if compact {
+	switch {
+	case beside:
+		err = sampled
+	case compact:
 		err = checkCompact(rows, cols, group, data, int(entries), step)
-	} else {
+	default:
 		err = check(rows, cols, group, data, step, zeros)
 	}
 	if err != nil {
@@ -312,7 +328,62 @@ func sumMapped(data []byte, crc uint32, countZeros bool, sha hash.Hash) (uint32,
 	if sha != nil {
 		others.Go(func() { sha.Write(data) })
 	}
-	crc = crc32.Update(crc, castagnoli, data)
+	if countZeros || sha != nil || len(data) < splitSum {
+		crc = crc32.Update(crc, castagnoli, data)
+		others.Wait()
+		return crc, zeros
+	}
+	// Nothing else to do: the second half's checksum on another core,
+	// joined to the first's (the check of a file recorded as hashed is
+	// then bounded by half a pass).
+	half := len(data) / 2
+	var tail uint32
+	others.Go(func() { tail = crc32.Update(0, castagnoli, data[half:]) })
+	crc = crc32.Update(crc, castagnoli, data[:half])
 	others.Wait()
-	return crc, zeros
+	return crc32Join(crc, tail, len(data)-half), zeros
+}
+
+// splitSum is the payload size from which sumMapped splits the checksum.
+const splitSum = 8 << 20
+
+// crc32Join returns the CRC-32C of a||b from a's CRC (head) and b's taken
+// from 0 (tail), n = len(b). The CRC is linear over GF(2) once its initial
+// and final inversions cancel: Update(head, b) = Z^n(head) xor Update(0, b),
+// where Z^n is the register's update by n zero bytes; Z^n is built from the
+// one-bit update by squaring.
+func crc32Join(head, tail uint32, n int) uint32 {
+	var op [32]uint32 // op[i]: the image of bit i under the update by one zero bit
+	op[0] = crc32.Castagnoli
+	for i := 1; i < 32; i++ {
+		op[i] = 1 << (i - 1)
+	}
+	for range 3 { // one bit -> one byte
+		op = gf2Square(op)
+	}
+	for ; n > 0; n >>= 1 {
+		if n&1 != 0 {
+			head = gf2Apply(op, head)
+		}
+		op = gf2Square(op)
+	}
+	return head ^ tail
+}
+
+func gf2Apply(op [32]uint32, v uint32) uint32 {
+	var r uint32
+	for i := 0; v != 0; i, v = i+1, v>>1 {
+		if v&1 != 0 {
+			r ^= op[i]
+		}
+	}
+	return r
+}
+
+func gf2Square(op [32]uint32) [32]uint32 {
+	var sq [32]uint32
+	for i := range op {
+		sq[i] = gf2Apply(op, op[i])
+	}
+	return sq
 }

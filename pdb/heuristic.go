@@ -55,7 +55,7 @@ func (s *Set) Bytes() int64 {
 var ErrMissing = errors.New("pattern database not built")
 
 // Load reads the databases of part from dir, the groups' files at once
-// (files of 64 MiB or more are mapped read-only: their tables must not be
+// (files of 1 MiB or more are mapped read-only: their tables must not be
 // written), each checked as Read checks it: a file of a named partition's
 // group whole, by its digest (see checkWhole). A missing or corrupt file
 // gives an error that says how to build it. Files
