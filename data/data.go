@@ -8,6 +8,15 @@
 //   - random300.txt: 300 boards drawn uniformly from the solvable 15-puzzle
 //     configurations by `gapset gen --count 300 --seed 2012` (the workload of
 //     the paper's Table 2).
+//   - hard80.txt: the seventeen 15-puzzle configurations that need 80 moves,
+//     the most any needs (the complete breadth-first search of R. E. Korf and
+//     P. Schultze, "Large-scale parallel breadth-first search", AAAI 2005,
+//     found exactly 17 at depth 80; OEIS A089484). Sixteen were taken from
+//     a public list (blank in the first cell, goal with the blank last, as
+//     here); the seventeenth is the transpose of one of them, and the
+//     seventeen are closed under the transpose (TestHard80). Every one was
+//     solved in 80 moves by this toolkit (`gapset solve -H pdb78+fsm -i
+//     data/hard80.txt`; NOTES.md, 2026-11-27).
 //   - PaperTable1 and PaperTable2: the BDD sizes and the search figures of
 //     Hasegawa & Yamamoto's paper.
 //
@@ -26,6 +35,12 @@ var korf100 string
 
 //go:embed random300.txt
 var random300 string
+
+//go:embed hard80.txt
+var hard80 string
+
+// Hard80 returns the seventeen configurations that need 80 moves.
+func Hard80() []encode.Instance { return mustRead(hard80, "hard80.txt") }
 
 // Korf100 returns Korf's 100 instances in order (instance i at index i-1).
 func Korf100() []encode.Instance { return mustRead(korf100, "korf100.txt") }

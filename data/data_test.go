@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gapset/gapset/encode"
 )
 
 func TestEmbeddedFiles(t *testing.T) {
@@ -88,4 +90,34 @@ func TestPaperTable1(t *testing.T) {
 	}
 	_, ok := t1["Gap2_12"]
 	assert.False(t, ok, "the paper could not build Gap2_12")
+}
+
+// The seventeen 80-move configurations: distinct, the blank in the first
+// cell (the farthest from its goal cell), each a possible 80-move optimum
+// (Manhattan distance at most 80 and of its parity), and the set closed
+// under the transpose, which keeps every optimal length: a slip of
+// transcription in one line breaks the pairing.
+func TestHard80(t *testing.T) {
+	h := Hard80()
+	require.Len(t, h, 17)
+	tr, err := encode.NewSquareTransposition(4, 4)
+	require.NoError(t, err)
+	keys := map[uint64]bool{}
+	for _, in := range h {
+		keys[in.Board.Key()] = true
+	}
+	require.Len(t, keys, 17)
+	self := 0
+	for _, in := range h {
+		m := in.Board.Manhattan()
+		assert.LessOrEqual(t, m, 80, in.ID)
+		assert.Zero(t, (80-m)%2, "%s: Manhattan %d", in.ID, m)
+		assert.Equal(t, 0, in.Board.Blank(), in.ID)
+		k := in.Board.Key()
+		assert.True(t, keys[tr.Key(k)], "%s: its transpose is not in the file", in.ID)
+		if tr.Key(k) == k {
+			self++
+		}
+	}
+	assert.Equal(t, 5, self, "five are their own transposes, twelve pair up")
 }
