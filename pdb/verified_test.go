@@ -1,6 +1,7 @@
 package pdb
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -56,4 +57,25 @@ func TestVerifiedRecord(t *testing.T) {
 	// A record that cannot be written is only a missed shortcut.
 	var none *Verified
 	assert.NoError(t, none.Save())
+}
+
+// A trusted file (found equal to its digest before, identity unchanged)
+// skips the hash and the samples but not the checksum: a byte changed
+// behind an unchanged identity, as a failing disk would, is still refused.
+func TestTrustedStillChecksummed(t *testing.T) {
+	part, err := ParsePartition("4-4", 3, 3)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	require.NoError(t, BuildFiles(context.Background(), part, dir, 1, true, nil, nil))
+	raw, err := os.ReadFile(part.Paths(dir)[0])
+	require.NoError(t, err)
+	g := part.Groups[0]
+	trust := func(string) bool { return true }
+	_, err = decode(bytes.NewReader(raw), "f", 3, 3, g, nil, trust)
+	require.NoError(t, err)
+	bad := bytes.Clone(raw)
+	bad[len(bad)-3] ^= 0x10
+	_, err = decode(bytes.NewReader(bad), "f", 3, 3, g, nil, trust)
+	require.ErrorIs(t, err, ErrCorrupt)
+	assert.ErrorContains(t, err, "checksum mismatch")
 }
