@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/internal/safe"
 	"github.com/gapset/gapset/pdb"
 )
 
@@ -81,9 +82,16 @@ func (r *Resolver) pdbHeuristic(partition string, rows, cols int, transpose bool
 	if !ok {
 		set, ok = r.pdbs[part.Name]
 		if !ok {
-			if set, err = pdb.LoadVerified(dir, part, r.opt.PDBVerified); err != nil {
+			var checks []*safe.Pending
+			if r.opt.ChecksBeside {
+				set, checks, err = pdb.LoadBeside(dir, part, r.opt.PDBVerified)
+			} else {
+				set, err = pdb.LoadVerified(dir, part, r.opt.PDBVerified)
+			}
+			if err != nil {
 				return nil, err
 			}
+			r.pending = append(r.pending, checks...)
 		}
 		if compact { // the byte tables are dropped unless another heuristic holds them
 			if set, err = set.Compact(runtime.NumCPU()); err != nil {

@@ -41,6 +41,10 @@ type Options struct {
 	// PDBVerified remembers the database files checked whole before:
 	// those unchanged since are not hashed again (nil: all are).
 	PDBVerified *pdb.Verified
+	// ChecksBeside leaves the checksum of the database files PDBVerified
+	// records running beside the search (pdb.LoadBeside): the caller must
+	// not report anything found before every one of Pending has passed.
+	ChecksBeside bool
 	// Context cancels a running enumeration (nil: never).
 	Context context.Context
 	// Progress, when set, hears from enumerations of Cells (gap: the set's
@@ -56,7 +60,9 @@ type Resolver struct {
 	pool *pool
 	dbs  []*gapdb.DB // GapDBs, once opened
 	pdbs map[string]*pdb.Set
-	used map[string]bool
+	// pending are the checks of loaded files still running (ChecksBeside).
+	pending []*safe.Pending
+	used    map[string]bool
 }
 
 // New returns a Resolver over the options; nothing is loaded yet.
@@ -69,6 +75,11 @@ func New(opt Options) *Resolver {
 	}
 	return &Resolver{opt: opt, pdbs: map[string]*pdb.Set{}, used: map[string]bool{}}
 }
+
+// Pending returns the checks of the loaded files still running (only with
+// Options.ChecksBeside): nothing found with the heuristics may be reported
+// before each has returned nil.
+func (r *Resolver) Pending() []*safe.Pending { return r.pending }
 
 // Resolve parses spec and builds its heuristic.
 func (r *Resolver) Resolve(spec string) (ida.Heuristic, error) {

@@ -105,7 +105,7 @@ func write(path string, rows, cols int, group []uint8, payload []uint8, entries,
 // of a byte file of 1 MiB or more is the file mapped read-only (it must not
 // be written).
 func Read(path string, rows, cols int, group []uint8) (table []uint8, step int, err error) {
-	st, err := readRaw(path, rows, cols, group, nil)
+	st, err := readRaw(path, rows, cols, group, nil, false)
 	if err != nil || !st.compact {
 		return st.data, st.step, err
 	}
@@ -127,13 +127,15 @@ type stored struct {
 	// hashed is the digest the file's SHA-256 was found equal to at this
 	// load ("" when no hash was taken).
 	hashed string
+	// later, when set, is the checksum still running (decode's later).
+	later *safe.Pending
 }
 
 // readRaw loads one group's file as it is stored: a byte per entry, or
 // (compact) the compact entries.
 // A file that v records as checked whole, unchanged since, is not hashed
 // again (v nil: every file is).
-func readRaw(path string, rows, cols int, group []uint8, v *Verified) (stored, error) {
+func readRaw(path string, rows, cols int, group []uint8, v *Verified, later bool) (stored, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return stored{}, err
@@ -148,7 +150,7 @@ func readRaw(path string, rows, cols int, group []uint8, v *Verified) (stored, e
 			return nil, nil
 		}
 		return mapPayload(f, headerSize, size)
-	}, func(digest string) bool { return v.has(path, fi, digest) })
+	}, func(digest string) bool { return v.has(path, fi, digest) }, later)
 	if err == nil && st.hashed != "" {
 		v.add(path, fi, st.hashed)
 	}
@@ -168,8 +170,10 @@ const mapMin = 1 << 20
 // complete check (checkWhole) last.
 //
 // checked, when set, tells whether the file was already found equal to a
-// digest (Verified): its hash is then not taken again.
-func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func(size int64) ([]byte, func()), checked func(digest string) bool) (_ stored, err error) {
+// digest (Verified): its hash is then not taken again. With later, the
+// checksum of such a file, when mapped, is left running: stored.later
+// gives its outcome (see LoadBeside).
+func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func(size int64) ([]byte, func()), checked func(digest string) bool, later bool) (_ stored, err error) {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w %s: %s", ErrCorrupt, name, fmt.Sprintf(format, a...))
 	}
@@ -220,6 +224,19 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func
 		}
 	}
 	step := int(hdr[11])
+	if data != nil && trusted && later && step != 0 {
+		// Nothing but the checksum is left to check (see below): it runs
+		// beside the search, and the mapping stays even if it fails (the
+		// search may be reading it; the caller reports the failure).
+		want, head := binary.LittleEndian.Uint32(hdr[36:]), crc32.Checksum(hdr[:36], castagnoli)
+		check := safe.Start(func() error {
+			if sum, _ := sumMapped(data, head, false, nil); sum != want {
+				return bad("checksum mismatch")
+			}
+			return nil
+		})
+		return stored{data: data, compact: compact, step: step, whole: true, later: check}, nil
+	}
 	var sampled error
 	beside := false  // the sampled checks ran beside the checksum
 	if data != nil { // the length was checked by the mapping

@@ -156,10 +156,10 @@ func TestMappedPayload(t *testing.T) {
 			t.Cleanup(func() { f.Close() })
 			return f, func(size int64) ([]byte, func()) { return mapPayload(f, headerSize, size) }
 		}
-		want, err := readRaw(p, 3, 3, g, nil) // small: read
+		want, err := readRaw(p, 3, 3, g, nil, false) // small: read
 		require.NoError(t, err)
 		f, m := open()
-		got, err := decode(f, p, 3, 3, g, m, nil)
+		got, err := decode(f, p, 3, 3, g, m, nil, false)
 		require.NoError(t, err)
 		assert.Equal(t, want, got)
 		raw, err := os.ReadFile(p)
@@ -168,12 +168,12 @@ func TestMappedPayload(t *testing.T) {
 		bad[headerSize+100] ^= 0x22
 		require.NoError(t, os.WriteFile(p, bad, 0o644))
 		f, m = open()
-		_, err = decode(f, p, 3, 3, g, m, nil)
+		_, err = decode(f, p, 3, 3, g, m, nil, false)
 		assert.ErrorIs(t, err, ErrCorrupt)
 		assert.ErrorContains(t, err, "checksum")
 		require.NoError(t, os.WriteFile(p, raw[:len(raw)-3], 0o644))
 		f, m = open()
-		_, err = decode(f, p, 3, 3, g, m, nil)
+		_, err = decode(f, p, 3, 3, g, m, nil, false)
 		assert.ErrorContains(t, err, "truncated")
 	}
 }

@@ -67,19 +67,35 @@ func Load(dir string, part Partition) (*Set, error) { return LoadVerified(dir, p
 // none): those unchanged since are not hashed again, and those hashed now
 // are added to it (saved by the caller).
 func LoadVerified(dir string, part Partition, v *Verified) (*Set, error) {
+	s, _, err := loadSet(dir, part, v, false)
+	return s, err
+}
+
+// LoadBeside is LoadVerified for a caller that searches at once: the
+// checksum of a mapped file that v records as hashed, the one check left
+// for it, runs on another goroutine, and each of checks gives one such
+// file's outcome. The tables may be searched meanwhile, but nothing found
+// with them may be reported before every check has returned nil (a
+// failure is the error LoadVerified would give).
+func LoadBeside(dir string, part Partition, v *Verified) (s *Set, checks []*safe.Pending, err error) {
+	return loadSet(dir, part, v, true)
+}
+
+func loadSet(dir string, part Partition, v *Verified, later bool) (*Set, []*safe.Pending, error) {
 	data := make([][]uint8, len(part.Groups))
 	compact := make([]bool, len(part.Groups))
 	whole := make([]bool, len(part.Groups))
 	s := &Set{Part: part, Steps: make([]int, len(part.Groups))}
 	errs := make([]error, len(part.Groups))
+	pending := make([]*safe.Pending, len(part.Groups))
 	hint := fmt.Sprintf("build it with: gapset pdb build --partition %s --rows %d --cols %d --out %s", part.Name, part.Rows, part.Cols, dir)
 	var wg safe.Group
 	for i, g := range part.Groups {
 		wg.Go(func() {
 			path := filepath.Join(dir, FileName(part.Rows, part.Cols, g))
 			var st stored
-			st, errs[i] = readRaw(path, part.Rows, part.Cols, g, v)
-			data[i], compact[i], s.Steps[i], whole[i] = st.data, st.compact, st.step, st.whole
+			st, errs[i] = readRaw(path, part.Rows, part.Cols, g, v, later)
+			data[i], compact[i], s.Steps[i], whole[i], pending[i] = st.data, st.compact, st.step, st.whole, st.later
 			switch {
 			case errors.Is(errs[i], fs.ErrNotExist):
 				errs[i] = fmt.Errorf("%w: %s is missing; %s", ErrMissing, path, hint)
@@ -89,14 +105,25 @@ func LoadVerified(dir string, part Partition, v *Verified) (*Set, error) {
 		})
 	}
 	wg.Wait()
+	var checks []*safe.Pending
+	for _, p := range pending {
+		if p != nil {
+			checks = append(checks, safe.Start(func() error {
+				if err := p.Wait(); err != nil {
+					return fmt.Errorf("%w; re%s", err, hint)
+				}
+				return nil
+			}))
+		}
+	}
 	for _, err := range errs { // the first group's error, as one at a time would give
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	for i := range compact {
 		if compact[i] != compact[0] {
-			return nil, fmt.Errorf("%w: %s holds compact and byte tables; re%s", ErrCorrupt, dir, hint)
+			return nil, nil, fmt.Errorf("%w: %s holds compact and byte tables; re%s", ErrCorrupt, dir, hint)
 		}
 	}
 	for i, path := range part.Paths(dir) {
@@ -109,7 +136,7 @@ func LoadVerified(dir string, part Partition, v *Verified) (*Set, error) {
 	} else {
 		s.Tables = data
 	}
-	return s, nil
+	return s, checks, nil
 }
 
 // Heuristic is the additive bound of a Set: the sum over groups. With

@@ -390,7 +390,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		st, err := decode(strings.NewReader(string(data)), "fuzz", 3, 3, group, nil, nil)
+		st, err := decode(strings.NewReader(string(data)), "fuzz", 3, 3, group, nil, nil, false)
 		table, compact := st.data, st.compact
 		want := Entries(9, 2)
 		if compact {

@@ -71,11 +71,54 @@ func TestTrustedStillChecksummed(t *testing.T) {
 	require.NoError(t, err)
 	g := part.Groups[0]
 	trust := func(string) bool { return true }
-	_, err = decode(bytes.NewReader(raw), "f", 3, 3, g, nil, trust)
+	_, err = decode(bytes.NewReader(raw), "f", 3, 3, g, nil, trust, false)
 	require.NoError(t, err)
 	bad := bytes.Clone(raw)
 	bad[len(bad)-3] ^= 0x10
-	_, err = decode(bytes.NewReader(bad), "f", 3, 3, g, nil, trust)
+	_, err = decode(bytes.NewReader(bad), "f", 3, 3, g, nil, trust, false)
 	require.ErrorIs(t, err, ErrCorrupt)
 	assert.ErrorContains(t, err, "checksum mismatch")
+}
+
+// Loaded beside the search, a trusted mapped file's checksum is left
+// running; its outcome is the one the waiting load gives: nil for the
+// genuine bytes, the checksum mismatch for a changed byte.
+func TestTrustedChecksumBeside(t *testing.T) {
+	part, err := ParsePartition("4-4", 3, 3)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	require.NoError(t, BuildFiles(context.Background(), part, dir, 1, true, nil, nil))
+	raw, err := os.ReadFile(part.Paths(dir)[0])
+	require.NoError(t, err)
+	g := part.Groups[0]
+	trust := func(string) bool { return true }
+	for _, damage := range []bool{false, true} {
+		b := bytes.Clone(raw)
+		if damage {
+			b[len(b)-3] ^= 0x10
+		}
+		mapped := func(size int64) ([]byte, func()) { return b[headerSize:], nil }
+		st, err := decode(bytes.NewReader(b), "f", 3, 3, g, mapped, trust, true)
+		require.NoError(t, err, "nothing checked yet but the header")
+		require.NotNil(t, st.later)
+		if damage {
+			assert.ErrorContains(t, st.later.Wait(), "checksum mismatch")
+		} else {
+			assert.NoError(t, st.later.Wait())
+		}
+		// Not trusted, or read rather than mapped: checked at once.
+		st, err = decode(bytes.NewReader(b), "f", 3, 3, g, mapped, nil, true)
+		assert.Nil(t, st.later)
+		assert.Equal(t, damage, err != nil)
+		st, err = decode(bytes.NewReader(b), "f", 3, 3, g, nil, trust, true)
+		assert.Nil(t, st.later)
+		assert.Equal(t, damage, err != nil)
+	}
+	// A set too small to be mapped has no check left.
+	s, checks, err := LoadBeside(dir, part, nil)
+	require.NoError(t, err)
+	assert.Empty(t, checks)
+	want, err := Load(dir, part)
+	require.NoError(t, err)
+	assert.Equal(t, want.Nibbles, s.Nibbles)
 }

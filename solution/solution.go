@@ -97,6 +97,7 @@ type Writer struct {
 	all      bool  // the text counts the optimal solutions
 	csv      *csv.Writer
 	json     *json.Encoder
+	held     *held // NewHeldWriter's
 
 	Boards, Unsolved int
 	Nodes            int64
@@ -116,6 +117,11 @@ func NewWriter(w io.Writer, format string, maxNodes int64, all bool) *Writer {
 
 // Write writes one row.
 func (s *Writer) Write(rec Row) error {
+	if s.held != nil { // a failed check before anything is counted
+		if err := s.held.release(false); err != nil {
+			return err
+		}
+	}
 	s.Boards++
 	if rec.Unsolved {
 		s.Unsolved++
@@ -135,8 +141,11 @@ func (s *Writer) Write(rec Row) error {
 }
 
 // Close ends the output: as text, a line of totals when more than one board
-// was written.
+// was written. A held writer's checks are waited for first (Release).
 func (s *Writer) Close() error {
+	if err := s.Release(); err != nil {
+		return err
+	}
 	if s.format != "text" || s.Boards < 2 {
 		return nil
 	}

@@ -9,7 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gapset/gapset/data"
 	"github.com/gapset/gapset/internal/cmdline"
+	"github.com/gapset/gapset/internal/sysprobe"
+	"github.com/gapset/gapset/pdb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -148,4 +151,96 @@ func TestPDBCheckedWholeIsRemembered(t *testing.T) {
 	assert.Equal(t, 2, strings.Count(string(b), "\n"), "both groups' files recorded: %s", b)
 	assert.Contains(t, string(b), db)
 	assert.Equal(t, first, solve())
+}
+
+// A recorded database file is checksummed beside the first searches; if
+// that check fails (here: a byte changed and the record forged to the new
+// identity, as a disk that flips a bit would leave it), solve prints no
+// line, not even the CSV header, and exits 2 naming the file.
+func TestPDBChecksumBesideSearchFails(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "pdb")
+	code, _, errs := runCmd(t, "", "pdb", "build", "-q", "--partition", "6-6-3", "--compact", "--out", db)
+	require.Equal(t, 0, code, errs)
+	record := filepath.Join(dir, "cache", "gapset", "pdb-verified")
+	// the first solve hashes and records; the second trusts the record
+	// and checksums beside the search: the same lines
+	var first string
+	for range 2 {
+		var out, errb strings.Builder
+		e := &env{stdin: strings.NewReader(korfLines(t, 12, 42)), stdout: &out, stderr: &errb, context: context.Background(),
+			cleanup: cmdline.NewCleanup("gapset", &errb), pdbRecord: record}
+		code := runEnv(e, []string{"gapset", "solve", "-q", "-f", "csv", "--threads", "1", "-H", "pdb663", "--pdb", db, "-i", "-"})
+		require.Equal(t, 0, code, errb.String())
+		var lines []string // the seconds column aside
+		for _, l := range strings.Split(out.String(), "\n") {
+			if f := strings.Split(l, ","); len(f) > 6 {
+				lines = append(lines, strings.Join(append(f[:5:5], f[6:]...), ","))
+			}
+		}
+		got := strings.Join(lines, "\n")
+		require.Len(t, lines, 3, out.String())
+		if first == "" {
+			first = got
+		}
+		assert.Equal(t, first, got)
+	}
+	// damage a payload byte of a mapped (1 MiB or more) group file in place
+	path := filepath.Join(db, "4x4-1-2-5-6-9-10.pdb")
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	require.NoError(t, err)
+	var b [1]byte
+	_, err = f.ReadAt(b[:], 1<<20)
+	require.NoError(t, err)
+	b[0] ^= 0x11
+	_, err = f.WriteAt(b[:], 1<<20)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	// forge the record: the file's new identity with its old digest
+	fi, err := os.Stat(path)
+	require.NoError(t, err)
+	id, ok := sysprobe.FileIdentity(fi)
+	require.True(t, ok)
+	rec, err := os.ReadFile(record)
+	require.NoError(t, err)
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(string(rec)), "\n") {
+		if f := strings.SplitN(l, " ", 3); len(f) == 3 && f[2] == path {
+			l = id + " " + f[1] + " " + f[2]
+		}
+		lines = append(lines, l)
+	}
+	require.NoError(t, os.WriteFile(record, []byte(strings.Join(lines, "\n")+"\n"), 0o644))
+	// the forged record is trusted: the load passes, the check beside fails
+	part, err := pdb.ParsePartition("6-6-3", 4, 4)
+	require.NoError(t, err)
+	_, checks, err := pdb.LoadBeside(db, part, pdb.OpenVerified(record))
+	require.NoError(t, err)
+	failed := 0
+	for _, c := range checks {
+		if c.Wait() != nil {
+			failed++
+		}
+	}
+	require.Equal(t, 1, failed, "one of %d checks left running fails", len(checks))
+
+	var out, errb strings.Builder
+	e := &env{stdin: strings.NewReader(korfLines(t, 12, 42)), stdout: &out, stderr: &errb, context: context.Background(),
+		cleanup: cmdline.NewCleanup("gapset", &errb), pdbRecord: record}
+	code = runEnv(e, []string{"gapset", "solve", "-q", "-f", "csv", "--threads", "1", "-H", "pdb663", "--pdb", db, "-i", "-"})
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out.String(), "no line before the check passed")
+	assert.Contains(t, errb.String(), "checksum mismatch")
+	assert.Contains(t, errb.String(), "4x4-1-2-5-6-9-10.pdb")
+	assert.Equal(t, 1, strings.Count(errb.String(), "\n"), errb.String())
+}
+
+// korfLines is Korf's instances ids as solve reads them.
+func korfLines(t *testing.T, ids ...int) string {
+	t.Helper()
+	var b strings.Builder
+	for _, id := range ids {
+		fmt.Fprintf(&b, "%d %s\n", id, data.KorfInstance(id).Board)
+	}
+	return b.String()
 }

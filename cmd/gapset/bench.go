@@ -62,7 +62,7 @@ func runBench(c *cli.Context, e *env) error {
 	if n := c.Int("limit"); n > 0 && n < len(insts) {
 		insts = insts[:n]
 	}
-	hs, res, err := resolveHeuristics(c, e, heuristic.SplitList(c.String("heuristics")))
+	hs, res, err := resolveHeuristics(c, e, heuristic.SplitList(c.String("heuristics")), false)
 	if err != nil {
 		return err
 	}

@@ -29,7 +29,10 @@ func heuristicFlags() []cli.Flag {
 
 // resolveHeuristics builds the heuristics of the specs from the command's
 // flags, and refuses a heuristic flag that none of them reads.
-func resolveHeuristics(c *cli.Context, e *env, specs []string) ([]ida.Heuristic, *heuristic.Resolver, error) {
+// With beside, the checksums of database files checked whole before run
+// beside the search (heuristic.Options.ChecksBeside): the caller holds its
+// output until the resolver's Pending checks pass.
+func resolveHeuristics(c *cli.Context, e *env, specs []string, beside bool) ([]ida.Heuristic, *heuristic.Resolver, error) {
 	if err := heuristic.CheckDense(c.IntSlice(heuristic.OptDense)); err != nil {
 		return nil, nil, cmdline.BadInput(err)
 	}
@@ -40,7 +43,7 @@ func resolveHeuristics(c *cli.Context, e *env, specs []string) ([]ida.Heuristic,
 		Keys: c.StringSlice(heuristic.OptKeys), BDDs: c.StringSlice(heuristic.OptBDD), GapDBs: c.StringSlice(heuristic.OptGapDB),
 		Cells: c.IntSlice(heuristic.OptCells), MaxGap: c.Int(heuristic.OptMaxGap),
 		Dense: c.IntSlice(heuristic.OptDense), NameDense: c.IsSet(heuristic.OptDense),
-		NoSkip: c.Bool(heuristic.OptNoSkip), PDBDir: c.String(heuristic.OptPDB), PDBVerified: pdbVerified(e),
+		NoSkip: c.Bool(heuristic.OptNoSkip), PDBDir: c.String(heuristic.OptPDB), PDBVerified: pdbVerified(e), ChecksBeside: beside,
 		Context: e.context,
 		Progress: func(g int, pr gapset.Progress) {
 			prog.Update(0, 0, false, "enumerating Gap%d of %dx%d: gap %d, Manhattan %d, %d members so far", g, rows, cols, pr.Gap, pr.Manhattan, pr.Members)

@@ -59,7 +59,7 @@ func runSolve(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	hs, _, err := resolveHeuristics(c, e, []string{c.String("heuristic")})
+	hs, r, err := resolveHeuristics(c, e, []string{c.String("heuristic")}, true)
 	if err != nil {
 		return err
 	}
@@ -70,7 +70,9 @@ func runSolve(c *cli.Context, e *env) error {
 		return cmdline.BadInputf("--threads %d: bidirectional pathmax (--bpmx, +bpmx) searches with one thread", c.Int("threads"))
 	}
 	prog := progress.New(e.stderr, c.Bool("quiet"))
-	out := solution.NewWriter(e.stdout, format, c.Int64("max-nodes"), c.Bool("all-solutions"))
+	// The databases' last checks run beside the first searches; the
+	// lines wait for them.
+	out := solution.NewHeldWriter(e.stdout, format, c.Int64("max-nodes"), c.Bool("all-solutions"), r.Pending())
 	for i, in := range insts {
 		prog.Update(int64(i), int64(len(insts)), true, "solving %s (%s)", in.ID, h.Name())
 		opt := ida.Options{Context: e.context, MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo"), Threads: c.Int("threads"), BPMX: c.Bool("bpmx")}
@@ -89,15 +91,24 @@ func runSolve(c *cli.Context, e *env) error {
 		}
 		prog.Clear()
 		if err := out.Write(solution.New(in, res, err != nil)); err != nil {
-			return err
+			return checkFailed(err)
 		}
 	}
 	prog.Done()
 	if err := out.Close(); err != nil {
-		return err
+		return checkFailed(err)
 	}
 	if out.Unsolved > 0 {
 		return cmdline.LimitError{Err: fmt.Errorf("%d of %d boards unsolved: --max-nodes %d reached", out.Unsolved, len(insts), c.Int64("max-nodes"))}
 	}
 	return nil
+}
+
+// checkFailed makes a failed check of a database file (solution.CheckFailed)
+// bad input, as the same failure found at load is.
+func checkFailed(err error) error {
+	if errors.As(err, new(solution.CheckFailed)) {
+		return cmdline.BadInput(err)
+	}
+	return err
 }

@@ -81,3 +81,38 @@ func (g *Group) Wait() {
 		panic(g.first)
 	}
 }
+
+// Pending is a function's result still being computed on another
+// goroutine: a check that runs beside work whose outcome must not be
+// reported before it passes.
+type Pending struct {
+	g    Group
+	done chan struct{}
+	err  error
+}
+
+// Start runs f in a new goroutine (through a Group: its panic reaches Wait).
+func Start(f func() error) *Pending {
+	p := &Pending{done: make(chan struct{})}
+	p.g.Go(func() {
+		defer close(p.done)
+		p.err = f()
+	})
+	return p
+}
+
+// Done tells, without waiting, whether f has returned (or panicked).
+func (p *Pending) Done() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// Wait waits for f and returns its error, or raises its panic.
+func (p *Pending) Wait() error {
+	p.g.Wait()
+	return p.err
+}

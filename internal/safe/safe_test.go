@@ -1,6 +1,7 @@
 package safe
 
 import (
+	"errors"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -127,4 +128,25 @@ func TestEveryGoroutineIsSafe(t *testing.T) {
 	for rel := range allowed {
 		assert.Equal(t, allowed[rel], found[rel], "%s: the exception is still needed", rel)
 	}
+}
+
+// A Pending is not done until its function returns, then gives its error;
+// a panic in it is raised by Wait.
+func TestPending(t *testing.T) {
+	release := make(chan struct{})
+	p := Start(func() error { <-release; return errors.New("late") })
+	assert.False(t, p.Done())
+	close(release)
+	assert.EqualError(t, p.Wait(), "late")
+	assert.True(t, p.Done())
+	q := Start(func() error { panic("boom") })
+	assert.PanicsWithValue(t, "boom", func() {
+		defer func() {
+			if v := recover(); v != nil {
+				panic(v.(*Panic).Value)
+			}
+		}()
+		_ = q.Wait()
+	})
+	assert.True(t, q.Done())
 }
