@@ -158,7 +158,7 @@ func byPartition(t *testing.T, l Layout, dir string) ([]LayerCount, int64, []Out
 				}
 			}
 		}
-		out, err := l.WriteOutput(ctx, k, cfg.OutputPath(k), byPart)
+		out, err := l.WriteOutput(ctx, k, cfg.OutputPath(k), byPart, -1)
 		require.NoError(t, err)
 		outs = append(outs, out)
 	}

@@ -411,3 +411,26 @@ func copyOut(ctx context.Context, work, name string, size int64, dst string) err
 	}
 	return f.Commit()
 }
+
+// openWorkURL is statedir.Open for a work location URL: a location holding
+// nothing gets the marker first (one object); one holding objects must
+// hold the marker, or it is refused (statedir.ErrForeign) untouched.
+func openWorkURL(ctx context.Context, work string) error {
+	fsys, err := openFS(ctx, work)
+	if err != nil {
+		return err
+	}
+	names, err := listWork(ctx, fsys, work)
+	fsys.Close()
+	if err != nil {
+		return err
+	}
+	if len(names) == 0 {
+		return writeWork(ctx, work, statedir.MarkerName, statedir.Marker(workKind))
+	}
+	b, err := readWork(ctx, work, statedir.MarkerName)
+	if how := statedir.CheckMarker(b, err, workKind); how != "" {
+		return statedir.Foreign(work, how, workKind)
+	}
+	return nil
+}
