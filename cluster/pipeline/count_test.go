@@ -38,3 +38,25 @@ func TestWholeBoardCountChecked(t *testing.T) {
 	assert.ErrorContains(t, err, "--fresh")
 	assert.NoFileExists(t, l.Config(out).OutputPath(9), "no whole-board file with a count other than the layers'")
 }
+
+// A step manifest of the older format (flat, format 2) is refused as
+// damaged with the --fresh hint, never read; the work directory is left.
+func TestOlderManifestRefused(t *testing.T) {
+	l := gapset.Layout{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9}}
+	base := t.TempDir()
+	work := filepath.Join(base, WorkName)
+	_, err := statedir.Open(work, workKind)
+	require.NoError(t, err)
+	require.NoError(t, os.Mkdir(filepath.Join(work, statedir.StepDir(0)), 0o755))
+	old := []byte(`{"format": 2, "layout": {"rows": 3, "cols": 3, "gap": 2}, "step": 0, "layers": [], "checksum": "crc32c:00000000"}`)
+	path := filepath.Join(work, statedir.StepDir(0), manifestName)
+	require.NoError(t, os.WriteFile(path, old, 0o644))
+	_, err = Enumerate(context.Background(), Options{Layout: l, OutDir: t.TempDir(), WorkDir: base})
+	require.ErrorIs(t, err, gapset.ErrDamaged)
+	assert.ErrorContains(t, err, "format 2")
+	assert.ErrorContains(t, err, "give --fresh")
+	assert.NotContains(t, err.Error(), "\n")
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, old, b, "left as it was")
+}
