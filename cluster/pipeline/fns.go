@@ -64,14 +64,11 @@ type goalFn struct {
 }
 
 func (f *goalFn) ProcessElement(ctx context.Context, _ []byte, emit func(int, Ref)) error {
-	st, err := newStage(ctx, f.Work, f.Tmp)
+	st, err := newStage(ctx, f.Work, f.Tmp, statedir.ScratchDir(0))
 	if err != nil {
 		return err
 	}
 	defer st.done()
-	if err := st.mkdir(statedir.ScratchDir(0)); err != nil {
-		return err
-	}
 	pc, err := f.Layout.WriteGoal(func(p int) string {
 		return filepath.Join(st.dir, statedir.ScratchDir(0), statedir.Part("goal", p))
 	})
@@ -99,14 +96,11 @@ type expandFn struct {
 }
 
 func (f *expandFn) ProcessElement(ctx context.Context, src Ref, emit func(int, Ref)) error {
-	st, err := newStage(ctx, f.Work, f.Tmp)
+	st, err := newStage(ctx, f.Work, f.Tmp, statedir.ScratchDir(f.Step))
 	if err != nil {
 		return err
 	}
 	defer st.done()
-	if err := st.mkdir(statedir.ScratchDir(f.Step)); err != nil {
-		return err
-	}
 	if err := st.fetch(ctx, src); err != nil {
 		return err
 	}
@@ -150,14 +144,11 @@ type mergeFn struct {
 
 func (f *mergeFn) ProcessElement(ctx context.Context, key int, cands func(*Ref) bool, emitLayer func(Ref), emitProj func(int, Ref)) error {
 	j, p := key>>16, key&0xffff
-	st, err := newStage(ctx, f.Work, f.Tmp)
+	st, err := newStage(ctx, f.Work, f.Tmp, statedir.ScratchDir(f.Step))
 	if err != nil {
 		return err
 	}
 	defer st.done()
-	if err := st.mkdir(statedir.ScratchDir(f.Step)); err != nil {
-		return err
-	}
 	var in []gapset.RunFile
 	var fetch []Ref
 	spills := 0
@@ -243,14 +234,11 @@ type projectFn struct {
 
 func (f *projectFn) ProcessElement(ctx context.Context, key int, runs func(*Ref) bool, emit func(Ref)) error {
 	k, q := key>>16, key&0xffff
-	st, err := newStage(ctx, f.Work, f.Tmp)
+	st, err := newStage(ctx, f.Work, f.Tmp, statedir.StepDir(f.Step))
 	if err != nil {
 		return err
 	}
 	defer st.done()
-	if err := st.mkdir(statedir.StepDir(f.Step)); err != nil {
-		return err
-	}
 	var in []gapset.RunFile
 	var fetch []Ref
 	var r Ref

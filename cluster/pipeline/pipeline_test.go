@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -248,12 +249,14 @@ func TestObjectStoreDamagedFile(t *testing.T) {
 // --fresh too) and left as it was.
 func TestObjectStoreMarker(t *testing.T) {
 	l := gapset.Layout{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9}}
-	url := "memfs://marker/runs"
+	// Unique locations: memfs outlives a test (-count=N).
+	id := time.Now().UnixNano()
+	url := fmt.Sprintf("memfs://marker-%d/runs", id)
 	_, err := Enumerate(context.Background(), Options{Layout: l, OutDir: t.TempDir(), WorkDir: url, LocalTmp: t.TempDir(), FailAt: "5/1/1"})
 	require.ErrorContains(t, err, "injected failure")
 	assert.Contains(t, memfsUnder(t, url), url+"/"+WorkName+"/"+statedir.MarkerName)
 
-	theirs := "memfs://theirs/runs"
+	theirs := fmt.Sprintf("memfs://theirs-%d/runs", id)
 	precious := theirs + "/" + WorkName + "/precious.txt"
 	memfs.Write(precious, []byte("mine\n"))
 	for _, fresh := range []bool{false, true} {

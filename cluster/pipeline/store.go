@@ -118,7 +118,9 @@ type stage struct {
 	fsys      filesystem.Interface
 }
 
-func newStage(ctx context.Context, work, tmp string) (*stage, error) {
+// newStage opens the stage of one DoFn call, with the directories dirs
+// made below it (those of a local work directory are the driver's).
+func newStage(ctx context.Context, work, tmp string, dirs ...string) (*stage, error) {
 	if !IsURL(work) {
 		return &stage{work: work, dir: work}, nil
 	}
@@ -134,7 +136,14 @@ func newStage(ctx context.Context, work, tmp string) (*stage, error) {
 		fsys.Close()
 		return nil, err
 	}
-	return &stage{work: work, dir: dir, fsys: fsys}, nil
+	st := &stage{work: work, dir: dir, fsys: fsys}
+	for _, d := range dirs {
+		if err := st.mkdir(d); err != nil {
+			st.done()
+			return nil, err
+		}
+	}
+	return st, nil
 }
 
 // mkdir makes a directory below the stage (the local work directory's
