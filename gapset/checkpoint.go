@@ -1,7 +1,6 @@
 package gapset
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -44,16 +43,21 @@ func openCheckpoint(dir string) (func(), error) {
 	if _, err := statedir.Open(dir, checkpointKind); err != nil {
 		return nil, err
 	}
-	return lockDir(dir)
+	unlock, err := statedir.Lock(dir, checkpointKind)
+	if errors.Is(err, statedir.ErrBusy) {
+		err = fmt.Errorf("%w: %w", ErrArgs, err)
+	}
+	return unlock, err
 }
 
 // checkpointFormat changes whenever the manifest or the run files change
 // meaning; a checkpoint of another format is refused, not misread.
 // Format 2: layers and projections partitioned by key range. Format 3: a
-// CRC-32C of every run file and of the manifest, and the marker.
-const checkpointFormat = 3
+// CRC-32C of every run file and of the manifest, and the marker. Format 4:
+// the manifest in statedir's sealed envelope, the runs named by statedir.
+const checkpointFormat = 4
 
-const manifestName = "manifest.json"
+const manifestName = statedir.ManifestName
 
 // ErrCheckpoint marks a checkpoint that belongs to another enumeration (or
 // another format): the caller's arguments are wrong for it. It wraps
@@ -62,8 +66,8 @@ var ErrCheckpoint = fmt.Errorf("%w: checkpoint mismatch", ErrArgs)
 
 // manifest is a checkpoint's description: what the enumeration is, where
 // it stands and which runs hold its state.
+// Its format and checksum are statedir's envelope's.
 type manifest struct {
-	Format int    `json:"format"`
 	Rows   int    `json:"rows"`
 	Cols   int    `json:"cols"`
 	MaxGap int    `json:"gap"`
@@ -91,9 +95,6 @@ type manifest struct {
 	// Transpose: the layers hold one key of each transposed pair, and the
 	// whole board (when asked for) has projection runs (transpose.go).
 	Transpose bool `json:"transpose,omitempty"`
-	// Sum is the manifest's own CRC-32C (statedir.Seal): an edit of any
-	// field is damage, not a different state.
-	Sum string `json:"checksum"`
 }
 
 // partsRecord is a partitioned run of the checkpoint: its non-empty
@@ -117,14 +118,14 @@ type runRecord struct {
 
 // identity is what a checkpoint must agree on with the run resuming it.
 func (m manifest) identity() string {
-	return fmt.Sprintf("format %d, %dx%d, gap <= %d, exact %v, cells %v, packed %v, transpose %v",
-		m.Format, m.Rows, m.Cols, m.MaxGap, m.Exact, m.Cells, m.Packed, m.Transpose)
+	return fmt.Sprintf("%dx%d, gap <= %d, exact %v, cells %v, packed %v, transpose %v",
+		m.Rows, m.Cols, m.MaxGap, m.Exact, m.Cells, m.Packed, m.Transpose)
 }
 
 func newManifest(cfg Config) manifest {
 	cells := slices.Clone(cfg.Cells)
 	slices.Sort(cells)
-	return manifest{Format: checkpointFormat, Rows: cfg.Rows, Cols: cfg.Cols, MaxGap: cfg.MaxGap,
+	return manifest{Rows: cfg.Rows, Cols: cfg.Cols, MaxGap: cfg.MaxGap,
 		Exact: cfg.Exact, Packed: cfg.Packed, Cells: cells, Transpose: cfg.transposer() != nil}
 }
 
@@ -161,15 +162,7 @@ func readManifest(dir string) (m manifest, ok bool, err error) {
 	if err != nil {
 		return m, false, statedir.Damaged(dir, "%v", err)
 	}
-	// The format first: an older checkpoint has no checksum to check.
-	var f struct {
-		Format int `json:"format"`
-	}
-	if json.Unmarshal(b, &f) == nil && f.Format != checkpointFormat {
-		return m, false, fmt.Errorf("%w: %s holds a checkpoint of format %d, not %d (give --fresh to discard it)",
-			ErrCheckpoint, dir, f.Format, checkpointFormat)
-	}
-	if err := statedir.Unseal(dir, path, b, &m, &m.Sum); err != nil {
+	if err := statedir.Unseal(dir, path, b, checkpointFormat, &m); err != nil {
 		return m, false, err
 	}
 	return m, true, nil
@@ -186,7 +179,7 @@ func checkMatch(dir string, have, want manifest) error {
 
 // referenced lists the run files a manifest names.
 func (m manifest) referenced() map[string]bool {
-	names := map[string]bool{manifestName: true, lockName: true}
+	names := map[string]bool{manifestName: true, statedir.LockName: true}
 	m.eachRun(func(r runRecord) error {
 		names[r.Name] = true
 		return nil
@@ -220,7 +213,7 @@ func (m manifest) eachRun(fn func(runRecord) error) error {
 // prune removes what the manifest does not name (runs of a step that did
 // not complete) and checks that every run it names is there whole.
 func prune(dir string, m manifest, ok bool) error {
-	keep := map[string]bool{lockName: true}
+	keep := map[string]bool{statedir.LockName: true}
 	if ok {
 		keep = m.referenced()
 	}
@@ -229,7 +222,7 @@ func prune(dir string, m manifest, ok bool) error {
 		// The manifest goes first: a stop while the runs are removed must
 		// not leave it naming files that are gone.
 		if err := os.Remove(filepath.Join(dir, manifestName)); err == nil {
-			if err := syncPath(dir); err != nil {
+			if err := atomicfile.SyncDir(dir); err != nil {
 				return err
 			}
 		}
@@ -253,7 +246,7 @@ func prune(dir string, m manifest, ok bool) error {
 	// wrong set.
 	np := 1 << max(m.PrefixBits, m.ProjectionBits)
 	return m.eachRun(func(r runRecord) error {
-		if r.Name == "" || strings.ContainsAny(r.Name, `/\`) || r.Name == manifestName || r.Name == lockName || statedir.Keep(r.Name) || r.P < 0 || r.P >= np || r.N <= 0 {
+		if r.Name == "" || strings.ContainsAny(r.Name, `/\`) || r.Name == manifestName || statedir.Keep(r.Name) || r.P < 0 || r.P >= np || r.N <= 0 {
 			return statedir.Damaged(dir, "the manifest names a bad run %q of %d keys in partition %d", r.Name, r.N, r.P)
 		}
 		return statedir.CheckFile(dir, filepath.Join(dir, r.Name), r.Bytes, r.Sum)
@@ -303,12 +296,12 @@ func (e *streamer) checkpoint(res *Result, step int, done bool) error {
 	// A checkpoint is due when the interval has passed, or when the runs
 	// kept only for the last one hold more than an eighth of the disk the
 	// run uses: they bound what checkpointing adds to the peak.
-	if time.Since(e.lastCP) < e.cfg.CheckpointEvery && e.droppedBytes <= (e.disk-e.droppedBytes)/8 {
+	if time.Since(e.lastCP) < e.cfg.CheckpointEvery && e.droppedBytes <= (e.du.Now()-e.droppedBytes)/8 {
 		return nil
 	}
 	e.lastCP = time.Now()
 	m := newManifest(e.cfg)
-	m.Step, m.Done, m.Seq, m.Spills, m.Peak, m.Members = step, done, e.seq, e.spills, e.peak, e.members
+	m.Step, m.Done, m.Seq, m.Spills, m.Peak, m.Members = step, done, e.seq, e.spills, e.du.Peak(), e.members
 	m.Elapsed, m.CPU = time.Since(e.start), sysprobe.ProcessCPU()-e.cpu0
 	_, rss := sysprobe.Memory()
 	m.RSS = max(rss, e.rss0)
@@ -328,18 +321,18 @@ func (e *streamer) checkpoint(res *Result, step int, done bool) error {
 			m.Proj[k] = append(m.Proj[k], rec)
 		}
 	}
-	b, err := statedir.Seal(&m, &m.Sum)
+	b, err := statedir.Seal(checkpointFormat, &m)
 	if err != nil {
 		return err
 	}
 	// The runs the manifest names reach the disk before it does.
 	for _, p := range e.fresh {
-		if err := syncPath(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := atomicfile.Sync(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}
 	e.fresh = e.fresh[:0]
-	if err := syncPath(e.state); err != nil {
+	if err := atomicfile.SyncDir(e.state); err != nil {
 		return err
 	}
 	if err := atomicfile.WriteFile(filepath.Join(e.state, manifestName), b); err != nil {
@@ -380,7 +373,7 @@ func (e *streamer) removeDropped() {
 	defer e.diskMu.Unlock()
 	for _, r := range e.dropped {
 		os.Remove(r.path)
-		e.disk -= r.bytes
+		e.du.Remove(r.bytes)
 	}
 	e.dropped, e.droppedBytes = e.dropped[:0], 0
 }
@@ -414,7 +407,7 @@ func (e *streamer) resume(res *Result) (int, error) {
 	}
 	// The checkpoint's partitioning is the layout of its runs.
 	e.bits, e.pbits = m.PrefixBits, m.ProjectionBits
-	e.seq, e.spills, e.peak, e.members, e.rss0 = m.Seq, m.Spills, m.Peak, m.Members, m.RSS
+	e.seq, e.spills, e.members, e.rss0 = m.Seq, m.Spills, m.Members, m.RSS
 	e.start = e.start.Add(-m.Elapsed)
 	e.cpu0 -= m.CPU
 	res.Layers = m.Counts
@@ -453,7 +446,7 @@ func (e *streamer) resume(res *Result) (int, error) {
 			}
 		}
 	}
-	e.peak = max(e.peak, m.Peak)
+	e.du.Resume(m.Peak)
 	e.pin()
 	if e.cfg.OnResume != nil {
 		e.cfg.OnResume(Resumed{Dir: e.state, Step: m.Step, Done: m.Done, Members: m.Members, Elapsed: m.Elapsed})
@@ -466,23 +459,6 @@ func (e *streamer) resume(res *Result) (int, error) {
 
 // errDone is resume's word that every layer was found before the stop.
 var errDone = errors.New("enumeration done; outputs pending")
-
-// isStateTag tells the runs that belong to the checkpoint (layers and
-// projections) from the transient pieces of one step.
-func isStateTag(tag string) bool { return strings.HasPrefix(tag, "L") || strings.HasPrefix(tag, "p") }
-
-// syncPath flushes a file's or directory's data and metadata to the disk.
-func syncPath(p string) error {
-	f, err := os.Open(p)
-	if err != nil {
-		return err
-	}
-	err = f.Sync()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
 
 // checkShape refuses a manifest whose runs do not fit its step: one layer a
 // step for every level, projections only of the cells asked for.

@@ -101,15 +101,7 @@ func TestCheckpointResumeIsByteIdentical(t *testing.T) {
 func TestCheckpointMismatchRefused(t *testing.T) {
 	dir := t.TempDir()
 	cp := filepath.Join(dir, CheckpointName)
-	ctx, cancel := context.WithCancel(context.Background())
-	n := 0
-	_, err := Enumerate(ctx, Config{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9}, Dir: dir, Checkpoint: cp,
-		Progress: func(Progress) {
-			if n++; n == 12 {
-				cancel()
-			}
-		}})
-	require.ErrorIs(t, err, context.Canceled)
+	stopAfter(t, Config{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9}, Dir: dir, Checkpoint: cp}, 12)
 	manifest, err := os.ReadFile(filepath.Join(cp, manifestName))
 	require.NoError(t, err)
 	for _, other := range []Config{
@@ -152,21 +144,10 @@ func TestCheckpointShapeChecked(t *testing.T) {
 	dir := t.TempDir()
 	cp := filepath.Join(dir, CheckpointName)
 	cfg := Config{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9, 5}, Dir: dir, Checkpoint: cp, CheckpointEvery: 0}
-	ctx, cancel := context.WithCancel(context.Background())
-	n := 0
-	c := cfg
-	c.Progress = func(Progress) {
-		if n++; n == 20 {
-			cancel()
-		}
-	}
-	_, err := Enumerate(ctx, c)
-	require.ErrorIs(t, err, context.Canceled)
+	stopAfter(t, cfg, 20)
 	path := filepath.Join(cp, manifestName)
 	good, err := os.ReadFile(path)
 	require.NoError(t, err)
-	var m map[string]any
-	require.NoError(t, json.Unmarshal(good, &m))
 	for name, damage := range map[string]func(m map[string]any){
 		"a level missing": func(m map[string]any) { m["runs"] = m["runs"].([]any)[:1] },
 		"a step too far":  func(m map[string]any) { m["step"] = m["step"].(float64) + 1 },
@@ -184,17 +165,18 @@ func TestCheckpointShapeChecked(t *testing.T) {
 			}
 		},
 	} {
-		var d map[string]any
-		require.NoError(t, json.Unmarshal(good, &d))
+		var env map[string]any
+		require.NoError(t, json.Unmarshal(good, &env))
+		d := env["payload"].(map[string]any)
 		damage(d)
-		b, err := json.Marshal(d)
+		b, err := json.Marshal(env)
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(path, b, 0o644))
 		_, err = Enumerate(context.Background(), cfg)
 		assert.ErrorIs(t, err, ErrDamaged, name)
 		assert.ErrorContains(t, err, "fails its checksum", name)
 		// Behind a checksum made to fit, the shape is still checked.
-		reseal(t, path, b)
+		reseal(t, path, d)
 		_, err = Enumerate(context.Background(), cfg)
 		assert.ErrorIs(t, err, ErrDamaged, name)
 		assert.ErrorContains(t, err, "--fresh", name)
@@ -205,13 +187,11 @@ func TestCheckpointShapeChecked(t *testing.T) {
 	assert.NoDirExists(t, cp)
 }
 
-// reseal writes the manifest b at path with its checksum made to fit (what
-// only a deliberate forgery does).
-func reseal(t *testing.T, path string, b []byte) {
+// reseal writes the manifest payload d at path with its checksum made to
+// fit (what only a deliberate forgery does).
+func reseal(t *testing.T, path string, d map[string]any) {
 	t.Helper()
-	var m manifest
-	require.NoError(t, json.Unmarshal(b, &m))
-	out, err := statedir.Seal(&m, &m.Sum)
+	out, err := statedir.Seal(checkpointFormat, d)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(path, out, 0o644))
 }
@@ -223,21 +203,11 @@ func TestCheckpointNonBoardRefused(t *testing.T) {
 	dir := t.TempDir()
 	cp := filepath.Join(dir, CheckpointName)
 	cfg := Config{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9}, Dir: dir, Checkpoint: cp, RawRuns: true}
-	ctx, cancel := context.WithCancel(context.Background())
-	n := 0
-	c := cfg
-	c.Progress = func(Progress) {
-		if n++; n == 20 {
-			cancel()
-		}
-	}
-	_, err := Enumerate(ctx, c)
-	require.ErrorIs(t, err, context.Canceled)
+	stopAfter(t, cfg, 20)
 	path := filepath.Join(cp, manifestName)
-	b, err := os.ReadFile(path)
+	m, ok, err := readManifest(cp)
 	require.NoError(t, err)
-	var m manifest
-	require.NoError(t, json.Unmarshal(b, &m))
+	require.True(t, ok)
 	ls := m.Runs[0]
 	rec := &ls[len(ls)-1].Parts[0] // the newest level-0 layer
 	run := filepath.Join(cp, rec.Name)
@@ -246,11 +216,26 @@ func TestCheckpointNonBoardRefused(t *testing.T) {
 	keys[0] ^= 0x0f // a blank no more
 	require.NoError(t, os.WriteFile(run, keys, 0o644))
 	rec.Sum = statedir.Update(0, keys)
-	out, err := statedir.Seal(&m, &m.Sum)
+	out, err := statedir.Seal(checkpointFormat, &m)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(path, out, 0o644))
 	_, err = Enumerate(context.Background(), cfg)
 	assert.ErrorIs(t, err, ErrDamaged)
 	assert.ErrorContains(t, err, "no board")
 	assert.NoFileExists(t, cfg.OutputPath(9))
+}
+
+// stopAfter runs the enumeration cfg and stops it at its n-th progress
+// report: a run killed in the middle (its checkpoint left).
+func stopAfter(t *testing.T, cfg Config, n int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg.Progress = func(Progress) {
+		if n--; n == 0 {
+			cancel()
+		}
+	}
+	_, err := Enumerate(ctx, cfg)
+	require.ErrorIs(t, err, context.Canceled)
 }

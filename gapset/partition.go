@@ -2,6 +2,7 @@ package gapset
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/statedir"
 	"github.com/gapset/gapset/keyset"
 )
 
@@ -30,6 +32,10 @@ import (
 // Layer partitions, projection runs and key-set files are state: written
 // through internal/atomicfile (a temporary, synced, renamed), so a file
 // under its final name is whole.
+
+// ErrCount is WriteOutput's refusal of a file whose key count is not the
+// one its caller counted: the state it was merged from is damaged.
+var ErrCount = errors.New("key count differs from the layers'")
 
 // Layout is an enumeration as the per-partition API sees it: what Config
 // says about the board, the sets and the partitioning, and the work buffer
@@ -112,10 +118,7 @@ func (l Layout) WholeBoard() bool { return slices.Contains(l.Cells, l.N()) && !l
 func (l Layout) Lower(j, d int) []int {
 	lower := make([]int, j)
 	for i := range lower {
-		lower[i] = d - 2*(j-i)
-		if lower[i] < 0 {
-			lower[i] = -1
-		}
+		lower[i] = statedir.LowerStep(i, j, d)
 	}
 	return lower
 }
@@ -125,7 +128,7 @@ func (l Layout) Lower(j, d int) []int {
 // the steps to come (until step s + 2(levels-1-i)), or by the whole-board
 // key-set file.
 func (l Layout) Needed(i, s, d int) bool {
-	return l.WholeBoard() || s >= d || s+2*(l.Levels()-1-i) >= d+1
+	return statedir.Needed(l.Levels(), i, s, d, l.WholeBoard())
 }
 
 // FoldCount is the compaction rule of Enumerate's projection runs: runs
@@ -566,8 +569,10 @@ func MergeRunFiles(ctx context.Context, files []RunFile, path string) (RunFile, 
 // path: byPart[p] are the runs of partition p (of the projection runs, or
 // for the whole board of the layers), merged partition after partition
 // as Enumerate's final merge does, so the file is byte for byte
-// Enumerate's.
-func (l Layout) WriteOutput(ctx context.Context, k int, path string, byPart [][]RunFile) (OutputFile, error) {
+// Enumerate's. With want >= 0 (the whole board: the layers' count, which
+// are disjoint) a file of another count is refused before it takes its
+// name: the error is ErrCount and the OutputFile has the merged count.
+func (l Layout) WriteOutput(ctx context.Context, k int, path string, byPart [][]RunFile, want int64) (OutputFile, error) {
 	cfg := l.Config("")
 	if err := cfg.Check(); err != nil {
 		return OutputFile{}, err
@@ -600,6 +605,10 @@ func (l Layout) WriteOutput(ctx context.Context, k int, path string, byPart [][]
 		}
 	}
 	n := w.Count()
+	if want >= 0 && int64(n) != want {
+		w.Abort()
+		return OutputFile{Cells: k, Count: n}, fmt.Errorf("%w: the layers hold %d boards, their merge %d: %d-cell file not written", ErrCount, want, n, k)
+	}
 	if err := w.Close(); err != nil {
 		return OutputFile{}, fmt.Errorf("writing %s: %w", path, err)
 	}

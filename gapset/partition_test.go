@@ -158,7 +158,11 @@ func byPartition(t *testing.T, l Layout, dir string) ([]LayerCount, int64, []Out
 				}
 			}
 		}
-		out, err := l.WriteOutput(ctx, k, cfg.OutputPath(k), byPart)
+		// A count other than the merge's: refused, no file in place.
+		_, err := l.WriteOutput(ctx, k, cfg.OutputPath(k), byPart, 1<<62)
+		require.ErrorIs(t, err, ErrCount)
+		require.NoFileExists(t, cfg.OutputPath(k))
+		out, err := l.WriteOutput(ctx, k, cfg.OutputPath(k), byPart, -1)
 		require.NoError(t, err)
 		outs = append(outs, out)
 	}

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gapset/gapset/internal/safe"
+	"github.com/gapset/gapset/internal/statedir"
 )
 
 // A layer (and a projection run) is stored partitioned by key range: with
@@ -65,7 +66,7 @@ func partBounds(a []uint64, width, bits int) []int {
 }
 
 // partPath names partition p of the partitioned run at base.
-func partPath(base string, p int) string { return fmt.Sprintf("%s.p%03d", base, p) }
+func partPath(base string, p int) string { return statedir.Part(base, p) }
 
 // bySize lists the indexes with a positive size, largest first (the order
 // that balances a pool of workers).
@@ -159,7 +160,7 @@ func (e *streamer) coding(width int) coding {
 func (e *streamer) partsBase(tag string) string {
 	e.seq++
 	name := fmt.Sprintf("%06d-%s", e.seq, tag)
-	if e.state != "" && isStateTag(tag) {
+	if e.state != "" && statedir.IsState(tag) {
 		return filepath.Join(e.state, name)
 	}
 	return filepath.Join(e.tmp, name)

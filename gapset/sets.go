@@ -9,6 +9,7 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/safe"
+	"github.com/gapset/gapset/internal/statedir"
 	"github.com/gapset/gapset/internal/sysprobe"
 	"github.com/gapset/gapset/keyset"
 )
@@ -173,7 +174,7 @@ func memLayers(ctx context.Context, rows, cols, maxGap, maxStep int, progress fu
 			sortKeys(buf, scratch, 4*g.N, workers)
 			cand := dedup(buf)
 			for i := 0; i < j; i++ {
-				if s := d - 2*(j-i); s >= 0 {
+				if s := statedir.LowerStep(i, j, d); s >= 0 {
 					cand = subtract(cand, hist[i][s])
 				}
 			}

@@ -2,7 +2,6 @@ package gapset
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/statedir"
 	"github.com/gapset/gapset/internal/sysprobe"
 	"github.com/gapset/gapset/keyset"
 )
@@ -198,13 +198,13 @@ type streamer struct {
 	wn            int
 	work, scratch []uint64
 	seq           int
-	// disk counts the run files on the disk (each from when it is closed;
-	// partitions are counted as they finish, on whichever worker), peak
-	// its maximum.
-	diskMu     sync.Mutex
-	disk, peak int64
-	members    int64
-	spills     int
+	// du counts the run files on the disk (each from when it is closed;
+	// partitions are counted as they finish, on whichever worker); diskMu
+	// guards the runs dropped but pinned by the last manifest.
+	du      statedir.Disk
+	diskMu  sync.Mutex
+	members int64
+	spills  int
 	// layers[j][d]: level j's layer at step d (no partitions when empty).
 	layers [][]parts
 	// proj[k]: projected runs waiting for the final merge, with their
@@ -255,10 +255,7 @@ func (e *streamer) sortWork(a []uint64, width int) {
 }
 
 func (e *streamer) track(r run) run {
-	e.diskMu.Lock()
-	defer e.diskMu.Unlock()
-	e.disk += r.bytes
-	e.peak = max(e.peak, e.disk)
+	e.du.Add(r.bytes)
 	return r
 }
 
@@ -273,7 +270,7 @@ func (e *streamer) drop(r run) {
 		e.droppedBytes += r.bytes
 	default:
 		os.Remove(r.path)
-		e.disk -= r.bytes
+		e.du.Remove(r.bytes)
 	}
 }
 
@@ -361,7 +358,7 @@ func (e *streamer) run() (Result, error) {
 		if !slices.Contains(e.cfg.Cells, g.N) || e.tr != nil {
 			for i := 0; i < levels; i++ {
 				for s := range e.layers[i] {
-					if s < d && s+2*(levels-1-i) < d+1 && e.layers[i][s].runs != nil {
+					if !statedir.Needed(levels, i, s, d, false) && e.layers[i][s].runs != nil {
 						e.dropParts(e.layers[i][s])
 						e.layers[i][s] = parts{}
 					}
@@ -394,7 +391,7 @@ func (e *streamer) run() (Result, error) {
 	res.CPU = sysprobe.ProcessCPU() - e.cpu0
 	_, res.PeakRSS = sysprobe.Memory()
 	res.PeakRSS = max(res.PeakRSS, e.rss0)
-	res.PeakDisk = e.peak
+	res.PeakDisk = e.du.Peak()
 	res.Spills = e.spills
 	return res, nil
 }
@@ -428,7 +425,7 @@ func (e *streamer) step(j, d int) (parts, []uint64, error) {
 	flush := func() error {
 		a := e.work[:fill]
 		e.sortWork(a, width)
-		ps, _, err := e.writeParts(a, partBounds(a, width, e.bits), e.partsBase(fmt.Sprintf("c%d-%d", j, d)), e.coding(width), nil)
+		ps, _, err := e.writeParts(a, partBounds(a, width, e.bits), e.partsBase(statedir.Candidates(j, d)), e.coding(width), nil)
 		for p, r := range ps.runs {
 			if r.n > 0 {
 				pieces[p] = append(pieces[p], r)
@@ -463,7 +460,7 @@ func (e *streamer) step(j, d int) (parts, []uint64, error) {
 	// partition by partition.
 	var lower []parts
 	for i := 0; i < j; i++ {
-		if s := d - 2*(j-i); s >= 0 && e.layers[i][s].n > 0 {
+		if s := statedir.LowerStep(i, j, d); s >= 0 && e.layers[i][s].n > 0 {
 			lower = append(lower, e.layers[i][s])
 		}
 	}
@@ -498,7 +495,7 @@ func (e *streamer) step(j, d int) (parts, []uint64, error) {
 			return a, nil
 		}, done, nil
 	}
-	base := e.partsBase(fmt.Sprintf("L%d-%d", j, d))
+	base := e.partsBase(statedir.Layer(j, d))
 	if len(slices.Concat(pieces...)) == 0 {
 		a := e.work[:fill]
 		e.sortWork(a, width)
@@ -566,7 +563,7 @@ func (e *streamer) project(l parts, inWork []uint64) error {
 			e.maskAll(a, encode.ProjectMask(k))
 			width := 4 * k
 			e.sortWork(a, width)
-			pr, m, err := e.writeParts(a, partBounds(a, width, partBits(e.pbits, width)), e.partsBase(fmt.Sprintf("p%d", k)), e.coding(width), nil)
+			pr, m, err := e.writeParts(a, partBounds(a, width, partBits(e.pbits, width)), e.partsBase(statedir.Projection(k, 0)), e.coding(width), nil)
 			if err != nil {
 				return err
 			}
@@ -699,7 +696,7 @@ func (e *streamer) addProjection(k int, r parts) error {
 		for _, x := range runs[len(runs)-same:] {
 			in = append(in, x.parts)
 		}
-		merged, err := e.mergeParts(partitionsOf(in), e.partsBase(fmt.Sprintf("p%d-t%d", k, t+1)), e.coding(4*k), max(1<<10, (1<<15)/e.workers), nil)
+		merged, err := e.mergeParts(partitionsOf(in), e.partsBase(statedir.Projection(k, t+1)), e.coding(4*k), max(1<<10, (1<<15)/e.workers), nil)
 		if err != nil {
 			return err
 		}

@@ -2,7 +2,7 @@ package pipeline
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -56,11 +56,6 @@ func refOf(work string, p gapset.Piece) (Ref, error) {
 func layerKey(level, p int) int { return level<<16 | p }
 func projKey(k, q int) int      { return k<<16 | q }
 
-// depthDir is step d's directory below the work directory; its tmp
-// subdirectory holds the pieces read within the step (removed after it).
-func depthDir(d int) string { return fmt.Sprintf("d%06d", d) }
-func tmpDir(d int) string   { return filepath.Join(depthDir(d), "tmp") }
-
 // goalFn writes step 0's candidates: the goal.
 type goalFn struct {
 	Layout gapset.Layout
@@ -69,16 +64,13 @@ type goalFn struct {
 }
 
 func (f *goalFn) ProcessElement(ctx context.Context, _ []byte, emit func(int, Ref)) error {
-	st, err := newStage(ctx, f.Work, f.Tmp)
+	st, err := newStage(ctx, f.Work, f.Tmp, statedir.ScratchDir(0))
 	if err != nil {
 		return err
 	}
 	defer st.done()
-	if err := st.mkdir(tmpDir(0)); err != nil {
-		return err
-	}
 	pc, err := f.Layout.WriteGoal(func(p int) string {
-		return filepath.Join(st.dir, tmpDir(0), fmt.Sprintf("goal.p%03d", p))
+		return filepath.Join(st.dir, statedir.ScratchDir(0), statedir.Part("goal", p))
 	})
 	if err != nil {
 		return err
@@ -104,20 +96,17 @@ type expandFn struct {
 }
 
 func (f *expandFn) ProcessElement(ctx context.Context, src Ref, emit func(int, Ref)) error {
-	st, err := newStage(ctx, f.Work, f.Tmp)
+	st, err := newStage(ctx, f.Work, f.Tmp, statedir.ScratchDir(f.Step))
 	if err != nil {
 		return err
 	}
 	defer st.done()
-	if err := st.mkdir(tmpDir(f.Step)); err != nil {
-		return err
-	}
 	if err := st.fetch(ctx, src); err != nil {
 		return err
 	}
 	// Fixed names: a retried bundle overwrites its own pieces.
 	pieces, err := f.Layout.ExpandPartition(ctx, src.Level, src.file(st.dir), func(level, p, piece int) string {
-		return filepath.Join(st.dir, tmpDir(f.Step), fmt.Sprintf("c%d-from-L%d.p%03d-%d.p%03d", level, src.Level, src.Part, piece, p))
+		return filepath.Join(st.dir, statedir.ScratchDir(f.Step), fmt.Sprintf("c%d-from-L%d.p%03d-%d.p%03d", level, src.Level, src.Part, piece, p))
 	})
 	if err != nil {
 		return fmt.Errorf("step %d, expanding partition %d of level %d: %w", f.Step, src.Part, src.Level, err)
@@ -155,14 +144,11 @@ type mergeFn struct {
 
 func (f *mergeFn) ProcessElement(ctx context.Context, key int, cands func(*Ref) bool, emitLayer func(Ref), emitProj func(int, Ref)) error {
 	j, p := key>>16, key&0xffff
-	st, err := newStage(ctx, f.Work, f.Tmp)
+	st, err := newStage(ctx, f.Work, f.Tmp, statedir.ScratchDir(f.Step))
 	if err != nil {
 		return err
 	}
 	defer st.done()
-	if err := st.mkdir(tmpDir(f.Step)); err != nil {
-		return err
-	}
 	var in []gapset.RunFile
 	var fetch []Ref
 	spills := 0
@@ -185,10 +171,10 @@ func (f *mergeFn) ProcessElement(ctx context.Context, key int, cands func(*Ref) 
 	if err := st.fetch(ctx, fetch...); err != nil {
 		return err
 	}
-	dir := filepath.Join(st.dir, depthDir(f.Step))
-	layer, projs, err := f.Layout.MergePartition(ctx, j, p, in, lower, filepath.Join(dir, fmt.Sprintf("L%d-%d.p%03d", j, f.Step, p)),
+	dir := filepath.Join(st.dir, statedir.StepDir(f.Step))
+	layer, projs, err := f.Layout.MergePartition(ctx, j, p, in, lower, filepath.Join(dir, statedir.Part(statedir.Layer(j, f.Step), p)),
 		func(k, q, piece int) string {
-			return filepath.Join(st.dir, tmpDir(f.Step), fmt.Sprintf("q%d-L%d.p%03d-%d.p%03d", k, j, p, piece, q))
+			return filepath.Join(st.dir, statedir.ScratchDir(f.Step), fmt.Sprintf("q%d-L%d.p%03d-%d.p%03d", k, j, p, piece, q))
 		})
 	if err != nil {
 		return fmt.Errorf("step %d, merging partition %d of level %d: %w", f.Step, p, j, err)
@@ -248,14 +234,11 @@ type projectFn struct {
 
 func (f *projectFn) ProcessElement(ctx context.Context, key int, runs func(*Ref) bool, emit func(Ref)) error {
 	k, q := key>>16, key&0xffff
-	st, err := newStage(ctx, f.Work, f.Tmp)
+	st, err := newStage(ctx, f.Work, f.Tmp, statedir.StepDir(f.Step))
 	if err != nil {
 		return err
 	}
 	defer st.done()
-	if err := st.mkdir(depthDir(f.Step)); err != nil {
-		return err
-	}
 	var in []gapset.RunFile
 	var fetch []Ref
 	var r Ref
@@ -268,7 +251,7 @@ func (f *projectFn) ProcessElement(ctx context.Context, key int, runs func(*Ref)
 	}
 	slices.SortFunc(in, func(a, b gapset.RunFile) int { return strings.Compare(a.Path, b.Path) })
 	tier := f.Tier[k]
-	run, err := gapset.MergeRunFiles(ctx, in, filepath.Join(st.dir, depthDir(f.Step), fmt.Sprintf("p%d-%d-t%d.p%03d", k, f.Step, tier, q)))
+	run, err := gapset.MergeRunFiles(ctx, in, filepath.Join(st.dir, statedir.StepDir(f.Step), statedir.Part(statedir.Projection(k, tier), q)))
 	if err != nil {
 		return fmt.Errorf("step %d, projection onto %d cells, partition %d: %w", f.Step, k, q, err)
 	}
@@ -299,7 +282,7 @@ type manifestFn struct {
 }
 
 func (f *manifestFn) ProcessElement(ctx context.Context, _ []byte, layers, projs func(*Ref) bool, cands, pieces func(*int, *Ref) bool) error {
-	m := manifest{Format: manifestFormat, Layout: f.Layout, Step: f.Step, Fold: f.Fold, Tier: f.Tier}
+	m := manifest{Layout: f.Layout, Step: f.Step, Fold: f.Fold, Tier: f.Tier}
 	// Every target the pieces name must have been merged: a check that
 	// the side inputs are whole before anything is named.
 	want, got := map[int]bool{}, map[int]bool{}
@@ -307,6 +290,7 @@ func (f *manifestFn) ProcessElement(ctx context.Context, _ []byte, layers, projs
 	var k int
 	for cands(&k, &r) {
 		want[k] = true
+		m.Scratch += r.Bytes
 	}
 	for layers(&r) {
 		got[layerKey(r.Level, r.Part)] = true
@@ -322,6 +306,9 @@ func (f *manifestFn) ProcessElement(ctx context.Context, _ []byte, layers, projs
 	want, got = map[int]bool{}, map[int]bool{}
 	for pieces(&k, &r) {
 		want[k] = true
+		if inDir(filepath.ToSlash(r.Name), statedir.ScratchDir(f.Step)) { // not a folded run
+			m.Scratch += r.Bytes
+		}
 	}
 	for projs(&r) {
 		got[projKey(r.Cells, r.Part)] = true
@@ -331,11 +318,11 @@ func (f *manifestFn) ProcessElement(ctx context.Context, _ []byte, layers, projs
 		return fmt.Errorf("step %d: %d projection partitions merged, %d expected: the manifest's inputs are incomplete", f.Step, len(got), len(want))
 	}
 	m.sort()
-	b, err := statedir.Seal(&m, &m.Sum)
+	b, err := statedir.Seal(manifestFormat, &m)
 	if err != nil {
 		return err
 	}
-	return writeWork(ctx, f.Work, filepath.Join(depthDir(f.Step), jobManifestName), b)
+	return writeWork(ctx, f.Work, filepath.Join(statedir.StepDir(f.Step), jobManifestName), b)
 }
 
 // outputFn writes one key-set file (the element is its cells) from the
@@ -347,6 +334,10 @@ type outputFn struct {
 	Tmp    string
 	OutDir string
 	Inputs map[int][][]Ref // by cells: the runs of each partition
+	// Want >= 0 is the count the file must hold (the whole board: the
+	// layers' count); a file of another is not written, and its Ref
+	// (without a name) tells the driver the count merged.
+	Want int64
 }
 
 func (f *outputFn) ProcessElement(ctx context.Context, k int, emit func(Ref)) error {
@@ -373,7 +364,11 @@ func (f *outputFn) ProcessElement(ctx context.Context, k int, emit func(Ref)) er
 			return err
 		}
 	}
-	out, err := f.Layout.WriteOutput(ctx, k, path, byPart)
+	out, err := f.Layout.WriteOutput(ctx, k, path, byPart, f.Want)
+	if errors.Is(err, gapset.ErrCount) {
+		emit(Ref{Cells: k, N: int64(out.Count)})
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("writing the projection onto %d cells: %w", k, err)
 	}
@@ -409,7 +404,7 @@ func (f *outputsFn) ProcessElement(ctx context.Context, _ []byte, outs func(*Ref
 		all = append(all, r)
 	}
 	slices.SortFunc(all, func(a, b Ref) int { return a.Cells - b.Cells })
-	b, err := json.MarshalIndent(all, "", " ")
+	b, err := statedir.Seal(outputsFormat, all)
 	if err != nil {
 		return err
 	}

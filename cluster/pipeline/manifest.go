@@ -2,24 +2,22 @@ package pipeline
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/internal/atomicfile"
 	"github.com/gapset/gapset/internal/statedir"
 )
 
 const (
 	// workKind names the work directory in its marker and in refusals.
 	workKind     = "work directory"
-	lockName     = "lock"
-	manifestName = "manifest.json"
+	manifestName = statedir.ManifestName
 	// jobManifestName is the manifest as the job writes it: the driver
 	// renames it manifestName once the job has succeeded. A failed job
 	// may still write one (verified: Prism ran the manifest's DoFn of a
@@ -28,15 +26,19 @@ const (
 	jobManifestName = "manifest-job.json"
 	outputsName     = "outputs.json"
 	// Format 2: CRC-32C of every file and of the manifest, and the marker.
-	manifestFormat = 2
+	// Format 3: statedir's sealed envelope, the scratch bytes, statedir's
+	// run names.
+	manifestFormat = 3
+	// outputsFormat is the format of outputsName's payload (sealed too).
+	outputsFormat = 1
 )
 
 // manifest is what one step's job leaves for the driver, written last
 // inside the job (Beam hands no collection back to the driver): the step's
 // layer partitions and projection runs, and how the projection runs were
 // compacted. A file counts only once a manifest names it.
+// Its format and checksum are statedir's envelope's.
 type manifest struct {
-	Format int           `json:"format"`
 	Layout gapset.Layout `json:"layout"`
 	Step   int           `json:"step"`
 	Spills int           `json:"spills"` // candidate pieces beyond the first per target
@@ -48,8 +50,9 @@ type manifest struct {
 	Projections []Ref       `json:"projections"`
 	Fold        map[int]int `json:"fold"`
 	Tier        map[int]int `json:"tier"`
-	// Sum is the manifest's own CRC-32C (statedir.Seal).
-	Sum string `json:"checksum"`
+	// Scratch is the bytes of the step's pieces (candidates, projection
+	// pieces), on the disk until the step is done: part of the peak.
+	Scratch int64 `json:"scratch_bytes"`
 }
 
 func (m *manifest) sort() {
@@ -62,8 +65,8 @@ func (m *manifest) sort() {
 // (checkFile). A manifest of another enumeration is the caller's mistake
 // (ErrArgs).
 func readManifest(ctx context.Context, work string, d int, l gapset.Layout, name string, files bool) (m manifest, ok bool, err error) {
-	path := workPath(work, filepath.Join(depthDir(d), name))
-	b, err := readWork(ctx, work, filepath.Join(depthDir(d), name))
+	path := workPath(work, filepath.Join(statedir.StepDir(d), name))
+	b, err := readWork(ctx, work, filepath.Join(statedir.StepDir(d), name))
 	if errors.Is(err, fs.ErrNotExist) {
 		return m, false, nil
 	}
@@ -73,14 +76,7 @@ func readManifest(ctx context.Context, work string, d int, l gapset.Layout, name
 	bad := func(format string, a ...any) error {
 		return statedir.Damaged(work, "%s: %s", filepath.Base(path), fmt.Sprintf(format, a...))
 	}
-	// The format first: an older manifest has no checksum to check.
-	var f struct {
-		Format int `json:"format"`
-	}
-	if json.Unmarshal(b, &f) == nil && f.Format != manifestFormat {
-		return m, false, bad("format %d, want %d", f.Format, manifestFormat)
-	}
-	if err := statedir.Unseal(work, path, b, &m, &m.Sum); err != nil {
+	if err := statedir.Unseal(work, path, b, manifestFormat, &m); err != nil {
 		return m, false, err
 	}
 	// The work buffers may change between runs; nothing else.
@@ -90,8 +86,8 @@ func readManifest(ctx context.Context, work string, d int, l gapset.Layout, name
 		return m, false, fmt.Errorf("%w: work directory %s holds a run of %s, not of %s (give --fresh to discard it, or another --work-dir)",
 			gapset.ErrArgs, work, hb, wb)
 	}
-	if m.Format != manifestFormat || m.Step != d {
-		return m, false, bad("format %d step %d, want format %d step %d", m.Format, m.Step, manifestFormat, d)
+	if m.Step != d {
+		return m, false, bad("step %d, want step %d", m.Step, d)
 	}
 	np := 1 << l.Bits()
 	check := func(r Ref) error {
@@ -125,22 +121,14 @@ func readManifest(ctx context.Context, work string, d int, l gapset.Layout, name
 // in one write.
 func commitManifest(ctx context.Context, work string, d int) error {
 	if IsURL(work) {
-		b, err := readWork(ctx, work, filepath.Join(depthDir(d), jobManifestName))
+		b, err := readWork(ctx, work, filepath.Join(statedir.StepDir(d), jobManifestName))
 		if err != nil {
 			return err
 		}
-		return writeWork(ctx, work, filepath.Join(depthDir(d), manifestName), b)
+		return writeWork(ctx, work, filepath.Join(statedir.StepDir(d), manifestName), b)
 	}
-	dir := filepath.Join(work, depthDir(d))
-	if err := os.Rename(filepath.Join(dir, jobManifestName), filepath.Join(dir, manifestName)); err != nil {
-		return err
-	}
-	f, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return f.Sync()
+	dir := filepath.Join(work, statedir.StepDir(d))
+	return atomicfile.Rename(filepath.Join(dir, jobManifestName), filepath.Join(dir, manifestName))
 }
 
 // checkFile checks that a file a manifest names is in place: its name
@@ -178,15 +166,16 @@ func identity(l gapset.Layout) string {
 		l.Rows, l.Cols, l.MaxGap, l.Exact, cells, l.Packed, l.Bits(), l.Canonical())
 }
 
-// readOutputs reads the final job's list of key-set files.
+// readOutputs reads the final job's list of key-set files, sealed as the
+// step manifests are.
 func readOutputs(ctx context.Context, work string) ([]Ref, error) {
 	b, err := readWork(ctx, work, outputsName)
 	if err != nil {
 		return nil, fmt.Errorf("the output job ended without its manifest: %w", err)
 	}
 	var outs []Ref
-	if err := json.Unmarshal(b, &outs); err != nil {
-		return nil, fmt.Errorf("%s: damaged manifest: %v", outputsName, err)
+	if err := statedir.Unseal(work, workPath(work, outputsName), b, outputsFormat, &outs); err != nil {
+		return nil, err
 	}
 	return outs, nil
 }

@@ -85,7 +85,7 @@ type driver struct {
 	layers  [][][]Ref // layers[j][d]: the non-empty partitions (nil once not needed)
 	proj    map[int][]projRun
 	res     gapset.Result
-	peak    int64
+	disk    statedir.Disk // the files the manifests name, and a step's scratch
 	spills  int
 	started time.Time
 }
@@ -93,7 +93,7 @@ type driver struct {
 // Enumerate runs the enumeration, or resumes it from the work directory,
 // and returns the summary gapset.Enumerate would (Layers, Members,
 // Outputs; the resources are this process's, and peak_disk_bytes is the
-// work directory's, sampled after each step).
+// work directory's, counted from the manifests at the end of each step).
 func Enumerate(ctx context.Context, opt Options) (gapset.Result, error) {
 	l := opt.Layout
 	if err := l.Check(); err != nil {
@@ -119,6 +119,10 @@ func Enumerate(ctx context.Context, opt Options) (gapset.Result, error) {
 			return gapset.Result{}, err
 		}
 		work = workPath(opt.WorkDir, WorkName)
+		// Never a location it did not make: it removes what it finds.
+		if err := openWorkURL(ctx, work); err != nil {
+			return gapset.Result{}, err
+		}
 	} else {
 		base, err := filepath.Abs(opt.WorkDir)
 		if err != nil {
@@ -132,7 +136,10 @@ func Enumerate(ctx context.Context, opt Options) (gapset.Result, error) {
 		if _, err := statedir.Open(work, workKind); err != nil {
 			return gapset.Result{}, err
 		}
-		if unlock, err = lockWork(work); err != nil {
+		if unlock, err = statedir.Lock(work, workKind); err != nil {
+			if errors.Is(err, statedir.ErrBusy) {
+				err = fmt.Errorf("%w: %w", gapset.ErrArgs, err)
+			}
 			return gapset.Result{}, err
 		}
 	}
@@ -176,7 +183,7 @@ func Enumerate(ctx context.Context, opt Options) (gapset.Result, error) {
 	e.res.Elapsed = time.Since(e.started)
 	e.res.CPU = sysprobe.ProcessCPU() - cpu0
 	_, e.res.PeakRSS = sysprobe.Memory()
-	e.res.PeakDisk, e.res.Spills = e.peak, e.spills
+	e.res.PeakDisk, e.res.Spills = e.disk.Peak(), e.spills
 	return e.res, nil
 }
 
@@ -234,12 +241,12 @@ func clearWork(ctx context.Context, work string, from int) error {
 	keep := func(name string) bool {
 		var d int
 		n, err := fmt.Sscanf(name, "d%06d", &d)
-		return n == 1 && err == nil && name == depthDir(d) && d < from
+		return n == 1 && err == nil && name == statedir.StepDir(d) && d < from
 	}
 	if IsURL(work) {
 		return removeMatching(ctx, work, func(name string) bool {
 			dir, _, _ := strings.Cut(name, "/")
-			return !keep(dir)
+			return !keep(dir) && !statedir.Keep(name)
 		})
 	}
 	entries, err := os.ReadDir(work)
@@ -248,7 +255,7 @@ func clearWork(ctx context.Context, work string, from int) error {
 	}
 	for _, de := range entries {
 		name := de.Name()
-		if name == lockName || statedir.Keep(name) || keep(name) {
+		if statedir.Keep(name) || keep(name) {
 			continue
 		}
 		if err := os.RemoveAll(filepath.Join(work, name)); err != nil {
@@ -285,7 +292,7 @@ func jobError(err error) error {
 func (e *driver) step(ctx context.Context, d int) (bool, error) {
 	l := e.l
 	if !IsURL(e.work) {
-		if err := os.MkdirAll(filepath.Join(e.work, tmpDir(d)), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Join(e.work, statedir.ScratchDir(d)), 0o755); err != nil {
 			return false, err
 		}
 	}
@@ -366,12 +373,14 @@ func (e *driver) step(ctx context.Context, d int) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	found := e.apply(m, true)
-	if IsURL(e.work) {
-		e.peak = max(e.peak, e.named())
-	} else {
-		e.peak = max(e.peak, diskUse(e.work))
+	// At the step's end the disk holds the state before it, the step's
+	// files and its scratch (removed by prune).
+	held := e.named()
+	for _, r := range slices.Concat(m.Layers, m.Projections) {
+		held += r.Bytes
 	}
+	e.disk.Observe(held + m.Scratch)
+	found := e.apply(m, true)
 	return found, e.prune(ctx, d, m)
 }
 
@@ -458,11 +467,11 @@ func (e *driver) prune(ctx context.Context, d int, m manifest) error {
 	if IsURL(e.work) {
 		// The layers no longer needed go as on a disk, below.
 		err := removeMatching(ctx, e.work, func(name string) bool {
-			if inDir(name, tmpDir(d)) {
+			if inDir(name, statedir.ScratchDir(d)) {
 				return true
 			}
 			for s := range d {
-				if matchIn(name, depthDir(s), "p*") && !keep[name] {
+				if matchIn(name, statedir.StepDir(s), "p*") && !keep[name] {
 					return true
 				}
 			}
@@ -471,7 +480,7 @@ func (e *driver) prune(ctx context.Context, d int, m manifest) error {
 		if err != nil {
 			return err
 		}
-	} else if err := os.RemoveAll(filepath.Join(e.work, tmpDir(d))); err != nil {
+	} else if err := os.RemoveAll(filepath.Join(e.work, statedir.ScratchDir(d))); err != nil {
 		return err
 	}
 	// Folded runs: projection files of earlier steps that no run names now.
@@ -479,7 +488,7 @@ func (e *driver) prune(ctx context.Context, d int, m manifest) error {
 		if IsURL(e.work) {
 			break // removed above
 		}
-		matches, _ := filepath.Glob(filepath.Join(e.work, depthDir(s), "p*"))
+		matches, _ := filepath.Glob(filepath.Join(e.work, statedir.StepDir(s), "p*"))
 		for _, path := range matches {
 			rel, _ := filepath.Rel(e.work, path)
 			if !keep[rel] {
@@ -539,7 +548,10 @@ func (e *driver) outputs(ctx context.Context, outDir string) error {
 	var outs []beam.PCollection
 	for _, k := range l.Cells {
 		ls := s.Scope(fmt.Sprintf("output%d", k))
-		fn := &outputFn{Layout: l, Work: e.work, Tmp: e.opt.LocalTmp, OutDir: outDir, Inputs: map[int][][]Ref{k: inputs[k]}}
+		fn := &outputFn{Layout: l, Work: e.work, Tmp: e.opt.LocalTmp, OutDir: outDir, Inputs: map[int][][]Ref{k: inputs[k]}, Want: -1}
+		if k == l.N() && !l.Canonical() {
+			fn.Want = e.wholeBoard()
+		}
 		outs = append(outs, beam.ParDo(ls, fn, beam.Reshuffle(ls, beam.CreateList(ls, []int{k}))))
 	}
 	beam.ParDo0(s, &outputsFn{Work: e.work}, beam.Impulse(s), beam.SideInput{Input: flatten(s, outs)})
@@ -552,6 +564,14 @@ func (e *driver) outputs(ctx context.Context, outDir string) error {
 	}
 	if len(refs) != len(l.Cells) {
 		return fmt.Errorf("the output job wrote %d key-set files, not %d", len(refs), len(l.Cells))
+	}
+	// The whole board's count is the layers' (they are disjoint): a run
+	// named twice or missing is damage, refused before the file is in
+	// place (the output job wrote none).
+	for _, r := range refs {
+		if r.Cells == l.N() && !l.Canonical() && r.N != e.wholeBoard() {
+			return statedir.Damaged(e.work, "the layers hold %d boards, their merge %d: the %d-cell file not written", e.wholeBoard(), r.N, r.Cells)
+		}
 	}
 	if IsURL(e.work) {
 		for _, r := range refs {
@@ -580,8 +600,18 @@ func (e *driver) outputs(ctx context.Context, outDir string) error {
 	return nil
 }
 
-// named is the bytes of the files the state names (the disk use of a
-// work location URL, whose listing has no sizes).
+// wholeBoard is the members of the layers the whole-board file holds.
+func (e *driver) wholeBoard() int64 {
+	var n int64
+	for _, c := range e.res.Layers {
+		if e.l.Projected(c.Gap / 2) {
+			n += c.Count
+		}
+	}
+	return n
+}
+
+// named is the bytes of the files the state names.
 func (e *driver) named() int64 {
 	var n int64
 	for _, layers := range e.layers {
@@ -598,23 +628,5 @@ func (e *driver) named() int64 {
 			}
 		}
 	}
-	return n
-}
-
-// diskUse is the bytes of the files below dir.
-func diskUse(dir string) int64 {
-	var n int64
-	filepath.WalkDir(dir, func(_ string, de fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return err
-		}
-		if info, err := de.Info(); err == nil && de.Type().IsRegular() {
-			n += info.Size()
-		}
-		return nil
-	})
 	return n
 }

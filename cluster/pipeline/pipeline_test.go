@@ -11,12 +11,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/internal/statedir"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -240,4 +242,30 @@ func TestObjectStoreDamagedFile(t *testing.T) {
 	require.ErrorIs(t, err, gapset.ErrDamaged)
 	require.ErrorContains(t, err, "has 5 bytes, the manifest says")
 	require.ErrorContains(t, err, "give --fresh")
+}
+
+// A work location URL is marked as a local work directory is: a new one
+// gets the marker first, one holding objects without it is refused (with
+// --fresh too) and left as it was.
+func TestObjectStoreMarker(t *testing.T) {
+	l := gapset.Layout{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9}}
+	// Unique locations: memfs outlives a test (-count=N).
+	id := time.Now().UnixNano()
+	url := fmt.Sprintf("memfs://marker-%d/runs", id)
+	_, err := Enumerate(context.Background(), Options{Layout: l, OutDir: t.TempDir(), WorkDir: url, LocalTmp: t.TempDir(), FailAt: "5/1/1"})
+	require.ErrorContains(t, err, "injected failure")
+	assert.Contains(t, memfsUnder(t, url), url+"/"+WorkName+"/"+statedir.MarkerName)
+
+	theirs := fmt.Sprintf("memfs://theirs-%d/runs", id)
+	precious := theirs + "/" + WorkName + "/precious.txt"
+	memfs.Write(precious, []byte("mine\n"))
+	for _, fresh := range []bool{false, true} {
+		_, err = Enumerate(context.Background(), Options{Layout: l, OutDir: t.TempDir(), WorkDir: theirs, LocalTmp: t.TempDir(), Fresh: fresh})
+		require.ErrorIs(t, err, gapset.ErrForeign)
+		assert.ErrorContains(t, err, "holds no "+statedir.MarkerName+" marker")
+		assert.Equal(t, []string{precious}, memfsUnder(t, theirs), "nothing removed or added")
+	}
+	memfs.Write(theirs+"/"+WorkName+"/"+statedir.MarkerName, statedir.Marker("checkpoint"))
+	_, err = Enumerate(context.Background(), Options{Layout: l, OutDir: t.TempDir(), WorkDir: theirs, LocalTmp: t.TempDir()})
+	require.ErrorIs(t, err, gapset.ErrForeign, "a marker of another kind")
 }

@@ -118,7 +118,9 @@ type stage struct {
 	fsys      filesystem.Interface
 }
 
-func newStage(ctx context.Context, work, tmp string) (*stage, error) {
+// newStage opens the stage of one DoFn call, with the directories dirs
+// made below it (those of a local work directory are the driver's).
+func newStage(ctx context.Context, work, tmp string, dirs ...string) (*stage, error) {
 	if !IsURL(work) {
 		return &stage{work: work, dir: work}, nil
 	}
@@ -134,7 +136,14 @@ func newStage(ctx context.Context, work, tmp string) (*stage, error) {
 		fsys.Close()
 		return nil, err
 	}
-	return &stage{work: work, dir: dir, fsys: fsys}, nil
+	st := &stage{work: work, dir: dir, fsys: fsys}
+	for _, d := range dirs {
+		if err := st.mkdir(d); err != nil {
+			st.done()
+			return nil, err
+		}
+	}
+	return st, nil
 }
 
 // mkdir makes a directory below the stage (the local work directory's
@@ -410,4 +419,27 @@ func copyOut(ctx context.Context, work, name string, size int64, dst string) err
 		return err
 	}
 	return f.Commit()
+}
+
+// openWorkURL is statedir.Open for a work location URL: a location holding
+// nothing gets the marker first (one object); one holding objects must
+// hold the marker, or it is refused (statedir.ErrForeign) untouched.
+func openWorkURL(ctx context.Context, work string) error {
+	fsys, err := openFS(ctx, work)
+	if err != nil {
+		return err
+	}
+	names, err := listWork(ctx, fsys, work)
+	fsys.Close()
+	if err != nil {
+		return err
+	}
+	if len(names) == 0 {
+		return writeWork(ctx, work, statedir.MarkerName, statedir.Marker(workKind))
+	}
+	b, err := readWork(ctx, work, statedir.MarkerName)
+	if how := statedir.CheckMarker(b, err, workKind); how != "" {
+		return statedir.Foreign(work, how, workKind)
+	}
+	return nil
 }

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -14,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/internal/statedir"
+	"github.com/gapset/gapset/internal/statedir/tamper"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -25,10 +26,10 @@ func workFiles(t *testing.T, work string) (files, manifests []string) {
 	manifests, err := filepath.Glob(filepath.Join(work, "d*", manifestName))
 	require.NoError(t, err)
 	for _, p := range manifests {
-		var m manifest
 		b, err := os.ReadFile(p)
 		require.NoError(t, err)
-		require.NoError(t, json.Unmarshal(b, &m))
+		var m manifest
+		require.NoError(t, statedir.Unseal(work, p, b, manifestFormat, &m))
 		for _, r := range slices.Concat(m.Layers, m.Projections) {
 			if _, err := os.Stat(filepath.Join(work, r.Name)); err == nil {
 				files = append(files, r.Name)
@@ -70,7 +71,7 @@ func TestTamperCampaign(t *testing.T) {
 	files, manifests := workFiles(t, work)
 	require.NotEmpty(t, files)
 	rng := rand.New(rand.NewPCG(35, 6))
-	type tamper struct {
+	type damage struct {
 		name string
 		do   func(work string) error
 	}
@@ -81,38 +82,28 @@ func TestTamperCampaign(t *testing.T) {
 		}
 		return os.WriteFile(path, fn(b), 0o644)
 	}
-	flip := func(name string) tamper {
+	flip := func(name string) damage {
 		st, err := os.Stat(filepath.Join(work, name))
 		require.NoError(t, err)
 		off, bit := rng.Int64N(max(1, st.Size())), rng.IntN(8)
-		return tamper{fmt.Sprintf("flip bit %d at %d of %s", bit, off, name), func(w string) error {
+		return damage{fmt.Sprintf("flip bit %d at %d of %s", bit, off, name), func(w string) error {
 			return edit(filepath.Join(w, name), func(b []byte) []byte { b[off] ^= 1 << bit; return b })
 		}}
 	}
 	rel := func(p string) string { r, _ := filepath.Rel(work, p); return r }
-	var ts []tamper
+	var ts []damage
 	for range flips {
 		ts = append(ts, flip(files[rng.IntN(len(files))]), flip(rel(manifests[rng.IntN(len(manifests))])))
 	}
 	newest := rel(manifests[len(manifests)-1])
-	for _, field := range []string{"format", "layout", "step", "spills", "layers", "projections", "fold", "tier", "checksum"} {
-		ts = append(ts, tamper{"edit " + field + " of " + newest, func(w string) error {
+	mb, err := os.ReadFile(filepath.Join(work, newest))
+	require.NoError(t, err)
+	fields, err := tamper.Fields(mb)
+	require.NoError(t, err)
+	for _, field := range fields {
+		ts = append(ts, damage{"edit " + field + " of " + newest, func(w string) error {
 			return edit(filepath.Join(w, newest), func(b []byte) []byte {
-				var d map[string]any
-				require.NoError(t, json.Unmarshal(b, &d))
-				switch v := d[field].(type) {
-				case float64:
-					d[field] = v + 1
-				case []any:
-					if len(v) > 0 {
-						d[field] = v[:len(v)-1]
-					}
-				case string:
-					d[field] = v + "0"
-				default:
-					d[field] = map[string]any{"1": 1}
-				}
-				out, err := json.Marshal(d)
+				out, err := tamper.Edit(b, field)
 				require.NoError(t, err)
 				return out
 			})
@@ -121,14 +112,14 @@ func TestTamperCampaign(t *testing.T) {
 	for _, name := range []string{files[0], files[len(files)/2], files[len(files)-1]} {
 		p := func(w string) string { return filepath.Join(w, name) }
 		ts = append(ts,
-			tamper{"drop " + name, func(w string) error { return os.Remove(p(w)) }},
-			tamper{"truncate " + name, func(w string) error { return edit(p(w), func(b []byte) []byte { return b[:len(b)/2] }) }},
-			tamper{"extend " + name, func(w string) error { return edit(p(w), func(b []byte) []byte { return append(b, 1) }) }},
+			damage{"drop " + name, func(w string) error { return os.Remove(p(w)) }},
+			damage{"truncate " + name, func(w string) error { return edit(p(w), func(b []byte) []byte { return b[:len(b)/2] }) }},
+			damage{"extend " + name, func(w string) error { return edit(p(w), func(b []byte) []byte { return append(b, 1) }) }},
 		)
 	}
 	for range 3 {
 		a, b := files[rng.IntN(len(files))], files[rng.IntN(len(files))]
-		ts = append(ts, tamper{"swap " + a + " and " + b, func(w string) error {
+		ts = append(ts, damage{"swap " + a + " and " + b, func(w string) error {
 			pa, pb := filepath.Join(w, a), filepath.Join(w, b)
 			ba, err := os.ReadFile(pa)
 			if err != nil {
@@ -142,12 +133,12 @@ func TestTamperCampaign(t *testing.T) {
 		}})
 	}
 	ts = append(ts,
-		tamper{"empty " + newest, func(w string) error { return os.WriteFile(filepath.Join(w, newest), nil, 0o644) }},
-		tamper{"lock a directory", func(w string) error {
-			os.Remove(filepath.Join(w, lockName))
-			return os.Mkdir(filepath.Join(w, lockName), 0o755)
+		damage{"empty " + newest, func(w string) error { return os.WriteFile(filepath.Join(w, newest), nil, 0o644) }},
+		damage{"lock a directory", func(w string) error {
+			os.Remove(filepath.Join(w, statedir.LockName))
+			return os.Mkdir(filepath.Join(w, statedir.LockName), 0o755)
 		}},
-		tamper{"marker removed", func(w string) error { return os.Remove(filepath.Join(w, "gapset-state")) }},
+		damage{"marker removed", func(w string) error { return os.Remove(filepath.Join(w, "gapset-state")) }},
 	)
 	tally := map[string]int{}
 	for _, tm := range ts {

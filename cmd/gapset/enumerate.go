@@ -5,11 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strconv"
 	"time"
 
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/internal/cmdline"
+	"github.com/gapset/gapset/internal/enumflags"
 	"github.com/gapset/gapset/internal/progress"
 	"github.com/gapset/gapset/keyset"
 	"github.com/urfave/cli/v2"
@@ -20,45 +20,28 @@ func enumerateCommand(e *env) *cli.Command {
 		Name:        "enumerate",
 		Usage:       "enumerate a gap set and write its projections as key-set files",
 		Description: help("enumerate"),
-		Flags: withSize(4, 4,
-			&cli.IntFlag{Name: "gap", Value: 0, Usage: "largest gap (even): 0 for G0, 2 for G0 and G2, ..."},
-			&cli.BoolFlag{Name: "exact", Usage: "keep only the members whose gap equals --gap"},
-			&cli.StringFlag{Name: "cells", Usage: "comma-separated projections `K[,K...]` (last K cells; default rows*cols = whole boards)"},
+		Flags: append(enumflags.Flags("the checkpoint in the output directory ("+gapset.CheckpointName+"/)"),
 			&cli.StringFlag{Name: "out", Usage: "write the (single) projection to `FILE`"},
-			&cli.StringFlag{Name: "out-dir", Value: ".", Usage: "write the key-set files into `DIR`"},
 			&cli.StringFlag{Name: "tmp", Usage: "scratch `DIR` for sorted runs (default: inside the output directory)",
 				Action: func(_ *cli.Context, v string) error { return cmdline.CheckWritableDir("--tmp", v) }},
 			&cli.IntFlag{Name: "memory", Value: 4096, Usage: "MiB for the work buffers (sort buffer + scratch); bigger layers spill to disk; the process holds more (gap <= 4 at 8192: 14 GB)",
 				Action: func(_ *cli.Context, v int) error { return cmdline.InRange("--memory", v, 64, 1<<24) }},
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "summary format: text or json", Action: textOrJSON},
-			quietFlag(),
 			&cli.BoolFlag{Name: "estimate", Usage: "print the estimated members, disk and CPU time and stop"},
-			&cli.BoolFlag{Name: "packed", Usage: "write the key-set files delta-coded (format version 2, 1-3.5 bytes per key instead of 8; every command reads both)"},
 			&cli.BoolFlag{Name: "raw-runs", Usage: "keep scratch runs as 8 bytes per key (default: delta-coded, a fraction of the disk)"},
-			&cli.BoolFlag{Name: "rank-runs", Usage: "code the whole-board runs by rank: about 40% less disk for about 20% more CPU (chosen by itself when the estimate says the disk is short)"},
-			&cli.BoolFlag{Name: "transpose", Value: true, Usage: "on a square board, enumerate one of each transposed pair (half the layers' keys, the same files); --transpose=false: every configuration"},
 			&cli.IntFlag{Name: "max-step", Usage: "stop after `N` reverse moves and write no key-set file (calibration: the layers found are counted)"},
 			&cli.DurationFlag{Name: "checkpoint-every", Value: 30 * time.Second, Usage: "write a checkpoint after a step only when `DURATION` has passed since the last one (0: after every step)"},
-			&cli.BoolFlag{Name: "fresh", Usage: "discard the checkpoint in the output directory (" + gapset.CheckpointName + "/) and start over instead of resuming"},
 		),
 		Action: func(c *cli.Context) error {
 			if err := cmdline.NoArgs(c); err != nil {
 				return err
 			}
-			spec := c.String("cells")
-			if !c.IsSet("cells") {
-				spec = strconv.Itoa(c.Int("rows") * c.Int("cols"))
-			}
-			cells, err := gapset.ParseCells(spec)
+			l, err := enumflags.Layout(c)
 			if err != nil {
-				return cmdline.BadInput(err)
+				return err
 			}
-			cfg := gapset.Config{Rows: c.Int("rows"), Cols: c.Int("cols"), MaxGap: c.Int("gap"), Exact: c.Bool("exact"),
-				Cells: cells, Dir: c.String("out-dir"), TempDir: c.String("tmp"), Memory: int64(c.Int("memory")) << 20,
-				RawRuns: c.Bool("raw-runs"), RankRuns: c.Bool("rank-runs"), Transpose: c.Bool("transpose")}
-			if c.IsSet("transpose") && cfg.Transpose && cfg.Rows != cfg.Cols {
-				return cmdline.BadInputf("--transpose needs a square board, not %dx%d (others enumerate every configuration)", cfg.Rows, cfg.Cols)
-			}
+			cells := l.Cells
+			cfg := l.Config(c.String("out-dir"))
+			cfg.TempDir, cfg.Memory, cfg.RawRuns = c.String("tmp"), int64(c.Int("memory"))<<20, c.Bool("raw-runs")
 			if os.Getenv("GOMEMLIMIT") == "" { // the user's limit wins
 				debug.SetMemoryLimit(cfg.SoftMemoryLimit())
 			}
@@ -86,7 +69,7 @@ func enumerateCommand(e *env) *cli.Command {
 			}
 			prog := progress.New(e.stderr, c.Bool("quiet"))
 			cfg.Progress = func(p gapset.Progress) { prog.Update(0, 0, p.Phase != "layer", "%s", p) }
-			cfg.MaxStep, cfg.Packed = c.Int("max-step"), c.Bool("packed")
+			cfg.MaxStep = c.Int("max-step")
 			est := gapset.EstimateRun(cfg)
 			if c.Bool("estimate") {
 				fmt.Fprintln(e.stdout, est)
@@ -123,7 +106,7 @@ func enumerateCommand(e *env) *cli.Command {
 }
 
 // textOrJSON checks a --format flag of the two summary formats.
-func textOrJSON(_ *cli.Context, v string) error { return cmdline.CheckFormat(v, "text", "json") }
+var textOrJSON = enumflags.TextOrJSON
 
 func countCommand(e *env) *cli.Command {
 	return &cli.Command{

@@ -5,23 +5,14 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/cmdline"
+	"github.com/gapset/gapset/internal/enumflags"
 	"github.com/urfave/cli/v2"
 )
 
 // withSize is the flags of a command on an R x C board: --rows and --cols
-// (defaults rows, cols), then its own. They are the one place a size given
-// by the user is checked: as they are parsed, before the command runs.
+// (defaults rows, cols; enumflags.Size), then its own.
 func withSize(rows, cols int, own ...cli.Flag) []cli.Flag {
-	return append([]cli.Flag{
-		&cli.IntFlag{Name: "rows", Value: rows, Usage: "board rows", Action: checkSize},
-		&cli.IntFlag{Name: "cols", Value: cols, Usage: "board columns", Action: checkSize},
-	}, own...)
-}
-
-// checkSize is the action of --rows and --cols (run when either is given):
-// encode.CheckSize, which never forms a product that can wrap around.
-func checkSize(c *cli.Context, _ int) error {
-	return cmdline.BadInput(encode.CheckSize(c.Int("rows"), c.Int("cols")))
+	return append(enumflags.Size(rows, cols), own...)
 }
 
 // boardFlags are the flags every command that reads boards shares.
@@ -31,9 +22,7 @@ func boardFlags() []cli.Flag {
 	}, withSize(4, 4)...)
 }
 
-func quietFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"}
-}
+func quietFlag() cli.Flag { return enumflags.Quiet() }
 
 // readBoards collects the boards of a command: from --input (a file, or
 // - for stdin), or from the arguments (encode.ParseArgs).

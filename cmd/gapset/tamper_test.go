@@ -16,12 +16,13 @@ import (
 	"time"
 
 	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/internal/statedir/tamper"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// tamper is one way to damage a copy of a checkpoint directory cp.
-type tamper struct {
+// damage is one way to damage a copy of a checkpoint directory cp.
+type damage struct {
 	name string
 	do   func(t *testing.T, cp string)
 }
@@ -68,11 +69,11 @@ func editFile(t *testing.T, path string, fn func([]byte) []byte) {
 // variants of random bit flips in run files and in the manifest, every
 // manifest field edited, runs dropped, swapped, truncated and extended,
 // and the directory's own files damaged.
-func tampers(t *testing.T, cp string, rng *rand.Rand, flips int) []tamper {
+func tampers(t *testing.T, cp string, rng *rand.Rand, flips int) []damage {
 	runs := checkpointRuns(t, cp)
 	require.NotEmpty(t, runs)
-	var ts []tamper
-	flip := func(name string) tamper {
+	var ts []damage
+	flip := func(name string) damage {
 		run := name
 		if run == "" {
 			run = runs[rng.IntN(len(runs))]
@@ -80,7 +81,7 @@ func tampers(t *testing.T, cp string, rng *rand.Rand, flips int) []tamper {
 		st, err := os.Stat(filepath.Join(cp, run))
 		require.NoError(t, err)
 		off, bit := rng.Int64N(max(1, st.Size())), rng.IntN(8)
-		return tamper{fmt.Sprintf("flip bit %d at %d of %s", bit, off, run), func(t *testing.T, cp string) {
+		return damage{fmt.Sprintf("flip bit %d at %d of %s", bit, off, run), func(t *testing.T, cp string) {
 			editFile(t, filepath.Join(cp, run), func(b []byte) []byte {
 				if len(b) > 0 {
 					b[off] ^= 1 << bit
@@ -102,34 +103,14 @@ func tampers(t *testing.T, cp string, rng *rand.Rand, flips int) []tamper {
 	for range flips / 4 {
 		ts = append(ts, flip(newest))
 	}
-	var m map[string]any
 	b, err := os.ReadFile(filepath.Join(cp, "manifest.json"))
 	require.NoError(t, err)
-	require.NoError(t, json.Unmarshal(b, &m))
-	for field := range m {
-		ts = append(ts, tamper{"edit manifest field " + field, func(t *testing.T, cp string) {
+	fields, err := tamper.Fields(b)
+	require.NoError(t, err)
+	for _, field := range fields {
+		ts = append(ts, damage{"edit manifest field " + field, func(t *testing.T, cp string) {
 			editFile(t, filepath.Join(cp, "manifest.json"), func(b []byte) []byte {
-				var d map[string]any
-				require.NoError(t, json.Unmarshal(b, &d))
-				switch v := d[field].(type) {
-				case float64:
-					d[field] = v + 1
-				case bool:
-					d[field] = !v
-				case string:
-					d[field] = v + "0"
-				case []any:
-					if len(v) > 0 {
-						d[field] = v[:len(v)-1]
-					} else {
-						d[field] = []any{1}
-					}
-				case map[string]any:
-					d[field] = map[string]any{}
-				default:
-					d[field] = 7
-				}
-				out, err := json.Marshal(d)
+				out, err := tamper.Edit(b, field)
 				require.NoError(t, err)
 				return out
 			})
@@ -138,17 +119,17 @@ func tampers(t *testing.T, cp string, rng *rand.Rand, flips int) []tamper {
 	for _, run := range []string{runs[0], runs[len(runs)/2], newest} {
 		path := func(cp string) string { return filepath.Join(cp, run) }
 		ts = append(ts,
-			tamper{"drop " + run, func(t *testing.T, cp string) { require.NoError(t, os.Remove(path(cp))) }},
-			tamper{"truncate " + run, func(t *testing.T, cp string) {
+			damage{"drop " + run, func(t *testing.T, cp string) { require.NoError(t, os.Remove(path(cp))) }},
+			damage{"truncate " + run, func(t *testing.T, cp string) {
 				editFile(t, path(cp), func(b []byte) []byte { return b[:len(b)/2] })
 			}},
-			tamper{"extend " + run, func(t *testing.T, cp string) {
+			damage{"extend " + run, func(t *testing.T, cp string) {
 				editFile(t, path(cp), func(b []byte) []byte { return append(b, 0) })
 			}},
-			tamper{"empty " + run, func(t *testing.T, cp string) {
+			damage{"empty " + run, func(t *testing.T, cp string) {
 				editFile(t, path(cp), func([]byte) []byte { return nil })
 			}},
-			tamper{"replace by a directory " + run, func(t *testing.T, cp string) {
+			damage{"replace by a directory " + run, func(t *testing.T, cp string) {
 				require.NoError(t, os.Remove(path(cp)))
 				require.NoError(t, os.Mkdir(path(cp), 0o755))
 			}},
@@ -159,7 +140,7 @@ func tampers(t *testing.T, cp string, rng *rand.Rand, flips int) []tamper {
 		if a == b {
 			continue
 		}
-		ts = append(ts, tamper{"swap " + a + " and " + b, func(t *testing.T, cp string) {
+		ts = append(ts, damage{"swap " + a + " and " + b, func(t *testing.T, cp string) {
 			pa, pb := filepath.Join(cp, a), filepath.Join(cp, b)
 			require.NoError(t, os.Rename(pa, pa+".x"))
 			require.NoError(t, os.Rename(pb, pa))
@@ -167,24 +148,24 @@ func tampers(t *testing.T, cp string, rng *rand.Rand, flips int) []tamper {
 		}})
 	}
 	ts = append(ts,
-		tamper{"empty manifest", func(t *testing.T, cp string) {
+		damage{"empty manifest", func(t *testing.T, cp string) {
 			require.NoError(t, os.WriteFile(filepath.Join(cp, "manifest.json"), nil, 0o644))
 		}},
-		tamper{"manifest removed (starts over)", func(t *testing.T, cp string) {
+		damage{"manifest removed (starts over)", func(t *testing.T, cp string) {
 			require.NoError(t, os.Remove(filepath.Join(cp, "manifest.json")))
 		}},
-		tamper{"manifest a directory", func(t *testing.T, cp string) {
+		damage{"manifest a directory", func(t *testing.T, cp string) {
 			require.NoError(t, os.Remove(filepath.Join(cp, "manifest.json")))
 			require.NoError(t, os.Mkdir(filepath.Join(cp, "manifest.json"), 0o755))
 		}},
-		tamper{"lock a directory", func(t *testing.T, cp string) {
+		damage{"lock a directory", func(t *testing.T, cp string) {
 			os.Remove(filepath.Join(cp, "lock"))
 			require.NoError(t, os.Mkdir(filepath.Join(cp, "lock"), 0o755))
 		}},
-		tamper{"marker removed", func(t *testing.T, cp string) {
+		damage{"marker removed", func(t *testing.T, cp string) {
 			require.NoError(t, os.Remove(filepath.Join(cp, "gapset-state")))
 		}},
-		tamper{"checkpoint a regular file", func(t *testing.T, cp string) {
+		damage{"checkpoint a regular file", func(t *testing.T, cp string) {
 			require.NoError(t, os.RemoveAll(cp))
 			require.NoError(t, os.WriteFile(cp, []byte("x"), 0o644))
 		}},

@@ -152,11 +152,79 @@ func Retire(path string) error {
 	if err := os.Rename(path, tmp); err != nil {
 		return err
 	}
+	syncDir(dir)
+	return os.RemoveAll(tmp)
+}
+
+// Rename renames old to new in the same directory and syncs the directory,
+// so the rename survives a stop of the machine; new must be absent or a
+// regular file (Check). It is how a file written and synced elsewhere
+// (a job's manifest) takes its final name.
+func Rename(old, new string) error {
+	if err := Check(new); err != nil {
+		return err
+	}
+	if err := os.Rename(old, new); err != nil {
+		return err
+	}
+	return SyncDir(filepath.Dir(new))
+}
+
+// MakeDir makes the directory dir whole: a scratch directory beside it
+// (mode 0755) is filled by fill, then takes dir's name, so that dir never
+// exists half-made. dir must be absent; whatever takes the name meanwhile
+// is not replaced (the rename fails).
+func MakeDir(dir string, fill func(tmp string) error) error {
+	tmp, err := MkdirTemp(filepath.Dir(dir), filepath.Base(dir))
+	if err != nil {
+		return err
+	}
+	err = os.Chmod(tmp, 0o755) // MkdirTemp makes it private
+	if err == nil {
+		err = fill(tmp)
+	}
+	if err == nil {
+		if _, serr := os.Lstat(dir); !errors.Is(serr, fs.ErrNotExist) {
+			err = errors.New(dir + " appeared while it was being made")
+		}
+	}
+	if err == nil {
+		// Rename replaces an empty directory only: a file or a full
+		// directory that took the name makes it fail.
+		err = os.Rename(tmp, dir)
+	}
+	if err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	syncDir(filepath.Dir(dir))
+	return nil
+}
+
+// Sync flushes a file's or directory's data and metadata to the disk (the
+// runs a manifest names, before the manifest).
+func Sync(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// SyncDir is Sync for a directory whose new entries must reach the disk.
+func SyncDir(dir string) error { return Sync(dir) }
+
+// syncDir is SyncDir at best effort: not every file system lets a
+// directory be synced.
+func syncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
 	}
-	return os.RemoveAll(tmp)
 }
 
 // File is an output being written: an *os.File on the temporary, put in
@@ -210,12 +278,8 @@ func (f *File) Commit() error {
 		os.Remove(f.Name())
 		return err
 	}
-	// The rename reaches the disk with the directory (best effort: not
-	// every file system lets a directory be synced).
-	if d, derr := os.Open(filepath.Dir(f.target)); derr == nil {
-		d.Sync()
-		d.Close()
-	}
+	// The rename reaches the disk with the directory.
+	syncDir(filepath.Dir(f.target))
 	return nil
 }
 

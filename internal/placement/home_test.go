@@ -1,15 +1,12 @@
 package placement
 
 import (
-	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/gapset/gapset/internal/hometest"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // copies matches what a second home of the ranking would write: a digit
@@ -22,34 +19,7 @@ var copies = regexp.MustCompile(`OnesCount32\((used|left|after|placed)\s*&|` +
 // The placement ranking has one home: no Go file of the module (the nested
 // cluster module included) outside this package ranks placements itself.
 func TestOneHome(t *testing.T) {
-	root, err := filepath.Abs("../..")
-	require.NoError(t, err)
-	here, err := filepath.Abs(".")
-	require.NoError(t, err)
-	files := 0
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if path == here || strings.HasPrefix(d.Name(), ".") && path != root {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		files++
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		for i, line := range strings.Split(string(b), "\n") {
-			assert.False(t, copies.MatchString(line), "%s:%d ranks placements itself (use internal/placement): %s", path, i+1, strings.TrimSpace(line))
-		}
-		return nil
-	})
-	require.NoError(t, err)
-	require.Greater(t, files, 100, "the module's files were not found from %s", root)
+	hometest.Lines(t, func(path string, n int, line string) {
+		assert.False(t, copies.MatchString(line), "%s:%d ranks placements itself (use internal/placement): %s", path, n, strings.TrimSpace(line))
+	}, "internal/placement")
 }

@@ -1,8 +1,11 @@
 // Package statedir is the one home of what gapset's resumable state on
 // disk shares between `gapset enumerate` (its checkpoint) and
 // `gapset-cluster enumerate` (its work directory): the marker that tells a
-// state directory the run made from anything else, and the checksums of
-// its files and manifests.
+// state directory the run made from anything else, the lock that keeps a
+// second process out (lock_*.go), the manifest's sealed envelope
+// (manifest.go), the checksums of its files, the names of its run files
+// and the rules of which layers a step reads (names.go), and the count of
+// its bytes on the disk (disk.go).
 //
 // A run removes what it finds in its state directory (the runs of a step
 // that did not complete, everything with --fresh, the whole directory when
@@ -15,7 +18,6 @@ package statedir
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -80,17 +82,30 @@ func Open(dir, kind string) (made bool, err error) {
 		how = "is not a directory"
 	default:
 		b, err := readMarker(filepath.Join(dir, MarkerName))
-		switch {
-		case err != nil:
-			how = "holds no " + MarkerName + " marker (not made by gapset, or by an older version)"
-		case !bytes.Equal(b, Marker(kind)):
-			how = "holds a " + MarkerName + " marker of another kind"
-		}
+		how = CheckMarker(b, err, kind)
 	}
 	if how == "" {
 		return false, nil
 	}
-	return false, &foreignError{fmt.Sprintf("%s %s: refusing to use it as the %s (--fresh does not remove it either; remove or rename it, or give another directory)", dir, how, kind)}
+	return false, Foreign(dir, how, kind)
+}
+
+// Foreign is the refusal (ErrForeign) of a state location that is not a
+// kind's made by gapset, how saying what it is.
+func Foreign(dir, how, kind string) error {
+	return &foreignError{fmt.Sprintf("%s %s: refusing to use it as the %s (--fresh does not remove it either; remove or rename it, or give another directory)", dir, how, kind)}
+}
+
+// CheckMarker says what is wrong with a marker read as b (err: it could
+// not be read), or "" when it is a kind's.
+func CheckMarker(b []byte, err error, kind string) string {
+	switch {
+	case err != nil:
+		return "holds no " + MarkerName + " marker (not made by gapset, or by an older version)"
+	case !bytes.Equal(b, Marker(kind)):
+		return "holds a " + MarkerName + " marker of another kind"
+	}
+	return ""
 }
 
 // readMarker reads a marker that is a regular file of at most a line.
@@ -105,42 +120,17 @@ func readMarker(path string) ([]byte, error) {
 	return os.ReadFile(path)
 }
 
-// create makes dir whole: a scratch directory beside it gets the marker,
-// then takes dir's name.
+// create makes dir whole, the marker inside before it takes its name.
 func create(dir, kind string) error {
-	tmp, err := atomicfile.MkdirTemp(filepath.Dir(dir), filepath.Base(dir))
-	if err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp makes it private
-		os.RemoveAll(tmp)
-		return err
-	}
-	if err := atomicfile.WriteFile(filepath.Join(tmp, MarkerName), Marker(kind)); err != nil {
-		os.RemoveAll(tmp)
-		return err
-	}
-	// Rename replaces an empty directory: whatever took the name since the
-	// check above is not replaced, it makes the rename fail.
-	if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
-		os.RemoveAll(tmp)
-		return fmt.Errorf("%s appeared while it was being made", dir)
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		os.RemoveAll(tmp)
-		return err
-	}
-	if d, err := os.Open(filepath.Dir(dir)); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
+	return atomicfile.MakeDir(dir, func(tmp string) error {
+		return atomicfile.WriteFile(filepath.Join(tmp, MarkerName), Marker(kind))
+	})
 }
 
 // Keep reports whether a name in a state directory belongs to the
-// directory itself (the marker), not to the run's state: clearing the
-// state keeps it.
-func Keep(name string) bool { return name == MarkerName }
+// directory itself (the marker, the lock), not to the run's state:
+// clearing the state keeps it.
+func Keep(name string) bool { return name == MarkerName || name == LockName }
 
 // table is CRC-32C's (hardware-accelerated on amd64 and arm64).
 var table = crc32.MakeTable(crc32.Castagnoli)
@@ -178,40 +168,6 @@ func CheckFile(dir, path string, size int64, sum uint32) error {
 	case n != size:
 		return Damaged(dir, "%s has %d bytes, the manifest says %d", filepath.Base(path), n, size)
 	case got != sum:
-		return Damaged(dir, "%s fails its checksum", filepath.Base(path))
-	}
-	return nil
-}
-
-// Seal marshals a manifest v with its checksum: sum points to v's checksum
-// field, set to the CRC-32C of v marshalled with the field empty.
-func Seal(v any, sum *string) ([]byte, error) {
-	*sum = ""
-	b, err := json.MarshalIndent(v, "", " ")
-	if err != nil {
-		return nil, err
-	}
-	*sum = fmt.Sprintf("crc32c:%08x", Update(0, b))
-	return json.MarshalIndent(v, "", " ")
-}
-
-// Unseal reads a manifest written by Seal into v and checks its checksum
-// (any edit of a value changes it); path names it in the message.
-func Unseal(dir, path string, b []byte, v any, sum *string) error {
-	if err := json.Unmarshal(b, v); err != nil {
-		return Damaged(dir, "%s is not a manifest: %v", filepath.Base(path), err)
-	}
-	got := *sum
-	*sum = ""
-	want, err := json.MarshalIndent(v, "", " ")
-	*sum = got
-	if err != nil {
-		return err
-	}
-	if got == "" {
-		return Damaged(dir, "%s has no checksum (an older format?)", filepath.Base(path))
-	}
-	if got != fmt.Sprintf("crc32c:%08x", Update(0, want)) {
 		return Damaged(dir, "%s fails its checksum", filepath.Base(path))
 	}
 	return nil

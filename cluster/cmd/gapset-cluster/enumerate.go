@@ -8,7 +8,6 @@ import (
 	"net"
 	"os"
 	"runtime"
-	"strconv"
 	"strings"
 	"time"
 
@@ -22,9 +21,9 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal"
 	"github.com/gapset/gapset/cluster/pipeline"
-	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/internal/cmdline"
+	"github.com/gapset/gapset/internal/enumflags"
 	"github.com/urfave/cli/v2"
 )
 
@@ -68,23 +67,11 @@ func newApp(e *env, beamArgs []string) *cli.App {
 }
 
 func enumerateCommand(e *env, beamArgs []string) *cli.Command {
-	checkSize := func(c *cli.Context, _ int) error {
-		return cmdline.BadInput(encode.CheckSize(c.Int("rows"), c.Int("cols")))
-	}
 	return &cli.Command{
 		Name:        "enumerate",
 		Usage:       "enumerate a gap set as Beam jobs and write its projections as key-set files",
 		Description: description,
-		Flags: []cli.Flag{
-			&cli.IntFlag{Name: "rows", Value: 4, Usage: "board rows", Action: checkSize},
-			&cli.IntFlag{Name: "cols", Value: 4, Usage: "board columns", Action: checkSize},
-			&cli.IntFlag{Name: "gap", Value: 0, Usage: "largest gap (even): 0 for G0, 2 for G0 and G2, ..."},
-			&cli.BoolFlag{Name: "exact", Usage: "keep only the members whose gap equals --gap"},
-			&cli.StringFlag{Name: "cells", Usage: "comma-separated projections `K[,K...]` (last K cells; default rows*cols = whole boards)"},
-			&cli.BoolFlag{Name: "packed", Usage: "write the key-set files delta-coded (format version 2)"},
-			&cli.BoolFlag{Name: "transpose", Value: true, Usage: "on a square board, enumerate one of each transposed pair (half the layers' keys, the same files; as gapset enumerate --transpose); --transpose=false: every configuration"},
-			&cli.BoolFlag{Name: "rank-runs", Usage: "code the layers' runs by rank: about 40% less storage and shuffle for about 20% more CPU (as gapset enumerate --rank-runs)"},
-			&cli.StringFlag{Name: "out-dir", Value: ".", Usage: "write the key-set files into `DIR`"},
+		Flags: append(enumflags.Flags("the work directory of an earlier run ("+pipeline.WorkName+"/)"),
 			&cli.StringFlag{Name: "work-dir", Usage: "keep the work directory " + pipeline.WorkName + "/ (layers, projections, a manifest per step) in `DIR` (default: --out-dir), a directory or an object store URL (gs://BUCKET/PATH, s3://BUCKET/PATH); a failed or stopped run resumes from it, the end removes it",
 				Action: func(_ *cli.Context, v string) error {
 					if pipeline.IsURL(v) {
@@ -94,16 +81,12 @@ func enumerateCommand(e *env, beamArgs []string) *cli.Command {
 				}},
 			&cli.StringFlag{Name: "local-tmp", Usage: "the workers' scratch directory `DIR` for an object store --work-dir (default: the system's temporary directory)",
 				Action: func(_ *cli.Context, v string) error { return cmdline.CheckWritableDir("--local-tmp", v) }},
-			&cli.BoolFlag{Name: "fresh", Usage: "discard the work directory of an earlier run and start over instead of resuming"},
 			&cli.IntFlag{Name: "prefix-bits", Value: gapset.DefaultPrefixBits, Usage: "partition the layers by the top `N` key bits (2^N partitions, at most 8): the elements of each job",
 				Action: func(_ *cli.Context, v int) error { return cmdline.InRange("--prefix-bits", v, 0, 8) }},
 			&cli.IntFlag{Name: "lanes", Value: runtime.GOMAXPROCS(0), Usage: "copies of each stage, each with a share of the elements: Prism runs a stage as one bundle, so this is its parallelism (default: the CPUs this process may use)",
 				Action: func(_ *cli.Context, v int) error { return cmdline.InRange("--lanes", v, 1, 256) }},
 			&cli.IntFlag{Name: "memory", Value: 256, Usage: "MiB for one element's work buffers; bigger partitions are written in pieces",
 				Action: func(_ *cli.Context, v int) error { return cmdline.InRange("--memory", v, 16, 1<<20) }},
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "summary format: text or json",
-				Action: func(_ *cli.Context, v string) error { return cmdline.CheckFormat(v, "text", "json") }},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on stderr"},
 			&cli.StringFlag{Name: "runner", Value: "prism", Usage: "Beam runner: prism (in-process) or universal (a job server at --endpoint)",
 				Action: func(_ *cli.Context, v string) error {
 					if v != "prism" && v != "universal" {
@@ -114,28 +97,18 @@ func enumerateCommand(e *env, beamArgs []string) *cli.Command {
 			&cli.StringFlag{Name: "endpoint", Usage: "the job server's `HOST:PORT` (--runner universal)"},
 			&cli.StringFlag{Name: "environment_type", Usage: "where the workers run: LOOPBACK (in this process), PROCESS, DOCKER or EXTERNAL (default: LOOPBACK for prism, DOCKER for a job server)"},
 			&cli.StringFlag{Name: "log-level", Value: "off", Usage: "Prism's and Beam's own log on stderr: off, error, warn, info or debug"},
-		},
+		),
 		Action: func(c *cli.Context) error {
 			if err := cmdline.NoArgs(c); err != nil {
 				return err
 			}
-			spec := c.String("cells")
-			if !c.IsSet("cells") {
-				spec = strconv.Itoa(c.Int("rows") * c.Int("cols"))
-			}
-			cells, err := gapset.ParseCells(spec)
+			l, err := enumflags.Layout(c)
 			if err != nil {
-				return cmdline.BadInput(err)
+				return err
 			}
-			bits := c.Int("prefix-bits")
-			if bits == 0 {
-				bits = -1 // one partition (Layout's 0 is the default)
-			}
-			l := gapset.Layout{Rows: c.Int("rows"), Cols: c.Int("cols"), MaxGap: c.Int("gap"), Exact: c.Bool("exact"),
-				Packed: c.Bool("packed"), Cells: cells, PrefixBits: bits, Memory: int64(c.Int("memory")) << 20,
-				RankRuns: c.Bool("rank-runs"), Transpose: c.Bool("transpose")}
-			if c.IsSet("transpose") && l.Transpose && l.Rows != l.Cols {
-				return cmdline.BadInputf("--transpose needs a square board, not %dx%d (others enumerate every configuration)", l.Rows, l.Cols)
+			l.PrefixBits, l.Memory = c.Int("prefix-bits"), int64(c.Int("memory"))<<20
+			if l.PrefixBits == 0 {
+				l.PrefixBits = -1 // one partition (Layout's 0 is the default)
 			}
 			if err := l.Check(); err != nil {
 				return cmdline.BadInput(err)

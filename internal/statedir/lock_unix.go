@@ -1,6 +1,6 @@
 //go:build unix
 
-package gapset
+package statedir
 
 import (
 	"fmt"
@@ -13,24 +13,21 @@ import (
 	"time"
 
 	"github.com/gapset/gapset/internal/atomicfile"
-	"github.com/gapset/gapset/internal/statedir"
 )
-
-// lockName is the file a running enumeration holds locked in its
-// checkpoint directory, its PID inside: two processes must never resume
-// one checkpoint.
-const lockName = "lock"
 
 // lockRelease bounds the wait for a lock whose holder is gone: a process
 // killed with SIGKILL keeps its files, and so the lock, until the kernel
 // has torn it down, which on a large run takes seconds.
 const lockRelease = 2 * time.Minute
 
-// lockDir locks dir for this process (released by the returned function,
-// or by the kernel when the process ends, however it ends).
-func lockDir(dir string) (func(), error) {
+// Lock locks the state directory dir (a kind's, for the message) for this
+// process, released by the returned function or by the kernel when the
+// process ends, however it ends: two processes must never work on one
+// state. A holder that is gone (its PID no longer alive) is waited for up
+// to lockRelease; a live one is refused at once (ErrBusy).
+func Lock(dir, kind string) (func(), error) {
 	// Never through a symlink: the lock is truncated.
-	f, err := os.OpenFile(filepath.Join(dir, lockName), os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW, 0o644)
+	f, err := os.OpenFile(filepath.Join(dir, LockName), os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW, 0o644)
 	if err == nil {
 		if st, serr := f.Stat(); serr != nil || !st.Mode().IsRegular() {
 			f.Close()
@@ -38,7 +35,7 @@ func lockDir(dir string) (func(), error) {
 		}
 	}
 	if err != nil {
-		return nil, statedir.Damaged(dir, "its %s is not a file this run can lock: %v", lockName, err)
+		return nil, Damaged(dir, "its %s is not a file this run can lock: %v", LockName, err)
 	}
 	deadline := time.Now().Add(lockRelease)
 	for {
@@ -54,7 +51,7 @@ func lockDir(dir string) (func(), error) {
 			if perr == nil && pid > 0 {
 				holder = fmt.Sprintf("process %d", pid)
 			}
-			return nil, fmt.Errorf("%w: checkpoint %s is in use by %s", ErrArgs, dir, holder)
+			return nil, &busyError{fmt.Sprintf("%s %s is in use by %s", kind, dir, holder)}
 		}
 		time.Sleep(50 * time.Millisecond) // the holder is going: its lock will be too
 	}
