@@ -100,7 +100,7 @@ func (r *Resolver) pdbHeuristic(partition string, rows, cols int, transpose bool
 		}
 		r.pdbs[key] = set
 	}
-	return &pdb.Heuristic{Set: set, Transpose: transpose, Label: label,
+	return &pdb.Heuristic{DBs: set, Transpose: transpose, Label: label,
 		NoSkip: strings.HasSuffix(label, "-noskip"), Dual: strings.HasSuffix(label, "-dual"),
 		NoPrefetch: strings.HasSuffix(label, "-noprefetch")}, nil
 }

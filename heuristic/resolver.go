@@ -59,7 +59,7 @@ type Resolver struct {
 	opt  Options
 	pool *pool
 	dbs  []*gapdb.DB // GapDBs, once opened
-	pdbs map[string]*pdb.Set
+	pdbs map[string]*pdb.Databases
 	// pending are the checks of loaded files still running (ChecksBeside).
 	pending []*safe.Pending
 	used    map[string]bool
@@ -73,7 +73,7 @@ func New(opt Options) *Resolver {
 	if opt.Dense == nil {
 		opt.Dense = DefaultDense()
 	}
-	return &Resolver{opt: opt, pdbs: map[string]*pdb.Set{}, used: map[string]bool{}}
+	return &Resolver{opt: opt, pdbs: map[string]*pdb.Databases{}, used: map[string]bool{}}
 }
 
 // Pending returns the checks of the loaded files still running (only with

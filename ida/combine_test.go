@@ -42,7 +42,7 @@ var worldOnce = sync.OnceValues(func() (*world3x3, error) {
 	if err != nil {
 		return nil, err
 	}
-	w.db = &pdb.Heuristic{Set: set, Transpose: true}
+	w.db = &pdb.Heuristic{DBs: set, Transpose: true}
 	return w, nil
 })
 

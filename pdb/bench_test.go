@@ -21,7 +21,7 @@ import (
 //	go test -run '^$' -bench PDB -count 3 ./pdb/
 //	GAPSET_PDB_DIR=/tmp/pdb78 GAPSET_PDB_PARTITION=7-8 go test -run '^$' -bench PDB ./pdb/
 func BenchmarkPDB(b *testing.B) {
-	var set *Set
+	var set *Databases
 	if dir := os.Getenv("GAPSET_PDB_DIR"); dir != "" {
 		part, err := ParsePartition(os.Getenv("GAPSET_PDB_PARTITION"), 4, 4)
 		if err != nil {
@@ -46,7 +46,7 @@ func BenchmarkPDB(b *testing.B) {
 		noPF bool
 	}{{"prefetch", false}, {"noprefetch", true}} {
 		b.Run(v.name, func(b *testing.B) {
-			h := &Heuristic{Set: set, Transpose: true, NoPrefetch: v.noPF}
+			h := &Heuristic{DBs: set, Transpose: true, NoPrefetch: v.noPF}
 			var nodes int64
 			for i := 0; i < b.N; i++ {
 				for _, bd := range boards {

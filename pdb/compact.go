@@ -29,7 +29,7 @@ import (
 // Compact returns the set with its tables in the compact coding (Nibbles;
 // Tables nil), converted on workers goroutines. It fails when the groups
 // leave a tile out or an entry does not fit in 4 bits.
-func (s *Set) Compact(workers int) (*Set, error) {
+func (s *Databases) Compact(workers int) (*Databases, error) {
 	if s.Nibbles != nil {
 		return s, nil
 	}
@@ -41,7 +41,7 @@ func (s *Set) Compact(workers int) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Set{Part: p, Steps: s.Steps, Nibbles: make([][]uint8, len(p.Groups))}
+	out := &Databases{Part: p, Steps: s.Steps, Nibbles: make([][]uint8, len(p.Groups))}
 	for gi, g := range p.Groups {
 		nib, err := compactTable(geo, g, s.Tables[gi], workers)
 		if err != nil {

@@ -44,7 +44,7 @@ func TestCompactSameBounds(t *testing.T) {
 		rng := rand.New(rand.NewPCG(9, 10))
 		for _, opts := range []Heuristic{{}, {Transpose: true}, {Transpose: true, Dual: true}} {
 			a, b := opts, opts
-			a.Set, b.Set = set, cs
+			a.DBs, b.DBs = set, cs
 			for i := 0; i < 300; i++ {
 				board := encode.Random(rng, c.rows, c.cols)
 				va, err := a.Value(board)
@@ -70,7 +70,7 @@ func TestCompactSameBounds(t *testing.T) {
 	set := buildSet(t, "4-4", 3, 3)
 	part := set.Part
 	part.Groups = part.Groups[:1]
-	_, err := (&Set{Part: part, Tables: set.Tables[:1], Steps: set.Steps[:1]}).Compact(1)
+	_, err := (&Databases{Part: part, Tables: set.Tables[:1], Steps: set.Steps[:1]}).Compact(1)
 	assert.ErrorContains(t, err, "covers 4 of the 8 tiles")
 	// a damaged entry (odd excess) is refused
 	set.Tables[0][5] ^= 1

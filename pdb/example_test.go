@@ -32,7 +32,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	h := &pdb.Heuristic{Set: set}
+	h := &pdb.Heuristic{DBs: set}
 	hard, err := encode.Parse("8 6 7 2 5 4 3 0 1", 3, 3)
 	if err != nil {
 		fmt.Println(err)

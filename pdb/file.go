@@ -66,7 +66,7 @@ func Write(path string, rows, cols int, group []uint8, table []uint8, step int) 
 	return write(path, rows, cols, group, table, len(table), step, magic[7])
 }
 
-// WriteCompact stores one group's compact table (Set.Compact's coding) as
+// WriteCompact stores one group's compact table (Databases.Compact's coding) as
 // a version-2 file: half the bytes to read at load.
 func WriteCompact(path string, rows, cols int, group []uint8, nib []uint8, step int) error {
 	entries := Entries(rows*cols, len(group))

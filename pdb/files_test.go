@@ -99,9 +99,9 @@ func TestBuildFilesCompact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < 200; i++ {
 		board := encode.Random(rng, 3, 3)
-		va, err := (&Heuristic{Set: a, Transpose: true}).Value(board)
+		va, err := (&Heuristic{DBs: a, Transpose: true}).Value(board)
 		require.NoError(t, err)
-		vb, err := (&Heuristic{Set: b, Transpose: true}).Value(board)
+		vb, err := (&Heuristic{DBs: b, Transpose: true}).Value(board)
 		require.NoError(t, err)
 		require.Equal(t, va, vb)
 	}

@@ -15,8 +15,8 @@ import (
 	"github.com/gapset/gapset/internal/safe"
 )
 
-// Set is the loaded (or freshly built) databases of a partition.
-type Set struct {
+// Databases is the loaded (or freshly built) databases of a partition.
+type Databases struct {
 	Part   Partition
 	Tables [][]uint8 // Tables[g] for Part.Groups[g]
 	Steps  []int     // Steps[g]: largest change of Tables[g] along one move
@@ -31,7 +31,7 @@ type Set struct {
 
 // Step is the largest change of the additive bound along one move: a move
 // changes one group's value (direct, and one group's transposed).
-func (s *Set) Step() int {
+func (s *Databases) Step() int {
 	st := 1
 	for _, x := range s.Steps {
 		st = max(st, x)
@@ -40,7 +40,7 @@ func (s *Set) Step() int {
 }
 
 // Bytes is the memory the tables take.
-func (s *Set) Bytes() int64 {
+func (s *Databases) Bytes() int64 {
 	var b int64
 	for _, t := range s.Tables {
 		b += int64(len(t))
@@ -61,12 +61,12 @@ var ErrMissing = errors.New("pattern database not built")
 // gives an error that says how to build it. Files
 // written compact (pdb build --compact) load as Nibbles, the others as
 // Tables; a mix of the two is refused.
-func Load(dir string, part Partition) (*Set, error) { return LoadVerified(dir, part, nil) }
+func Load(dir string, part Partition) (*Databases, error) { return LoadVerified(dir, part, nil) }
 
 // LoadVerified is Load with a record of files checked whole before (nil:
 // none): those unchanged since are not hashed again, and those hashed now
 // are added to it (saved by the caller).
-func LoadVerified(dir string, part Partition, v *Verified) (*Set, error) {
+func LoadVerified(dir string, part Partition, v *Verified) (*Databases, error) {
 	s, _, err := loadSet(dir, part, v, false)
 	return s, err
 }
@@ -77,15 +77,15 @@ func LoadVerified(dir string, part Partition, v *Verified) (*Set, error) {
 // file's outcome. The tables may be searched meanwhile, but nothing found
 // with them may be reported before every check has returned nil (a
 // failure is the error LoadVerified would give).
-func LoadBeside(dir string, part Partition, v *Verified) (s *Set, checks []*safe.Pending, err error) {
+func LoadBeside(dir string, part Partition, v *Verified) (s *Databases, checks []*safe.Pending, err error) {
 	return loadSet(dir, part, v, true)
 }
 
-func loadSet(dir string, part Partition, v *Verified, later bool) (*Set, []*safe.Pending, error) {
+func loadSet(dir string, part Partition, v *Verified, later bool) (*Databases, []*safe.Pending, error) {
 	data := make([][]uint8, len(part.Groups))
 	compact := make([]bool, len(part.Groups))
 	whole := make([]bool, len(part.Groups))
-	s := &Set{Part: part, Steps: make([]int, len(part.Groups))}
+	s := &Databases{Part: part, Steps: make([]int, len(part.Groups))}
 	errs := make([]error, len(part.Groups))
 	pending := make([]*safe.Pending, len(part.Groups))
 	hint := fmt.Sprintf("build it with: gapset pdb build --partition %s --rows %d --cols %d --out %s", part.Name, part.Rows, part.Cols, dir)
@@ -139,12 +139,12 @@ func loadSet(dir string, part Partition, v *Verified, later bool) (*Set, []*safe
 	return s, checks, nil
 }
 
-// Heuristic is the additive bound of a Set: the sum over groups. With
+// Heuristic is the additive bound of a partition's Databases: the sum over groups. With
 // Transpose (square boards only) it also looks up the board's transpose
 // (its image in the main diagonal), which maps the goal onto itself, and
 // takes the larger sum: the same tables give a second, often larger, bound.
 type Heuristic struct {
-	Set       *Set
+	DBs       *Databases
 	Transpose bool
 	// Dual also looks up the dual board (the inverse permutation: tile t
 	// stands where the tile found on t's home cell belongs), and with
@@ -170,7 +170,7 @@ func (h *Heuristic) Name() string {
 	if h.Label != "" {
 		return h.Label
 	}
-	name := "pdb" + h.Set.Part.Name
+	name := "pdb" + h.DBs.Part.Name
 	if h.Transpose {
 		name += "+r"
 	}
@@ -200,12 +200,12 @@ func (h *Heuristic) TrackerInfo() (int, bool) {
 	if h.Dual {
 		return 1 << 10, true
 	}
-	return h.Set.Step(), true
+	return h.DBs.Step(), true
 }
 
 // NewTracker implements ida.TrackerMaker.
 func (h *Heuristic) NewTracker(rows, cols int) (ida.Tracker, error) {
-	p := h.Set.Part
+	p := h.DBs.Part
 	if rows != p.Rows || cols != p.Cols {
 		return nil, fmt.Errorf("pattern databases %s are for %dx%d boards, not %dx%d", p.Name, p.Rows, p.Cols, rows, cols)
 	}
@@ -215,8 +215,8 @@ func (h *Heuristic) NewTracker(rows, cols int) (ida.Tracker, error) {
 	if len(p.Groups) > maxGroups {
 		return nil, fmt.Errorf("at most %d groups", maxGroups)
 	}
-	t := &tracker{n: rows * cols, cols: cols, transpose: h.Transpose, dual: h.Dual, parity: h.Dual, tables: h.Set.Tables,
-		nibs: h.Set.Nibbles}
+	t := &tracker{n: rows * cols, cols: cols, transpose: h.Transpose, dual: h.Dual, parity: h.Dual, tables: h.DBs.Tables,
+		nibs: h.DBs.Nibbles}
 	if t.nibs != nil {
 		geo, err := encode.NewGeometry(rows, cols)
 		if err != nil {
@@ -287,7 +287,7 @@ type tracker struct {
 	n, cols                 int
 	transpose, dual, parity bool
 	tables                  [][]uint8
-	nibs                    [][]uint8                               // compact tables (Set.Nibbles), when tables is nil
+	nibs                    [][]uint8                               // compact tables (Databases.Nibbles), when tables is nil
 	dist                    *[encode.MaxCells][encode.MaxCells]int8 // with nibs: tile distances, for the dual boards
 	groups                  [][]uint8
 	grpOf                   [encode.MaxCells]uint8
@@ -606,8 +606,8 @@ func (h *Heuristic) Value(b encode.Board) (int, error) {
 
 // BuildSet builds every group of part in turn. prog, when set, gets the
 // group's index with each layer report.
-func BuildSet(ctx context.Context, part Partition, workers int, prog func(group, layer int, reached, total int64)) (*Set, error) {
-	s := &Set{Part: part}
+func BuildSet(ctx context.Context, part Partition, workers int, prog func(group, layer int, reached, total int64)) (*Databases, error) {
+	s := &Databases{Part: part}
 	for gi, g := range part.Groups {
 		var pr Progress
 		if prog != nil {

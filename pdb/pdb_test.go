@@ -163,7 +163,7 @@ func TestBuildMatchesNaiveSearch(t *testing.T) {
 	}
 }
 
-func buildSet(t testing.TB, name string, rows, cols int) *Set {
+func buildSet(t testing.TB, name string, rows, cols int) *Databases {
 	t.Helper()
 	part, err := ParsePartition(name, rows, cols)
 	require.NoError(t, err)
@@ -181,8 +181,8 @@ func TestAdditiveOn3x3IsAdmissibleAndOptimal(t *testing.T) {
 	for _, name := range []string{"4-4", "3-5", "1,5/2,3,6/4,7,8"} {
 		set := buildSet(t, name, 3, 3)
 		for _, v := range []struct{ refl, dual bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
-			h := &Heuristic{Set: set, Transpose: v.refl, Dual: v.dual}
-			base := &Heuristic{Set: set, Transpose: v.refl}
+			h := &Heuristic{DBs: set, Transpose: v.refl, Dual: v.dual}
+			base := &Heuristic{DBs: set, Transpose: v.refl}
 			tr, err := h.NewTracker(3, 3) // Reset makes it reusable
 			require.NoError(t, err)
 			exact, solved, raised := 0, 0, 0
@@ -228,7 +228,7 @@ func TestAdditiveOn3x3IsAdmissibleAndOptimal(t *testing.T) {
 // on some board and is never worse in the max.
 func TestTransposeAddsInformation(t *testing.T) {
 	set := buildSet(t, "4-4", 3, 3)
-	direct, refl := &Heuristic{Set: set}, &Heuristic{Set: set, Transpose: true}
+	direct, refl := &Heuristic{DBs: set}, &Heuristic{DBs: set, Transpose: true}
 	rng := rand.New(rand.NewPCG(1, 2))
 	better := 0
 	for i := 0; i < 2000; i++ {
@@ -253,8 +253,8 @@ var korfQuick = []int{12, 42, 55, 79, 97}
 func TestPDB555On15Puzzle(t *testing.T) {
 	set := buildSet(t, "5-5-5", 4, 4)
 	for _, refl := range []bool{false, true} {
-		h := &Heuristic{Set: set, Transpose: refl}
-		noSkip := &Heuristic{Set: set, Transpose: refl, NoSkip: true}
+		h := &Heuristic{DBs: set, Transpose: refl}
+		noSkip := &Heuristic{DBs: set, Transpose: refl, NoSkip: true}
 		for _, id := range korfQuick {
 			b := data.KorfInstance(id).Board
 			res, err := ida.Solve(b, h, ida.Options{})
@@ -273,7 +273,7 @@ func TestPDB555On15Puzzle(t *testing.T) {
 		}
 	}
 	rng := rand.New(rand.NewPCG(5, 5))
-	h := &Heuristic{Set: set, Transpose: true}
+	h := &Heuristic{DBs: set, Transpose: true}
 	for i := 0; i < 20; i++ {
 		b := encode.Goal(4, 4)
 		for j := 0; j < 60; j++ {
@@ -435,7 +435,7 @@ func TestPDB78FromEnv(t *testing.T) {
 	require.NoError(t, err)
 	set, err := Load(dir, part)
 	require.NoError(t, err)
-	h := &Heuristic{Set: set, Transpose: true}
+	h := &Heuristic{DBs: set, Transpose: true}
 	for _, id := range append([]int{1, 2, 3}, korfQuick...) {
 		res, err := ida.Solve(data.KorfInstance(id).Board, h, ida.Options{})
 		require.NoError(t, err)
@@ -479,7 +479,7 @@ func TestTrackingMatchesFromScratch(t *testing.T) {
 		refl, dual bool
 	}{{"4-4", 3, 3, true, true}, {"1,5/2,3,6/4,7,8", 3, 3, true, true}, {"3-5", 3, 3, false, false}, {"5-5-5", 4, 4, true, false}} {
 		set := buildSet(t, c.part, c.rows, c.cols)
-		h := &Heuristic{Set: set, Transpose: c.refl, Dual: c.dual}
+		h := &Heuristic{DBs: set, Transpose: c.refl, Dual: c.dual}
 		tr, err := h.NewTracker(c.rows, c.cols)
 		require.NoError(t, err)
 		pt := tr.(*tracker)

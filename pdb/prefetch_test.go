@@ -26,11 +26,11 @@ func TestPrefetchSameSearch(t *testing.T) {
 	}
 	heur := func(noPF bool) map[string]ida.Heuristic {
 		return map[string]ida.Heuristic{
-			"555":     &Heuristic{Set: s555, Transpose: true, NoPrefetch: noPF},
-			"555-dir": &Heuristic{Set: s555, NoPrefetch: noPF},
+			"555":     &Heuristic{DBs: s555, Transpose: true, NoPrefetch: noPF},
+			"555-dir": &Heuristic{DBs: s555, NoPrefetch: noPF},
 			"max": ida.Max{Parts: []ida.Heuristic{
-				&Heuristic{Set: s555, Transpose: true, NoPrefetch: noPF},
-				&Heuristic{Set: s663, Transpose: true, NoPrefetch: noPF}}},
+				&Heuristic{DBs: s555, Transpose: true, NoPrefetch: noPF},
+				&Heuristic{DBs: s663, Transpose: true, NoPrefetch: noPF}}},
 		}
 	}
 	on, off := heur(false), heur(true)
@@ -61,9 +61,9 @@ func TestPrefetchSameSearch(t *testing.T) {
 		}
 		b, _ := encode.FromKey(key, 3, 3)
 		for _, o := range []ida.Options{{}, {BPMX: true}} {
-			a, err := ida.Solve(b, &Heuristic{Set: set, Transpose: true, Dual: true}, o)
+			a, err := ida.Solve(b, &Heuristic{DBs: set, Transpose: true, Dual: true}, o)
 			require.NoError(t, err)
-			z, err := ida.Solve(b, &Heuristic{Set: set, Transpose: true, Dual: true, NoPrefetch: true}, o)
+			z, err := ida.Solve(b, &Heuristic{DBs: set, Transpose: true, Dual: true, NoPrefetch: true}, o)
 			require.NoError(t, err)
 			require.Equal(t, d, a.Length)
 			require.Equal(t, z.Expanded, a.Expanded, "%s", b)

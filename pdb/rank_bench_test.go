@@ -24,7 +24,7 @@ func BenchmarkRankValue(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	h := &Heuristic{Set: set, Transpose: true}
+	h := &Heuristic{DBs: set, Transpose: true}
 	rng := rand.New(rand.NewPCG(13, 14))
 	boards := make([]encode.Board, 1<<10)
 	for i := range boards {

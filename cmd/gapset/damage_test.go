@@ -343,7 +343,7 @@ func TestForgeryCampaign(t *testing.T) {
 								t.Fatal(err)
 							}
 						}
-						set, err := (&pdb.Set{Part: part, Tables: tables, Steps: []int{step, step}}).Compact(1)
+						set, err := (&pdb.Databases{Part: part, Tables: tables, Steps: []int{step, step}}).Compact(1)
 						require.NoError(t, err)
 						require.NoError(t, pdb.WriteCompact(path, 3, 3, g, set.Nibbles[gi], step+dstep))
 					} else {
