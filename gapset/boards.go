@@ -3,7 +3,7 @@ package gapset
 import "fmt"
 
 // checkBoards refuses keys that are not boards of g: a run read back
-// (a resumed checkpoint's layers, a partition another worker wrote) is
+// (a resumed checkpoint's layers, a part another worker wrote) is
 // trusted only as far as its checksum, and expanding a key without exactly
 // one blank would index the move tables out of range. A key's N cells must
 // hold each of 0..N-1 (so each once) and the bits above them nothing.

@@ -52,7 +52,7 @@ func openCheckpoint(dir string) (func(), error) {
 
 // checkpointFormat changes whenever the manifest or the run files change
 // meaning; a checkpoint of another format is refused, not misread.
-// Format 2: layers and projections partitioned by key range. Format 3: a
+// Format 2: layers and projections split by key range. Format 3: a
 // CRC-32C of every run file and of the manifest, and the marker. Format 4:
 // the manifest in statedir's sealed envelope, the runs named by statedir.
 const checkpointFormat = 4
@@ -85,7 +85,7 @@ type manifest struct {
 	CPU     time.Duration `json:"cpu_ns"`
 	Members int64         `json:"members"`
 	Counts  []LayerCount  `json:"layers"`
-	// PrefixBits partitions the layers (the top bits of whole-board
+	// PrefixBits splits the layers (the top bits of whole-board
 	// keys), ProjectionBits the projection runs (min(ProjectionBits, 4k)
 	// top bits of k-cell keys).
 	PrefixBits     int                   `json:"prefix_bits"`
@@ -97,15 +97,15 @@ type manifest struct {
 	Transpose bool `json:"transpose,omitempty"`
 }
 
-// partsRecord is a partitioned run of the checkpoint: its non-empty
-// partitions, in partition order (none for an empty layer).
+// partsRecord is a split run of the checkpoint: its non-empty
+// parts, in part order (none for an empty layer).
 type partsRecord struct {
 	N     int64       `json:"n"`
 	Tier  int         `json:"tier,omitempty"` // projections: compactions that built it
 	Parts []runRecord `json:"parts,omitempty"`
 }
 
-// runRecord names a partition's run file.
+// runRecord names a part's run file.
 type runRecord struct {
 	P     int    `json:"p"`
 	Name  string `json:"name"`
@@ -247,7 +247,7 @@ func prune(dir string, m manifest, ok bool) error {
 	np := 1 << max(m.PrefixBits, m.ProjectionBits)
 	return m.eachRun(func(r runRecord) error {
 		if r.Name == "" || strings.ContainsAny(r.Name, `/\`) || r.Name == manifestName || statedir.Keep(r.Name) || r.P < 0 || r.P >= np || r.N <= 0 {
-			return statedir.Damaged(dir, "the manifest names a bad run %q of %d keys in partition %d", r.Name, r.N, r.P)
+			return statedir.Damaged(dir, "the manifest names a bad run %q of %d keys in part %d", r.Name, r.N, r.P)
 		}
 		return statedir.CheckFile(dir, filepath.Join(dir, r.Name), r.Bytes, r.Sum)
 	})
@@ -263,7 +263,7 @@ func (e *streamer) record(l parts) partsRecord {
 	return rec
 }
 
-// fromRecord is the partitioned run a record names; width is its keys'.
+// fromRecord is the split run a record names; width is its keys'.
 func (e *streamer) fromRecord(rec partsRecord, bits, width int) (parts, error) {
 	if len(rec.Parts) == 0 && rec.N == 0 {
 		return parts{}, nil
@@ -272,7 +272,7 @@ func (e *streamer) fromRecord(rec partsRecord, bits, width int) (parts, error) {
 	var n int64
 	for _, r := range rec.Parts {
 		if r.P >= len(l.runs) || l.runs[r.P].path != "" {
-			return l, statedir.Damaged(e.state, "the manifest names partition %d of %s twice or out of range", r.P, r.Name)
+			return l, statedir.Damaged(e.state, "the manifest names part %d of %s twice or out of range", r.P, r.Name)
 		}
 		if r.Cells != 0 && (!r.Delta || r.Cells != e.g.N || width != 4*e.g.N) {
 			return l, statedir.Damaged(e.state, "the manifest says %s is coded for boards of %d cells", r.Name, r.Cells)
@@ -281,7 +281,7 @@ func (e *streamer) fromRecord(rec partsRecord, bits, width int) (parts, error) {
 		n += r.N
 	}
 	if n != rec.N {
-		return l, statedir.Damaged(e.state, "the manifest's partitions of %d keys make a run of %d", n, rec.N)
+		return l, statedir.Damaged(e.state, "the manifest's parts of %d keys make a run of %d", n, rec.N)
 	}
 	return l, nil
 }
@@ -405,7 +405,7 @@ func (e *streamer) resume(res *Result) (int, error) {
 	if !ok {
 		return -1, nil
 	}
-	// The checkpoint's partitioning is the layout of its runs.
+	// The checkpoint's splitting is the layout of its runs.
 	e.bits, e.pbits = m.PrefixBits, m.ProjectionBits
 	e.seq, e.spills, e.members, e.rss0 = m.Seq, m.Spills, m.Members, m.RSS
 	e.start = e.start.Add(-m.Elapsed)

@@ -8,12 +8,12 @@
 // files (package keyset), and DepthFirst is the paper's depth-first order,
 // kept as a cross-check on small boards.
 //
-// Enumerate's layers are stored partitioned by key range: partition p of a
+// Enumerate's layers are stored split by key range: part p of a
 // layer holds its keys whose top PrefixBits bits (of the 4N-bit key) are
 // p, as a sorted run of its own (uvarint deltas, or raw little-endian
-// keys), and an empty partition has no file. The partitions of a step are
+// keys), and an empty part has no file. The parts of a step are
 // expanded, sorted, de-duplicated, subtracted and written on as many
-// goroutines as there are workers. Projection runs are partitioned alike
-// (more coarsely), and a resumable run's checkpoint names every partition
+// goroutines as there are workers. Projection runs are split alike
+// (more coarsely), and a resumable run's checkpoint names every part
 // file in its manifest; docs/enumeration-layout.md describes the files.
 package gapset

@@ -88,7 +88,7 @@ func packedBytes(n, k int, p float64) float64 {
 	return math.Max(1.15, (math.Log2(Patterns(n, k)/p)+spread)/7)
 }
 
-// cpuPerMember is the CPU per member of the partitioned enumerator's gap <=
+// cpuPerMember is the CPU per member of the split enumerator's gap <=
 // 4 run with projections 8 and 10 and key-difference runs (2,130 s for
 // 1.14e10 members, 2026-11-25; docs/resuming.md). The gap <= 2 run took
 // 0.71 times as much per member.
@@ -235,7 +235,7 @@ func EstimateRun(cfg Config) Estimate {
 // distinct values (the projections a set of k cells can hold).
 func Patterns(n, k int) float64 { return float64(placement.Size(n, k)) }
 
-// coresBusy is how many of 2 cores the partitioned enumerator keeps busy:
+// coresBusy is how many of 2 cores the split enumerator keeps busy:
 // 1.8 while its runs stay in the page cache (4x4 gap <= 2: 206.7 s of CPU
 // in 113.7 s of wall), 1.27 once they are read back from the disk (gap <=
 // 4: 2,082 s of CPU in 1,645 s).

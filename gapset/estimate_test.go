@@ -52,7 +52,7 @@ func TestEstimateRun(t *testing.T) {
 	assert.Less(t, packed.OutputBytes, e.OutputBytes)
 	assert.Greater(t, packed.OutputBytes, e.OutputBytes/8)
 	assert.InDelta(t, 1.67, packedBytes(16, 12, 830504340), 0.1)
-	// the CPU of the partitioned gap-4 run (2,130 s with 8 and 10 cells),
+	// the CPU of the split gap-4 run (2,130 s with 8 and 10 cells),
 	// as measured, plus what 12 cells added to the first enumerator's
 	// (1,855 s); rank-coded runs 1.23x
 	assert.InDelta(t, 2130, g4.CPU.Seconds(), 1)

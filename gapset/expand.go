@@ -6,14 +6,14 @@ import (
 	"github.com/gapset/gapset/internal/safe"
 )
 
-// expandTask is one input partition of a step and which moves expand it.
+// expandTask is one input part of a step and which moves expand it.
 type expandTask struct {
 	r     run
 	raise bool
 }
 
-// expander expands a step's input partitions into the work buffer in
-// batches, the workers each reading partitions of their own (claimed
+// expander expands a step's input parts into the work buffer in
+// batches, the workers each reading parts of their own (claimed
 // largest first) and writing their children to a slice of the buffer.
 type expander struct {
 	g       *geometry
@@ -26,7 +26,7 @@ type expander struct {
 	left    int64 // input keys not yet expanded
 }
 
-// expandReader is a worker's place in the partition it is expanding.
+// expandReader is a worker's place in the part it is expanding.
 type expandReader struct {
 	c       *cursor
 	raise   bool

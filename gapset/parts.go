@@ -14,16 +14,16 @@ import (
 	"github.com/gapset/gapset/internal/statedir"
 )
 
-// A layer (and a projection run) is stored partitioned by key range: with
-// keys of width w bits and b prefix bits, partition p holds the keys whose
-// top b bits are p (key >> (w - b) == p), as a run of its own. Partitions
+// A layer (and a projection run) is stored split by key range: with
+// keys of width w bits and b prefix bits, part p holds the keys whose
+// top b bits are p (key >> (w - b) == p), as a run of its own. Parts
 // are independent: they are sorted, de-duplicated, subtracted, written,
 // merged and read on as many goroutines as there are workers, and their
-// concatenation in partition order is the whole sorted run. A reverse move
-// changes two cells, so most of a parent's children stay in its partition.
+// concatenation in part order is the whole sorted run. A reverse move
+// changes two cells, so most of a parent's children stay in its part.
 // docs/enumeration-layout.md describes the files.
 
-// DefaultPrefixBits partitions boards by their first cell (16 partitions):
+// DefaultPrefixBits parts boards by their first cell (16 parts):
 // enough independent work for the cores of one machine, and a sixteenth of
 // the files 8 bits make, each of which costs a create (4x4 gap <= 2,
 // paired: 118.2 s wall with 4 bits, 119.1 s with 8, 2,820 against
@@ -31,28 +31,28 @@ import (
 // more.
 const DefaultPrefixBits = 4
 
-// maxPrefixBits bounds the partitions of one run (256 files).
+// maxPrefixBits bounds the parts of one run (256 files).
 const maxPrefixBits = 8
 
-// projectionPrefixBits partitions the projection runs more coarsely than
+// projectionPrefixBits splits the projection runs more coarsely than
 // the layers: there are two or three of them per layer, each file costs a
-// create, and the partitions only have to balance the workers of their
+// create, and the parts only have to balance the workers of their
 // merges.
 const projectionPrefixBits = 4
 
-// parts is a partitioned run: runs[p] is partition p (path "" when empty;
-// runs is nil for an empty run of no partitions at all).
+// parts is a split run: runs[p] is part p (path "" when empty;
+// runs is nil for an empty run of no parts at all).
 type parts struct {
 	runs []run
 	n    int64
 	self int64 // of a new canonical layer: its self-transposed keys
 }
 
-// partBits is the number of partition bits for keys of width bits.
+// partBits is the number of part bits for keys of width bits.
 func partBits(prefixBits, width int) int { return min(prefixBits, width) }
 
-// partBounds returns the partition boundaries of sorted a, whose keys have
-// width bits: partition p is a[b[p]:b[p+1]].
+// partBounds returns the part boundaries of sorted a, whose keys have
+// width bits: part p is a[b[p]:b[p+1]].
 func partBounds(a []uint64, width, bits int) []int {
 	np := 1 << bits
 	b := make([]int, np+1)
@@ -65,7 +65,7 @@ func partBounds(a []uint64, width, bits int) []int {
 	return b
 }
 
-// partPath names partition p of the partitioned run at base.
+// partPath names part p of the split run at base.
 func partPath(base string, p int) string { return statedir.Part(base, p) }
 
 // bySize lists the indexes with a positive size, largest first (the order
@@ -155,7 +155,7 @@ func (e *streamer) coding(width int) coding {
 	return coding{delta: true}
 }
 
-// partsBase is the path a new partitioned run's files start with: in the
+// partsBase is the path a new split run's files start with: in the
 // checkpoint directory for state (layers, projections), else in scratch.
 func (e *streamer) partsBase(tag string) string {
 	e.seq++
@@ -166,7 +166,7 @@ func (e *streamer) partsBase(tag string) string {
 	return filepath.Join(e.tmp, name)
 }
 
-// listFresh lists a new partitioned run's files in the checkpoint for
+// listFresh lists a new split run's files in the checkpoint for
 // syncing (each was counted on the disk when it was closed).
 func (e *streamer) listFresh(ps parts) parts {
 	for _, r := range ps.runs {
@@ -187,9 +187,9 @@ func (e *streamer) dropParts(ps parts) {
 }
 
 // writeParts writes sorted a, split by bounds (partBounds), as the
-// partitioned run at base: each partition de-duplicated, passed through
+// split run at base: each part de-duplicated, passed through
 // keep (when set; it may drop keys) and written, in parallel. It returns
-// the run and a's length once the partitions kept are moved together
+// the run and a's length once the parts kept are moved together
 // (a[:n] is then the run's keys in order).
 func (e *streamer) writeParts(a []uint64, bounds []int, base string, c coding, keep func(p int, seg []uint64) ([]uint64, error)) (parts, int, error) {
 	np := len(bounds) - 1
@@ -227,9 +227,9 @@ func (e *streamer) writeParts(a []uint64, bounds []int, base string, c coding, k
 	return e.listFresh(ps), n, err
 }
 
-// mergeParts merges partitioned runs partition by partition (in parallel)
-// into the partitioned run at base, passing each sorted batch through keep
-// (when set) on its way. newKeep makes partition p's keep.
+// mergeParts merges split runs part by part (in parallel)
+// into the split run at base, passing each sorted batch through keep
+// (when set) on its way. newKeep makes part p's keep.
 func (e *streamer) mergeParts(in [][]run, base string, c coding, bufKeys int, newKeep func(p int) (func([]uint64) ([]uint64, error), func(), error)) (parts, error) {
 	np := len(in)
 	runs := make([]run, np)
@@ -286,8 +286,8 @@ func (e *streamer) mergeParts(in [][]run, base string, c coding, bufKeys int, ne
 	return e.listFresh(ps), err
 }
 
-// partitionsOf gathers partition p of every partitioned run in list.
-func partitionsOf(list []parts) [][]run {
+// partsOf gathers part p of every split run in list.
+func partsOf(list []parts) [][]run {
 	np := 0
 	for _, ps := range list {
 		np = max(np, len(ps.runs))

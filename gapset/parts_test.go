@@ -12,11 +12,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Every layer's partition runs are sorted, free of repeats, hold only keys
-// whose top bits name their partition, and together are exactly the layer
-// the in-memory enumeration finds: with several partition widths, and with
-// buffers so small that candidate pieces spill and are merged per partition.
-func TestLayerPartitions(t *testing.T) {
+// Every layer's part runs are sorted, free of repeats, hold only keys
+// whose top bits name their part, and together are exactly the layer
+// the in-memory enumeration finds: with several part widths, and with
+// buffers so small that candidate pieces spill and are merged per part.
+func TestLayerParts(t *testing.T) {
 	for _, tc := range []struct {
 		rows, cols, gap, bits int
 		memory                int64
@@ -26,7 +26,7 @@ func TestLayerPartitions(t *testing.T) {
 		{3, 3, 4, 1, 1 << 24, 1 << 20},
 		{3, 4, 2, 5, 1, 512},
 		{3, 4, 0, 8, 1 << 24, 1 << 20},
-		{2, 4, 4, -1, 1, 16}, // one partition: the unpartitioned layout
+		{2, 4, 4, -1, 1, 16}, // one part: the unsplit layout
 	} {
 		mem, err := memLayers(context.Background(), tc.rows, tc.cols, tc.gap, -1, nil)
 		require.NoError(t, err)
@@ -44,15 +44,15 @@ func TestLayerPartitions(t *testing.T) {
 			}
 			for p, r := range l.runs {
 				if r.path == "" {
-					assert.Zero(t, r.n, "an empty partition has no file")
+					assert.Zero(t, r.n, "an empty part has no file")
 					continue
 				}
-				require.Positive(t, r.n, "%+v: partition %d of layer %d/%d has a file but no keys", tc, p, j, d)
+				require.Positive(t, r.n, "%+v: part %d of layer %d/%d has a file but no keys", tc, p, j, d)
 				var keys []uint64
 				require.NoError(t, forEachChunk(r, 7, func(a []uint64) error { keys = append(keys, a...); return nil }))
 				require.Len(t, keys, int(r.n))
 				for i, k := range keys {
-					require.Equal(t, p, int(k>>uint(width-bits)), "%+v: key %#x in partition %d", tc, k, p)
+					require.Equal(t, p, int(k>>uint(width-bits)), "%+v: key %#x in part %d", tc, k, p)
 					if i > 0 {
 						require.Less(t, keys[i-1], k, "sorted without repeats")
 					}
@@ -60,7 +60,7 @@ func TestLayerPartitions(t *testing.T) {
 				all = append(all, keys...)
 			}
 			assert.Equal(t, int64(len(all)), l.n)
-			assert.True(t, slices.IsSorted(all), "partitions in order make the layer in order")
+			assert.True(t, slices.IsSorted(all), "parts in order make the layer in order")
 			assert.Equal(t, want[[2]int{j, d}], all, "%+v layer %d at step %d", tc, j, d)
 			if l.n > 0 {
 				seen[[2]int{j, d}] = true
@@ -77,7 +77,7 @@ func TestLayerPartitions(t *testing.T) {
 	}
 }
 
-// partBounds splits sorted keys at the partition boundaries.
+// partBounds splits sorted keys at the part boundaries.
 func TestPartBounds(t *testing.T) {
 	a := []uint64{0x01, 0x0f, 0x10, 0x35, 0x36, 0xf0}
 	assert.Equal(t, []int{0, 2, 3, 3, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6}, partBounds(a, 8, 4))
@@ -86,9 +86,9 @@ func TestPartBounds(t *testing.T) {
 	assert.Equal(t, []int{0, 0, 0}, partBounds(nil, 8, 1))
 }
 
-// The manifest records the partitioning, and a run resumed with another
+// The manifest records the splitting, and a run resumed with another
 // PrefixBits keeps the checkpoint's and writes the same files.
-func TestCheckpointKeepsItsPartitioning(t *testing.T) {
+func TestCheckpointKeepsItsParts(t *testing.T) {
 	base := Config{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9, 5}, Memory: 1 << 24, Packed: true}
 	ref := base
 	ref.Dir = t.TempDir()
@@ -113,9 +113,9 @@ func TestCheckpointKeepsItsPartitioning(t *testing.T) {
 			for i, r := range l.Parts {
 				assert.Less(t, r.P, 8)
 				if i > 0 {
-					assert.Less(t, l.Parts[i-1].P, r.P, "partitions in order")
+					assert.Less(t, l.Parts[i-1].P, r.P, "parts in order")
 				}
-				assert.Positive(t, r.N, "an empty partition has no file")
+				assert.Positive(t, r.N, "an empty part has no file")
 				sum += r.N
 				files++
 			}
@@ -134,7 +134,7 @@ func TestCheckpointKeepsItsPartitioning(t *testing.T) {
 }
 
 // The summary's peak disk counts every run file: at each finished layer the
-// scratch and checkpoint files on the disk (whole partitions, projections,
+// scratch and checkpoint files on the disk (whole parts, projections,
 // spilled pieces, in both run codings) are at most the peak reported.
 func TestPeakDiskCountsEveryRun(t *testing.T) {
 	for _, tc := range []struct {
@@ -143,7 +143,7 @@ func TestPeakDiskCountsEveryRun(t *testing.T) {
 	}{
 		{"spilling, key differences", Config{Rows: 3, Cols: 4, MaxGap: 0, Cells: []int{12, 8}, Memory: 1, PrefixBits: 4}},
 		{"rank-coded, checkpointed", Config{Rows: 3, Cols: 4, MaxGap: 2, Cells: []int{12, 6}, Memory: 1 << 20, PrefixBits: 3, RankRuns: true}},
-		{"raw runs, one partition", Config{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{9, 5}, Memory: 1, PrefixBits: -1, RawRuns: true}},
+		{"raw runs, one part", Config{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{9, 5}, Memory: 1, PrefixBits: -1, RawRuns: true}},
 	} {
 		cfg := tc.cfg
 		cfg.Dir = t.TempDir()

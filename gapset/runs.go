@@ -73,7 +73,7 @@ type runWriter struct {
 }
 
 // createRun starts a run of at most about maxKeys keys (the size of its
-// write buffer: small partitions are many, and a big buffer each would
+// write buffer: small parts are many, and a big buffer each would
 // cost more to clear than to write).
 func createRun(path string, c coding, maxKeys int64) (*runWriter, error) {
 	f, err := os.Create(path)
@@ -184,7 +184,7 @@ func openCursor(r run, bufKeys int) (*cursor, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Buffers no bigger than the run: partitions are often small.
+	// Buffers no bigger than the run: parts are often small.
 	bufKeys = int(max(1, min(int64(bufKeys), r.n)))
 	c := &cursor{f: f, buf: make([]uint64, 0, bufKeys), left: r.n, delta: r.delta}
 	if rc := r.coding().coder(); rc != nil {

@@ -49,9 +49,9 @@ type Config struct {
 	// key-set files. Other boards ignore it (their transpose is another
 	// board). A checkpoint records it: a resumed run keeps its mode.
 	Transpose bool
-	// PrefixBits is the number of top key bits that partition every layer
+	// PrefixBits is the number of top key bits that part every layer
 	// and projection run (at most 8; default DefaultPrefixBits, -1: one
-	// partition). A resumed run keeps its checkpoint's.
+	// part). A resumed run keeps its checkpoint's.
 	PrefixBits int
 	Progress   func(Progress)
 	// Checkpoint, when set, is the directory where the run keeps its state
@@ -179,8 +179,8 @@ type streamer struct {
 	cpu0    time.Duration
 	workers int
 	inChunk int // keys of an input layer expanded at a time
-	bits    int // prefix bits of the layers' partitions (whole-board keys)
-	pbits   int // prefix bits of the projection runs' partitions
+	bits    int // prefix bits of the layers' parts (whole-board keys)
+	pbits   int // prefix bits of the projection runs' parts
 	// onLayer, when set, sees every finished layer (tests).
 	onLayer func(j, d int, l parts)
 	// tr, when set, makes the layers canonical (transpose.go).
@@ -199,13 +199,13 @@ type streamer struct {
 	work, scratch []uint64
 	seq           int
 	// du counts the run files on the disk (each from when it is closed;
-	// partitions are counted as they finish, on whichever worker); diskMu
+	// parts are counted as they finish, on whichever worker); diskMu
 	// guards the runs dropped but pinned by the last manifest.
 	du      statedir.Disk
 	diskMu  sync.Mutex
 	members int64
 	spills  int
-	// layers[j][d]: level j's layer at step d (no partitions when empty).
+	// layers[j][d]: level j's layer at step d (no parts when empty).
 	layers [][]parts
 	// proj[k]: projected runs waiting for the final merge, with their
 	// compaction tiers.
@@ -221,7 +221,7 @@ func (c Config) transposer() *transposer {
 	return newTransposer(c.Rows, c.Cols)
 }
 
-// prefixBits is the partitioning the configuration asks for.
+// prefixBits is the splitting the configuration asks for.
 func (c Config) prefixBits() int {
 	switch {
 	case c.PrefixBits == 0:
@@ -396,11 +396,11 @@ func (e *streamer) run() (Result, error) {
 	return res, nil
 }
 
-// step builds level j's layer at step d: the input layers' partitions
+// step builds level j's layer at step d: the input layers' parts
 // are expanded in parallel into the work buffer; when it fills, its keys
-// are sorted and spilled as a piece per target partition. Each target
-// partition is then finished on its own, in parallel: de-duplicated (its
-// pieces merged), the same partition of the lower levels' layers at this
+// are sorted and spilled as a piece per target part. Each target
+// part is then finished on its own, in parallel: de-duplicated (its
+// pieces merged), the same part of the lower levels' layers at this
 // Manhattan distance subtracted, and written. When the whole layer fitted
 // in the work buffer step also returns it there (sorted), for projecting
 // without reading it back.
@@ -457,7 +457,7 @@ func (e *streamer) step(j, d int) (parts, []uint64, error) {
 	}
 	x.close()
 	// Lower-gap layers with the same Manhattan distance are removed,
-	// partition by partition.
+	// part by part.
 	var lower []parts
 	for i := 0; i < j; i++ {
 		if s := statedir.LowerStep(i, j, d); s >= 0 && e.layers[i][s].n > 0 {
@@ -527,7 +527,7 @@ func (e *streamer) step(j, d int) (parts, []uint64, error) {
 
 // project adds the layer's projections (cells below the whole board) to the
 // runs waiting for the final merge. inWork, when set, is the layer itself in
-// the work buffer; otherwise the layer is read back, as many partitions at
+// the work buffer; otherwise the layer is read back, as many parts at
 // a time as the buffer holds, each on a worker. A canonical layer's keys
 // are projected with their transposes (the whole board too: its file is
 // then merged from these runs), so a chunk takes twice its keys in the
@@ -577,7 +577,7 @@ func (e *streamer) project(l parts, inWork []uint64) error {
 	if inWork != nil {
 		return doChunk(inWork)
 	}
-	// Partitions go into the buffer whole, read in parallel; one bigger
+	// Parts go into the buffer whole, read in parallel; one bigger
 	// than the buffer is read in buffer-sized pieces.
 	var batch []int
 	fill := 0
@@ -696,7 +696,7 @@ func (e *streamer) addProjection(k int, r parts) error {
 		for _, x := range runs[len(runs)-same:] {
 			in = append(in, x.parts)
 		}
-		merged, err := e.mergeParts(partitionsOf(in), e.partsBase(statedir.Projection(k, t+1)), e.coding(4*k), max(1<<10, (1<<15)/e.workers), nil)
+		merged, err := e.mergeParts(partsOf(in), e.partsBase(statedir.Projection(k, t+1)), e.coding(4*k), max(1<<10, (1<<15)/e.workers), nil)
 		if err != nil {
 			return err
 		}
@@ -708,12 +708,12 @@ func (e *streamer) addProjection(k int, r parts) error {
 }
 
 // finish merges the runs of every projection into its key-set file,
-// partition after partition: as many partitions as the work buffer holds
+// part after part: as many parts as the work buffer holds
 // are merged at once, each on a worker, then written in order (the
-// whole-board file is the layers' partitions merged across layers).
+// whole-board file is the layers' parts merged across layers).
 func (e *streamer) finish(res *Result) error {
 	// The sort scratch is not needed any more; the work buffer (no bigger
-	// than the steps made it) holds merged partitions.
+	// than the steps made it) holds merged parts.
 	e.scratch = nil
 	n := e.g.N
 	levels := e.cfg.MaxGap/2 + 1
@@ -737,7 +737,7 @@ func (e *streamer) finish(res *Result) error {
 				list = append(list, x.parts)
 			}
 		}
-		jb := job{k: k, parts: partitionsOf(list)}
+		jb := job{k: k, parts: partsOf(list)}
 		for _, l := range list {
 			jb.size += l.n
 		}
@@ -795,10 +795,10 @@ func (e *streamer) finish(res *Result) error {
 	return nil
 }
 
-// mergeInOrder merges each partition's runs and hands the keys to emit in
-// partition order: windows of consecutive partitions whose runs hold at
+// mergeInOrder merges each part's runs and hands the keys to emit in
+// part order: windows of consecutive parts whose runs hold at
 // most budget keys are merged in parallel into the work buffer, then
-// emitted; a partition bigger than that is merged straight to emit.
+// emitted; a part bigger than that is merged straight to emit.
 func (e *streamer) mergeInOrder(byPart [][]run, budget, bufKeys int, emit func([]uint64) error) error {
 	size := func(p int) (n int64) {
 		for _, r := range byPart[p] {
@@ -814,7 +814,7 @@ func (e *streamer) mergeInOrder(byPart [][]run, budget, bufKeys int, emit func([
 			p++
 			continue
 		}
-		// The window p..q-1 and each partition's place in the buffer.
+		// The window p..q-1 and each part's place in the buffer.
 		offs := []int{0}
 		q := p
 		for q < len(byPart) && int64(offs[len(offs)-1])+size(q) <= int64(budget) {

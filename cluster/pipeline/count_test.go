@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// A layer partition named twice by a manifest (forged: its checksum made
+// A layer part named twice by a manifest (forged: its checksum made
 // to fit) makes the layers' count differ from the whole-board file's: the
 // run is refused as damaged before that file takes its name, as gapset
 // enumerate refuses it, never written with a wrong summary.

@@ -14,7 +14,7 @@ import (
 	"github.com/gapset/gapset/internal/statedir"
 )
 
-// Ref is what flows through the pipeline: a reference to one partition
+// Ref is what flows through the pipeline: a reference to one part
 // file, never its keys. Name is relative to the work directory.
 type Ref struct {
 	Level int    `json:"level"` // layers and candidates: the level (gap / 2)
@@ -30,7 +30,7 @@ type Ref struct {
 	// Ranked > 0: the run holds rank codes of boards of this many cells
 	// (gapset enumerate --rank-runs).
 	Ranked int `json:"ranked,omitempty"`
-	// Self: a canonical layer partition's self-transposed keys (it holds
+	// Self: a canonical layer part's self-transposed keys (it holds
 	// 2*N - Self members; gapset.Layout.Canonical).
 	Self int64 `json:"self,omitempty"`
 	// Sum is the file's CRC-32C, checked when a run resumes.
@@ -51,8 +51,8 @@ func refOf(work string, p gapset.Piece) (Ref, error) {
 	return Ref{Level: p.Level, Cells: p.Cells, Part: p.P, Piece: min(p.Index, 1), Name: rel, N: p.N, Bytes: p.Bytes, Delta: p.Delta, Ranked: p.RunFile.Cells, Self: p.Self, Sum: p.Sum}, nil
 }
 
-// Keys of the two GroupByKeys: a target partition of a layer and a
-// partition of a projection.
+// Keys of the two GroupByKeys: a target part of a layer and a
+// part of a projection.
 func layerKey(level, p int) int { return level<<16 | p }
 func projKey(k, q int) int      { return k<<16 | q }
 
@@ -86,8 +86,8 @@ func (f *goalFn) ProcessElement(ctx context.Context, _ []byte, emit func(int, Re
 	return nil
 }
 
-// expandFn expands one partition of a layer of step Step-1 into candidate
-// pieces of step Step, keyed by target (level, partition).
+// expandFn expands one part of a layer of step Step-1 into candidate
+// pieces of step Step, keyed by target (level, part).
 type expandFn struct {
 	Layout gapset.Layout
 	Work   string
@@ -105,11 +105,11 @@ func (f *expandFn) ProcessElement(ctx context.Context, src Ref, emit func(int, R
 		return err
 	}
 	// Fixed names: a retried bundle overwrites its own pieces.
-	pieces, err := f.Layout.ExpandPartition(ctx, src.Level, src.file(st.dir), func(level, p, piece int) string {
+	pieces, err := f.Layout.ExpandPart(ctx, src.Level, src.file(st.dir), func(level, p, piece int) string {
 		return filepath.Join(st.dir, statedir.ScratchDir(f.Step), fmt.Sprintf("c%d-from-L%d.p%03d-%d.p%03d", level, src.Level, src.Part, piece, p))
 	})
 	if err != nil {
-		return fmt.Errorf("step %d, expanding partition %d of level %d: %w", f.Step, src.Part, src.Level, err)
+		return fmt.Errorf("step %d, expanding part %d of level %d: %w", f.Step, src.Part, src.Level, err)
 	}
 	refs := make([]Ref, len(pieces))
 	for i, pc := range pieces {
@@ -126,18 +126,18 @@ func (f *expandFn) ProcessElement(ctx context.Context, src Ref, emit func(int, R
 	return nil
 }
 
-// mergeFn finishes one target partition: its candidates merged, the lower
-// levels' partitions subtracted, the layer's partition written (state) and
-// its projection pieces (scratch), keyed by projection partition.
+// mergeFn finishes one target part: its candidates merged, the lower
+// levels' parts subtracted, the layer's part written (state) and
+// its projection pieces (scratch), keyed by projection part.
 type mergeFn struct {
 	Layout gapset.Layout
 	Work   string
 	Tmp    string
 	Step   int
-	// Lower holds the partitions of every layer some level of this step
+	// Lower holds the parts of every layer some level of this step
 	// subtracts; each target picks its own.
 	Lower []Ref
-	// FailAt "STEP/LEVEL/PARTITION" makes that partition fail after its
+	// FailAt "STEP/LEVEL/PART" makes that part fail after its
 	// files are written (tests: a failed attempt's leftovers).
 	FailAt string
 }
@@ -172,12 +172,12 @@ func (f *mergeFn) ProcessElement(ctx context.Context, key int, cands func(*Ref) 
 		return err
 	}
 	dir := filepath.Join(st.dir, statedir.StepDir(f.Step))
-	layer, projs, err := f.Layout.MergePartition(ctx, j, p, in, lower, filepath.Join(dir, statedir.Part(statedir.Layer(j, f.Step), p)),
+	layer, projs, err := f.Layout.MergePart(ctx, j, p, in, lower, filepath.Join(dir, statedir.Part(statedir.Layer(j, f.Step), p)),
 		func(k, q, piece int) string {
 			return filepath.Join(st.dir, statedir.ScratchDir(f.Step), fmt.Sprintf("q%d-L%d.p%03d-%d.p%03d", k, j, p, piece, q))
 		})
 	if err != nil {
-		return fmt.Errorf("step %d, merging partition %d of level %d: %w", f.Step, p, j, err)
+		return fmt.Errorf("step %d, merging part %d of level %d: %w", f.Step, p, j, err)
 	}
 	out := Ref{Level: j, Step: f.Step, Part: p, Piece: spills}
 	if layer.Path != "" {
@@ -199,7 +199,7 @@ func (f *mergeFn) ProcessElement(ctx context.Context, key int, cands func(*Ref) 
 		}
 	}
 	if f.FailAt != "" && f.FailAt == fmt.Sprintf("%d/%d/%d", f.Step, j, p) {
-		return fmt.Errorf("step %d, partition %d of level %d: injected failure", f.Step, p, j)
+		return fmt.Errorf("step %d, part %d of level %d: injected failure", f.Step, p, j)
 	}
 	emitLayer(out)
 	for _, r := range refs {
@@ -220,10 +220,10 @@ func (f *laneFn) ProcessElement(key int, r Ref, emit func(int, Ref)) {
 }
 
 // keyProjection keys a projection run folded into this step's by its
-// projection partition.
+// projection part.
 func keyProjection(r Ref) (int, Ref) { return projKey(r.Cells, r.Part), r }
 
-// projectFn merges one projection partition's pieces of this step, and the
+// projectFn merges one projection part's pieces of this step, and the
 // earlier runs FoldCount folds in, into one run of the step.
 type projectFn struct {
 	Work string
@@ -253,7 +253,7 @@ func (f *projectFn) ProcessElement(ctx context.Context, key int, runs func(*Ref)
 	tier := f.Tier[k]
 	run, err := gapset.MergeRunFiles(ctx, in, filepath.Join(st.dir, statedir.StepDir(f.Step), statedir.Part(statedir.Projection(k, tier), q)))
 	if err != nil {
-		return fmt.Errorf("step %d, projection onto %d cells, partition %d: %w", f.Step, k, q, err)
+		return fmt.Errorf("step %d, projection onto %d cells, part %d: %w", f.Step, k, q, err)
 	}
 	if run.Path == "" {
 		return nil
@@ -271,7 +271,7 @@ func (f *projectFn) ProcessElement(ctx context.Context, key int, runs func(*Ref)
 }
 
 // manifestFn writes the step's manifest, last: the runner runs it once
-// the side inputs (every layer partition and projection run of the step)
+// the side inputs (every layer part and projection run of the step)
 // are complete, so a manifest names only files that are whole.
 type manifestFn struct {
 	Layout gapset.Layout
@@ -301,7 +301,7 @@ func (f *manifestFn) ProcessElement(ctx context.Context, _ []byte, layers, projs
 		}
 	}
 	if len(got) != len(want) {
-		return fmt.Errorf("step %d: %d target partitions merged, %d expected: the manifest's inputs are incomplete", f.Step, len(got), len(want))
+		return fmt.Errorf("step %d: %d target parts merged, %d expected: the manifest's inputs are incomplete", f.Step, len(got), len(want))
 	}
 	want, got = map[int]bool{}, map[int]bool{}
 	for pieces(&k, &r) {
@@ -315,7 +315,7 @@ func (f *manifestFn) ProcessElement(ctx context.Context, _ []byte, layers, projs
 		m.Projections = append(m.Projections, r)
 	}
 	if len(got) != len(want) {
-		return fmt.Errorf("step %d: %d projection partitions merged, %d expected: the manifest's inputs are incomplete", f.Step, len(got), len(want))
+		return fmt.Errorf("step %d: %d projection parts merged, %d expected: the manifest's inputs are incomplete", f.Step, len(got), len(want))
 	}
 	m.sort()
 	b, err := statedir.Seal(manifestFormat, &m)
@@ -326,14 +326,14 @@ func (f *manifestFn) ProcessElement(ctx context.Context, _ []byte, layers, projs
 }
 
 // outputFn writes one key-set file (the element is its cells) from the
-// runs of its partitions: into OutDir, or with a work location URL into
+// runs of its parts: into OutDir, or with a work location URL into
 // its outName(k), from where the driver copies it.
 type outputFn struct {
 	Layout gapset.Layout
 	Work   string
 	Tmp    string
 	OutDir string
-	Inputs map[int][][]Ref // by cells: the runs of each partition
+	Inputs map[int][][]Ref // by cells: the runs of each part
 	// Want >= 0 is the count the file must hold (the whole board: the
 	// layers' count); a file of another is not written, and its Ref
 	// (without a name) tells the driver the count merged.
@@ -351,7 +351,7 @@ func (f *outputFn) ProcessElement(ctx context.Context, k int, emit func(Ref)) er
 		for _, r := range rs {
 			byPart[p] = append(byPart[p], r.file(st.dir))
 		}
-		// One partition at a time would keep less in the scratch; the
+		// One part at a time would keep less in the scratch; the
 		// core merges them in one call.
 		if err := st.fetch(ctx, rs...); err != nil {
 			return err

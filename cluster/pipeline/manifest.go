@@ -35,17 +35,17 @@ const (
 
 // manifest is what one step's job leaves for the driver, written last
 // inside the job (Beam hands no collection back to the driver): the step's
-// layer partitions and projection runs, and how the projection runs were
+// layer parts and projection runs, and how the projection runs were
 // compacted. A file counts only once a manifest names it.
 // Its format and checksum are statedir's envelope's.
 type manifest struct {
 	Layout gapset.Layout `json:"layout"`
 	Step   int           `json:"step"`
 	Spills int           `json:"spills"` // candidate pieces beyond the first per target
-	// Layers are the step's non-empty layer partitions.
+	// Layers are the step's non-empty layer parts.
 	Layers []Ref `json:"layers"`
 	// Projections are the step's projection runs (by cells and
-	// partition); each replaces the last Fold[cells] runs of its cells
+	// part); each replaces the last Fold[cells] runs of its cells
 	// waiting for the final merge, and has tier Tier[cells].
 	Projections []Ref       `json:"projections"`
 	Fold        map[int]int `json:"fold"`
@@ -98,7 +98,7 @@ func readManifest(ctx context.Context, work string, d int, l gapset.Layout, name
 	}
 	for _, r := range m.Layers {
 		if r.Level < 0 || r.Level >= l.Levels() || r.Part < 0 || r.Part >= np || r.Step != d {
-			return m, false, bad("layer partition %+v", r)
+			return m, false, bad("layer part %+v", r)
 		}
 		if err := check(r); err != nil {
 			return m, false, err

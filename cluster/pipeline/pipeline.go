@@ -1,12 +1,12 @@
 // Package pipeline runs gapset's layered enumeration (gapset.Enumerate) as
 // Apache Beam jobs, one job per step, driven by a Go loop: each job
-// expands the partitions of the last step's layers (one element each),
-// groups the candidate pieces by target partition, merges each target
-// (subtracting the lower levels' partitions) and its projections, and
+// expands the parts of the last step's layers (one element each),
+// groups the candidate pieces by target part, merges each target
+// (subtracting the lower levels' parts) and its projections, and
 // writes the step's manifest last; the driver reads the manifest, removes
 // what no later step reads and starts the next job. A final job writes the
 // key-set files, byte for byte those of gapset.Enumerate. Elements are
-// references to partition files (Ref), never keys; the files are those of
+// references to part files (Ref), never keys; the files are those of
 // docs/enumeration-layout.md on a local (or shared) disk, or on an object
 // store through Beam's filesystem, staged by each DoFn (store.go).
 // cluster/README.md gives the design, docs/cluster.md the how-to.
@@ -65,12 +65,12 @@ type Options struct {
 	// bundle, one after another, so this is its parallelism. Runners that
 	// spread a stage over workers themselves need no more than 1.
 	Lanes int
-	// FailAt "STEP/LEVEL/PARTITION" makes that partition's merge fail
+	// FailAt "STEP/LEVEL/PART" makes that part's merge fail
 	// (tests).
 	FailAt string
 }
 
-// projRun is a projection run waiting for the final merge: its partitions
+// projRun is a projection run waiting for the final merge: its parts
 // and its compaction tier.
 type projRun struct {
 	tier  int
@@ -82,7 +82,7 @@ type driver struct {
 	opt     Options
 	l       gapset.Layout
 	work    string
-	layers  [][][]Ref // layers[j][d]: the non-empty partitions (nil once not needed)
+	layers  [][][]Ref // layers[j][d]: the non-empty parts (nil once not needed)
 	proj    map[int][]projRun
 	res     gapset.Result
 	disk    statedir.Disk // the files the manifests name, and a step's scratch
@@ -277,7 +277,7 @@ func (e *driver) run(ctx context.Context, p *beam.Pipeline) error {
 // jobError is a failed job's error as one line: the runners wrap the
 // DoFn's error in their own text, plans and stack traces over many lines,
 // and end with the DoFn's own message (which names the step, level and
-// partition): its last line is kept.
+// part): its last line is kept.
 func jobError(err error) error {
 	lines := strings.Split(strings.TrimSpace(err.Error()), "\n")
 	line := strings.Join(strings.Fields(lines[len(lines)-1]), " ")
@@ -392,7 +392,7 @@ func flatten(s beam.Scope, cols []beam.PCollection) beam.PCollection {
 	return beam.Flatten(s, cols...)
 }
 
-// balance deals the source partitions out to the lanes, largest first to
+// balance deals the source parts out to the lanes, largest first to
 // the lane with the fewest bytes; lanes left empty are dropped.
 func balance(src []Ref, lanes int) [][]Ref {
 	order := slices.Clone(src)
@@ -447,7 +447,7 @@ func (e *driver) apply(m manifest, report bool) bool {
 		e.proj[k] = append(runs[:len(runs)-m.Fold[k]], projRun{tier: m.Tier[k], parts: rs})
 	}
 	if report && e.opt.Progress != nil {
-		e.opt.Progress(fmt.Sprintf("%6.1fs step %3d: %12d keys in %d partitions; members %d",
+		e.opt.Progress(fmt.Sprintf("%6.1fs step %3d: %12d keys in %d parts; members %d",
 			time.Since(e.started).Seconds(), d, total, len(m.Layers), e.res.Members))
 	}
 	return found
@@ -515,7 +515,7 @@ func (e *driver) prune(ctx context.Context, d int, m manifest) error {
 }
 
 // outputs runs the final job: every key-set file from its runs, merged
-// partition by partition.
+// part by part.
 func (e *driver) outputs(ctx context.Context, outDir string) error {
 	l := e.l
 	inputs := map[int][][]Ref{}

@@ -114,9 +114,9 @@ func TestSmallBoardsMatchEnumerate(t *testing.T) {
 func TestResume(t *testing.T) {
 	l := gapset.Layout{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{9, 6, 4}, Transpose: true}
 	work := t.TempDir()
-	// Partition 1: tile 1 in cell 0, as in the goal.
+	// Part 1: tile 1 in cell 0, as in the goal.
 	_, err := Enumerate(context.Background(), Options{Layout: l, OutDir: t.TempDir(), WorkDir: work, FailAt: "20/1/1"})
-	require.ErrorContains(t, err, "step 20, partition 1 of level 1: injected failure")
+	require.ErrorContains(t, err, "step 20, part 1 of level 1: injected failure")
 	manifests, err := filepath.Glob(filepath.Join(work, WorkName, "d*", manifestName))
 	require.NoError(t, err)
 	assert.Len(t, manifests, 20, "steps 0 to 19 are kept")
@@ -194,7 +194,7 @@ func TestObjectStoreResume(t *testing.T) {
 	l := gapset.Layout{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{9, 6, 4}}
 	url, scratch := "memfs://resume/runs", t.TempDir()
 	_, err := Enumerate(context.Background(), Options{Layout: l, OutDir: t.TempDir(), WorkDir: url, LocalTmp: scratch, FailAt: "20/1/1"})
-	require.ErrorContains(t, err, "step 20, partition 1 of level 1: injected failure")
+	require.ErrorContains(t, err, "step 20, part 1 of level 1: injected failure")
 	assertEmptyDir(t, scratch, "the failed DoFn's scratch is removed too")
 	var manifests, failed []string
 	for _, name := range memfsUnder(t, url) {

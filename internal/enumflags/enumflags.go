@@ -57,7 +57,7 @@ func Flags(state string) []cli.Flag {
 }
 
 // Layout reads the shared flags into a layout (the command sets its
-// buffers and partitioning); bad values are refused as bad input. The
+// buffers and splitting); bad values are refused as bad input. The
 // caller checks the whole (Layout.Check) once it is complete.
 func Layout(c *cli.Context) (gapset.Layout, error) {
 	spec := c.String("cells")

@@ -10,7 +10,7 @@ import (
 // puts a sequence number before each name (its runs live in one
 // directory); the cluster puts them in one directory per step.
 
-// Part is partition p's file of the partitioned run named base.
+// Part is part p's file of the split run named base.
 func Part(base string, p int) string { return fmt.Sprintf("%s.p%03d", base, p) }
 
 // Layer names level j's layer at step d.

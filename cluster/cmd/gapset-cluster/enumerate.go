@@ -29,13 +29,13 @@ import (
 
 const description = `Enumerates a gap set as gapset enumerate does and writes the same key-set
 files (byte for byte) and summary, as Apache Beam jobs: one job per step of
-the layered search (every partition of a layer expanded on its own, the
-candidates grouped by target partition and merged), then one job for the
+the layered search (every part of a layer expanded on its own, the
+candidates grouped by target part and merged), then one job for the
 key-set files. The layers live in a work directory (gapset-cluster-work/
 in --work-dir, default --out-dir), with a manifest per step: a run that
 fails or is stopped resumes there when run again with the same arguments
 (--fresh starts over), and the end removes it. The pipeline passes
-references to partition files, never keys, so every worker must see the
+references to part files, never keys, so every worker must see the
 work directory at the same path (one machine, or a shared file system),
 or --work-dir is an object store URL (gs://BUCKET/PATH, s3://BUCKET/PATH):
 then each worker copies the files it reads and writes through a scratch
@@ -81,11 +81,11 @@ func enumerateCommand(e *env, beamArgs []string) *cli.Command {
 				}},
 			&cli.StringFlag{Name: "local-tmp", Usage: "the workers' scratch directory `DIR` for an object store --work-dir (default: the system's temporary directory)",
 				Action: func(_ *cli.Context, v string) error { return cmdline.CheckWritableDir("--local-tmp", v) }},
-			&cli.IntFlag{Name: "prefix-bits", Value: gapset.DefaultPrefixBits, Usage: "partition the layers by the top `N` key bits (2^N partitions, at most 8): the elements of each job",
+			&cli.IntFlag{Name: "prefix-bits", Value: gapset.DefaultPrefixBits, Usage: "split the layers by the top `N` key bits (2^N parts, at most 8): the elements of each job",
 				Action: func(_ *cli.Context, v int) error { return cmdline.InRange("--prefix-bits", v, 0, 8) }},
 			&cli.IntFlag{Name: "lanes", Value: runtime.GOMAXPROCS(0), Usage: "copies of each stage, each with a share of the elements: Prism runs a stage as one bundle, so this is its parallelism (default: the CPUs this process may use)",
 				Action: func(_ *cli.Context, v int) error { return cmdline.InRange("--lanes", v, 1, 256) }},
-			&cli.IntFlag{Name: "memory", Value: 256, Usage: "MiB for one element's work buffers; bigger partitions are written in pieces",
+			&cli.IntFlag{Name: "memory", Value: 256, Usage: "MiB for one element's work buffers; bigger parts are written in pieces",
 				Action: func(_ *cli.Context, v int) error { return cmdline.InRange("--memory", v, 16, 1<<20) }},
 			&cli.StringFlag{Name: "runner", Value: "prism", Usage: "Beam runner: prism (in-process) or universal (a job server at --endpoint)",
 				Action: func(_ *cli.Context, v string) error {
@@ -108,7 +108,7 @@ func enumerateCommand(e *env, beamArgs []string) *cli.Command {
 			}
 			l.PrefixBits, l.Memory = c.Int("prefix-bits"), int64(c.Int("memory"))<<20
 			if l.PrefixBits == 0 {
-				l.PrefixBits = -1 // one partition (Layout's 0 is the default)
+				l.PrefixBits = -1 // one part (Layout's 0 is the default)
 			}
 			if err := l.Check(); err != nil {
 				return cmdline.BadInput(err)

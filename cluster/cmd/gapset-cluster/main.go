@@ -32,8 +32,8 @@ func main() {
 	}))
 }
 
-// failAtEnv names the test hook: "STEP/LEVEL/PARTITION" makes that
-// partition's merge fail (see pipeline.Options.FailAt).
+// failAtEnv names the test hook: "STEP/LEVEL/PART" makes that
+// part's merge fail (see pipeline.Options.FailAt).
 const failAtEnv = "GAPSET_CLUSTER_FAIL_AT"
 
 // isWorker tells the worker's command line (--worker, as Beam's boot

@@ -171,7 +171,7 @@ func TestJobServer(t *testing.T) {
 	sameFiles(t, want, wantDir, stdout, dir)
 }
 
-// A partition that fails fails the job: one line naming it, exit status 1,
+// A part that fails fails the job: one line naming it, exit status 1,
 // no key-set file and no temporary left, the steps before it kept in the
 // work directory (--work-dir); the same command again resumes there and
 // writes the right files; other arguments are refused until --fresh.
@@ -181,11 +181,11 @@ func TestFailureThenRerun(t *testing.T) {
 	dir, work := t.TempDir(), t.TempDir()
 	args := []string{"enumerate", "--rows", "3", "--cols", "4", "--gap", "2", "--exact", "--cells", "12,6",
 		"--out-dir", dir, "--work-dir", work, "--format", "json"}
-	// Partition 1 (tile 1 in cell 0, as in the goal) of level 1 at step 6.
+	// Part 1 (tile 1 in cell 0, as in the goal) of level 1 at step 6.
 	stdout, stderr, code := command(t, []string{failAtEnv + "=6/1/1"}, append(args, "-q")...)
 	assert.Equal(t, 1, code)
 	assert.Empty(t, stdout)
-	assert.Equal(t, "gapset-cluster: the job failed: step 6, partition 1 of level 1: injected failure\n", stderr)
+	assert.Equal(t, "gapset-cluster: the job failed: step 6, part 1 of level 1: injected failure\n", stderr)
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	assert.Empty(t, entries, "no key-set file")

@@ -16,8 +16,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// fanOutFn stands for "expand a partition": the element is the depth it
-// belongs to; it sends one reference to each of P target partitions.
+// fanOutFn stands for "expand a part": the element is the depth it
+// belongs to; it sends one reference to each of P target parts.
 type fanOutFn struct {
 	P int
 }
@@ -28,11 +28,11 @@ func (f *fanOutFn) ProcessElement(depth int, emit func(int, int)) {
 	}
 }
 
-// mergeFn stands for "merge a target partition": every input must come
+// mergeFn stands for "merge a target part": every input must come
 // from the same depth (a depth never sees another's data), and the merged
-// partition belongs to the next depth.
+// part belongs to the next depth.
 type mergeFn struct {
-	Want int // inputs per target partition (after the first depth)
+	Want int // inputs per target part (after the first depth)
 }
 
 func (f *mergeFn) ProcessElement(p int, depths func(*int) bool) (int, error) {
@@ -40,13 +40,13 @@ func (f *mergeFn) ProcessElement(p int, depths func(*int) bool) (int, error) {
 	var d int
 	for depths(&d) {
 		if d0 >= 0 && d != d0 {
-			return 0, fmt.Errorf("partition %d: inputs from depths %d and %d", p, d0, d)
+			return 0, fmt.Errorf("part %d: inputs from depths %d and %d", p, d0, d)
 		}
 		d0 = d
 		n++
 	}
 	if d0 > 0 && n != f.Want {
-		return 0, fmt.Errorf("partition %d at depth %d: %d inputs, want %d", p, d0, n, f.Want)
+		return 0, fmt.Errorf("part %d at depth %d: %d inputs, want %d", p, d0, n, f.Want)
 	}
 	return d0 + 1, nil
 }
@@ -59,7 +59,7 @@ func init() {
 }
 
 // deepGraph chains depths steps of fanOut -> GroupByKey -> merge over p
-// partitions in one graph, as "one graph for the whole enumeration" would.
+// parts in one graph, as "one graph for the whole enumeration" would.
 func deepGraph(depths, p int) *beam.Pipeline {
 	pipe, s := beam.NewPipelineWithRoot()
 	col := beam.Create(s, 0)
@@ -88,7 +88,7 @@ func numDepths(t *testing.T) int {
 }
 
 // depthGraph is one depth as a job of its own: the driver feeds it the
-// previous job's partitions (one at depth 0, p after).
+// previous job's parts (one at depth 0, p after).
 func depthGraph(d, p int) *beam.Pipeline {
 	pipe, s := beam.NewPipelineWithRoot()
 	in := []int{d}
@@ -112,7 +112,7 @@ func TestDeepGraph(t *testing.T) {
 	start := time.Now()
 	_, err := prism.Execute(context.Background(), deepGraph(depths, p))
 	require.NoError(t, err)
-	t.Logf("one graph, %d depths x %d partitions: %v", depths, p, time.Since(start))
+	t.Logf("one graph, %d depths x %d parts: %v", depths, p, time.Since(start))
 }
 
 // TestJobPerDepth measures the same work as TestDeepGraph as one job per
@@ -125,7 +125,7 @@ func TestJobPerDepth(t *testing.T) {
 		_, err := prism.Execute(context.Background(), depthGraph(d, p))
 		require.NoError(t, err)
 	}
-	t.Logf("one job per depth, %d depths x %d partitions: %v", depths, p, time.Since(start))
+	t.Logf("one job per depth, %d depths x %d parts: %v", depths, p, time.Since(start))
 }
 
 // TestDeepGraphCatchesWrongCount checks that the assertion above can fail:

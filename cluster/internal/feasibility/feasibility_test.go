@@ -29,7 +29,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// writeFn stands for "expand one partition": it writes N small files into
+// writeFn stands for "expand one part": it writes N small files into
 // Dir and emits (target group, file name). Exported fields are what Beam
 // serialises to the workers, so configuration travels in them.
 type writeFn struct {
@@ -52,7 +52,7 @@ func (f *writeFn) ProcessElement(ctx context.Context, _ []byte, emit func(int, s
 	defer fs.Close()
 	for i := range f.N {
 		if i == f.FailAt {
-			return fmt.Errorf("partition %d: injected failure", i)
+			return fmt.Errorf("part %d: injected failure", i)
 		}
 		final := filepath.Join(f.Dir, fmt.Sprintf("part-%03d", i))
 		tmp := filepath.Join(f.Dir, fmt.Sprintf(".part-%03d.tmp", i))
@@ -68,9 +68,9 @@ func (f *writeFn) ProcessElement(ctx context.Context, _ []byte, emit func(int, s
 	return nil
 }
 
-// readFn stands for "merge one target partition": it reads every file of its
+// readFn stands for "merge one target part": it reads every file of its
 // group back, checks each against content(i), skips names given in the side
-// input (as a lower level's partition would be subtracted), and writes a
+// input (as a lower level's part would be subtracted), and writes a
 // summary file "sum-K" that the test reads.
 type readFn struct {
 	Dir string

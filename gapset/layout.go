@@ -15,21 +15,21 @@ import (
 	"github.com/gapset/gapset/keyset"
 )
 
-// The per-partition API: the steps of Enumerate cut into independent
-// pieces of work on partition files, for a pipeline that runs them on many
+// The per-part API: the steps of Enumerate cut into independent
+// pieces of work on part files, for a pipeline that runs them on many
 // machines (cluster/, gapset-cluster enumerate). One step d is
 //
-//	ExpandPartition for every non-empty partition of every layer (j, d-1)
-//	MergePartition for every target (level, partition) the pieces name
-//	MergeRunFiles for every projection partition: the step's projection
+//	ExpandPart for every non-empty part of every layer (j, d-1)
+//	MergePart for every target (level, part) the pieces name
+//	MergeRunFiles for every projection part: the step's projection
 //	    pieces (and, by FoldCount, earlier projection runs) into one run
 //
-// with step 0 made of WriteGoal and MergePartition; at the end WriteOutput
-// writes each key-set file from its runs, partition by partition. The files are those of docs/enumeration-layout.md
-// (partitions by key range, delta-coded runs) on local paths; the caller
+// with step 0 made of WriteGoal and MergePart; at the end WriteOutput
+// writes each key-set file from its runs, part by part. The files are those of docs/enumeration-layout.md
+// (split by key range, delta-coded runs) on local paths; the caller
 // names them and keeps the manifest. Pieces (candidates, projection pieces)
 // are scratch read within the same step: written in place without a sync.
-// Layer partitions, projection runs and key-set files are state: written
+// Layer parts, projection runs and key-set files are state: written
 // through internal/atomicfile (a temporary, synced, renamed), so a file
 // under its final name is whole.
 
@@ -37,8 +37,8 @@ import (
 // one its caller counted: the state it was merged from is damaged.
 var ErrCount = errors.New("key count differs from the layers'")
 
-// Layout is an enumeration as the per-partition API sees it: what Config
-// says about the board, the sets and the partitioning, and the work buffer
+// Layout is an enumeration as the per-part API sees it: what Config
+// says about the board, the sets and the splitting, and the work buffer
 // of one call.
 type Layout struct {
 	Rows   int   `json:"rows"`
@@ -48,10 +48,10 @@ type Layout struct {
 	Packed bool  `json:"packed"`
 	Cells  []int `json:"cells"`
 	// PrefixBits is as Config.PrefixBits (0: DefaultPrefixBits, -1: one
-	// partition).
+	// part).
 	PrefixBits int `json:"prefix_bits"`
 	// Memory bounds one call's work buffers in bytes (default 256 MiB);
-	// a partition whose candidates do not fit is written in pieces.
+	// a part whose candidates do not fit is written in pieces.
 	Memory int64 `json:"memory"`
 	// RankRuns is as Config.RankRuns: whole-board runs rank-coded.
 	RankRuns bool `json:"rank_runs,omitempty"`
@@ -76,10 +76,10 @@ func (l Layout) Levels() int { return l.MaxGap/2 + 1 }
 // N is the number of cells of the board.
 func (l Layout) N() int { return l.Rows * l.Cols }
 
-// Bits is the number of prefix bits that partition the layers.
+// Bits is the number of prefix bits that split the layers.
 func (l Layout) Bits() int { return l.Config("").prefixBits() }
 
-// ProjectionBits is the number of prefix bits that partition the
+// ProjectionBits is the number of prefix bits that split the
 // projection runs onto k cells.
 func (l Layout) ProjectionBits(k int) int {
 	return partBits(min(l.Bits(), projectionPrefixBits), 4*k)
@@ -90,7 +90,7 @@ func (l Layout) ProjectionBits(k int) int {
 func (l Layout) Projected(j int) bool { return !l.Exact || j == l.Levels()-1 }
 
 // Canonical tells whether the layers hold one key of each transposed pair
-// (Transpose on a square board): a layer partition's members are then
+// (Transpose on a square board): a layer part's members are then
 // 2*N - Self, and the whole board is projected like the other cells.
 func (l Layout) Canonical() bool { return l.Config("").transposer() != nil }
 
@@ -159,7 +159,7 @@ func (l Layout) coding(whole bool) coding {
 	return coding{delta: true}
 }
 
-// RunFile is one partition file: a sorted run of distinct keys.
+// RunFile is one part file: a sorted run of distinct keys.
 type RunFile struct {
 	Path  string `json:"path"`
 	N     int64  `json:"n"`
@@ -206,14 +206,14 @@ func runsOf(files []RunFile) ([]run, error) {
 	return rs, nil
 }
 
-// Piece is a file of one partition: of level Level's layer (a candidate
-// piece, or the layer's partition) or of the projection onto Cells cells.
+// Piece is a file of one part: of level Level's layer (a candidate
+// piece, or the layer's part) or of the projection onto Cells cells.
 type Piece struct {
 	Level int `json:"level"`
 	Cells int `json:"cells"`
 	P     int `json:"p"`
 	// Self counts the self-transposed keys of a canonical layer's
-	// partition: it holds 2*N - Self members.
+	// part: it holds 2*N - Self members.
 	Self int64 `json:"self,omitempty"`
 	// Index counts the pieces one call wrote for the same target: more
 	// than one when the work buffer filled (a spill).
@@ -271,7 +271,7 @@ func (l Layout) memory() int {
 }
 
 // WriteGoal writes the candidates of step 0: the goal alone, as a piece
-// at path(p) of its partition p, which MergePartition turns into level
+// at path(p) of its part p, which MergePart turns into level
 // 0's layer at step 0 (and its projections) like any other step's.
 func (l Layout) WriteGoal(path func(p int) string) (Piece, error) {
 	g, err := checkArgs(l.Rows, l.Cols, l.MaxGap, l.Cells)
@@ -288,14 +288,14 @@ func (l Layout) WriteGoal(path func(p int) string) (Piece, error) {
 	return Piece{Level: 0, P: p, RunFile: fileOf(r)}, err
 }
 
-// ExpandPartition expands one partition of level j's layer at step d-1
+// ExpandPart expands one part of level j's layer at step d-1
 // into the candidates of step d: the moves that raise the Manhattan
 // distance give level j's candidates, those that lower it level j+1's
 // (when there is one). Candidates are sorted, de-duplicated and split by
-// target partition, and written as pieces at path(level, partition,
+// target part, and written as pieces at path(level, part,
 // piece) (piece 0, and more when the work buffer fills); the pieces are
 // returned in that order.
-func (l Layout) ExpandPartition(ctx context.Context, j int, in RunFile, path func(level, p, piece int) string) ([]Piece, error) {
+func (l Layout) ExpandPart(ctx context.Context, j int, in RunFile, path func(level, p, piece int) string) ([]Piece, error) {
 	g, err := checkArgs(l.Rows, l.Cols, l.MaxGap, l.Cells)
 	if err != nil {
 		return nil, err
@@ -385,16 +385,16 @@ func (l Layout) ExpandPartition(ctx context.Context, j int, in RunFile, path fun
 	return out, nil
 }
 
-// MergePartition finishes partition p of level j's layer: it merges the
-// candidate pieces (de-duplicating), subtracts the same partition of the
-// lower levels' layers (lower: their partition files), and writes the
-// partition at path (nothing when it is empty: the Piece then has no
-// path). When the level is projected, the partition's projections onto
+// MergePart finishes part p of level j's layer: it merges the
+// candidate pieces (de-duplicating), subtracts the same part of the
+// lower levels' layers (lower: their part files), and writes the
+// part at path (nothing when it is empty: the Piece then has no
+// path). When the level is projected, the part's projections onto
 // the cells below the whole board are written as pieces at
-// projPath(cells, projection partition, piece), sorted and de-duplicated,
+// projPath(cells, projection part, piece), sorted and de-duplicated,
 // and returned. A canonical layer's keys are projected with their
 // transposes, onto the whole board too.
-func (l Layout) MergePartition(ctx context.Context, j, p int, candidates, lower []RunFile, path string,
+func (l Layout) MergePart(ctx context.Context, j, p int, candidates, lower []RunFile, path string,
 	projPath func(k, q, piece int) string) (Piece, []Piece, error) {
 	if _, err := checkArgs(l.Rows, l.Cols, l.MaxGap, l.Cells); err != nil {
 		return Piece{}, nil, err
@@ -530,7 +530,7 @@ func (l Layout) MergePartition(ctx context.Context, j, p int, candidates, lower 
 	return out, projs, nil
 }
 
-// MergeRunFiles merges sorted runs (pieces of one partition, earlier runs
+// MergeRunFiles merges sorted runs (pieces of one part, earlier runs
 // folded in) into one run at path, without repeats, and returns it (no
 // path when every run is empty).
 func MergeRunFiles(ctx context.Context, files []RunFile, path string) (RunFile, error) {
@@ -566,8 +566,8 @@ func MergeRunFiles(ctx context.Context, files []RunFile, path string) (RunFile, 
 }
 
 // WriteOutput writes the key-set file of the projection onto k cells at
-// path: byPart[p] are the runs of partition p (of the projection runs, or
-// for the whole board of the layers), merged partition after partition
+// path: byPart[p] are the runs of part p (of the projection runs, or
+// for the whole board of the layers), merged part after part
 // as Enumerate's final merge does, so the file is byte for byte
 // Enumerate's. With want >= 0 (the whole board: the layers' count, which
 // are disjoint) a file of another count is refused before it takes its

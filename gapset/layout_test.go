@@ -12,12 +12,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// byPartition enumerates with the per-partition API in a plain loop, as a
-// pipeline does one step at a time: every call on its own partition, the
+// byPart enumerates with the per-part API in a plain loop, as a
+// pipeline does one step at a time: every call on its own part, the
 // files named by the loop, the layers no longer Needed removed, the
 // projection runs compacted by FoldCount. It returns the summary's layers
 // and members and the key-set files written into dir.
-func byPartition(t *testing.T, l Layout, dir string) ([]LayerCount, int64, []OutputFile) {
+func byPart(t *testing.T, l Layout, dir string) ([]LayerCount, int64, []OutputFile) {
 	t.Helper()
 	ctx := context.Background()
 	work := t.TempDir()
@@ -43,7 +43,7 @@ func byPartition(t *testing.T, l Layout, dir string) ([]LayerCount, int64, []Out
 					if f.N == 0 {
 						continue
 					}
-					pieces, err := l.ExpandPartition(ctx, j, f, func(level, q, piece int) string {
+					pieces, err := l.ExpandPart(ctx, j, f, func(level, q, piece int) string {
 						return name("c%d-%d-from-%d-%d-%d.p%03d", level, d, j, p, piece, q)
 					})
 					require.NoError(t, err)
@@ -70,7 +70,7 @@ func byPartition(t *testing.T, l Layout, dir string) ([]LayerCount, int64, []Out
 						lower = append(lower, layers[i][s][p])
 					}
 				}
-				got, ps, err := l.MergePartition(ctx, j, p, in, lower, name("L%d-%d.p%03d", j, d, p),
+				got, ps, err := l.MergePart(ctx, j, p, in, lower, name("L%d-%d.p%03d", j, d, p),
 					func(k, q, piece int) string { return name("p%d-%d-L%d.p%03d-%d.p%03d", k, d, j, p, piece, q) })
 				require.NoError(t, err)
 				require.Equal(t, p, got.P)
@@ -169,12 +169,12 @@ func byPartition(t *testing.T, l Layout, dir string) ([]LayerCount, int64, []Out
 	return counts, members, outs
 }
 
-// The per-partition API driven step by step writes the key-set files of
+// The per-part API driven step by step writes the key-set files of
 // Enumerate byte for byte, with the same layers and members: with the
-// default, the widest and a single partition, exact sets, buffers so
+// default, the widest and a single part, exact sets, buffers so
 // small that candidates and projections are written in pieces, and
 // canonical layers (compared with Enumerate's full ones).
-func TestPartitionAPIMatchesEnumerate(t *testing.T) {
+func TestPartAPIMatchesEnumerate(t *testing.T) {
 	for _, l := range []Layout{
 		{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{9, 6, 4}},
 		{Rows: 3, Cols: 3, MaxGap: 2, Exact: true, Cells: []int{4, 9}, PrefixBits: 8, Memory: 1},
@@ -192,7 +192,7 @@ func TestPartitionAPIMatchesEnumerate(t *testing.T) {
 			full.Transpose = false
 			res, err := Enumerate(context.Background(), full.Config(want))
 			require.NoError(t, err)
-			counts, members, outs := byPartition(t, l, got)
+			counts, members, outs := byPart(t, l, got)
 			assert.Equal(t, res.Layers, counts)
 			assert.Equal(t, res.Members, members)
 			require.Len(t, outs, len(res.Outputs))
@@ -234,16 +234,16 @@ func TestFoldCount(t *testing.T) {
 	}
 }
 
-func TestPartitionAPIRefusesDamage(t *testing.T) {
+func TestPartAPIRefusesDamage(t *testing.T) {
 	l := Layout{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9}}
 	dir := t.TempDir()
 	goal, err := l.WriteGoal(func(p int) string { return filepath.Join(dir, fmt.Sprintf("goal.p%03d", p)) })
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(goal.Path, []byte{1, 2, 3}, 0o644))
-	_, err = l.ExpandPartition(context.Background(), 0, goal.RunFile, func(level, p, piece int) string {
+	_, err = l.ExpandPart(context.Background(), 0, goal.RunFile, func(level, p, piece int) string {
 		return filepath.Join(dir, fmt.Sprintf("c%d-%d.p%03d", level, piece, p))
 	})
 	require.ErrorContains(t, err, "damaged or replaced")
-	_, err = l.ExpandPartition(context.Background(), 2, goal.RunFile, nil)
+	_, err = l.ExpandPart(context.Background(), 2, goal.RunFile, nil)
 	require.ErrorIs(t, err, ErrArgs)
 }
