@@ -40,23 +40,9 @@ func wideWidth(w uint64) int {
 // 1.3e8 keys, 1.4e8 nodes, about 2.5 GB: opt in with GAPSET_SLOW=1.
 func TestLevelWiderThan2To26(t *testing.T) {
 	slowtest.Skip(t, "build a level wider than 2^26 nodes (several GB)")
-	const L = 42
 	w := uint64(1)<<26 + 1<<14
-	o := Order{Name: "natural", Bits: make([]uint8, L)}
-	for i := range o.Bits {
-		o.Bits[i] = uint8(L - 1 - i)
-	}
 	start := time.Now()
-	b, err := NewBuilder(o, false)
-	require.NoError(t, err)
-	wideKeys(w, func(k uint64) {
-		if err == nil {
-			err = b.AddPermuted(k)
-		}
-	})
-	require.NoError(t, err)
-	ld, err := b.Finish()
-	require.NoError(t, err)
+	ld := buildWide(t, w)
 	t.Logf("built %d nodes in %v", ld.NodeCount(), time.Since(start))
 	sizes := ld.LevelSizes()
 	assert.Equal(t, wideWidth(w), sizes[27], "level 27")
@@ -97,21 +83,28 @@ func TestLevelWiderThan2To26(t *testing.T) {
 // width built in a moment.
 func TestWideKeysWidth(t *testing.T) {
 	for _, w := range []uint64{1, 5, 1<<13 + 3, 1<<16 + 1<<13 + 7} {
-		o := Order{Name: "natural", Bits: make([]uint8, 42)}
-		for i := range o.Bits {
-			o.Bits[i] = uint8(41 - i)
-		}
-		b, err := NewBuilder(o, false)
-		require.NoError(t, err)
-		wideKeys(w, func(k uint64) {
-			if err == nil {
-				err = b.AddPermuted(k)
-			}
-		})
-		require.NoError(t, err)
-		ld, err := b.Finish()
-		require.NoError(t, err)
+		ld := buildWide(t, w)
 		assert.Equal(t, wideWidth(w), ld.LevelSizes()[27], "w=%d", w)
 		require.NoError(t, ld.CheckCount(2*w))
 	}
+}
+
+// buildWide builds wideKeys(w) in memory, natural order over 42 bits.
+func buildWide(t *testing.T, w uint64) *LevelDiagram {
+	t.Helper()
+	o := Order{Name: "natural", Bits: make([]uint8, 42)}
+	for i := range o.Bits {
+		o.Bits[i] = uint8(41 - i)
+	}
+	b, err := NewBuilder(o, false)
+	require.NoError(t, err)
+	wideKeys(w, func(k uint64) {
+		if err == nil {
+			err = b.AddPermuted(k)
+		}
+	})
+	require.NoError(t, err)
+	ld, err := b.Finish()
+	require.NoError(t, err)
+	return ld
 }

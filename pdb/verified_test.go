@@ -63,15 +63,10 @@ func TestVerifiedRecord(t *testing.T) {
 // skips the hash and the samples but not the checksum: a byte changed
 // behind an unchanged identity, as a failing disk would, is still refused.
 func TestTrustedStillChecksummed(t *testing.T) {
-	part, err := ParsePartition("4-4", 3, 3)
-	require.NoError(t, err)
-	dir := t.TempDir()
-	require.NoError(t, BuildFiles(context.Background(), part, dir, 1, true, nil, nil))
-	raw, err := os.ReadFile(part.Paths(dir)[0])
-	require.NoError(t, err)
+	part, _, raw := builtFile(t)
 	g := part.Groups[0]
 	trust := func(string) bool { return true }
-	_, err = decode(bytes.NewReader(raw), "f", 3, 3, g, nil, trust, false)
+	_, err := decode(bytes.NewReader(raw), "f", 3, 3, g, nil, trust, false)
 	require.NoError(t, err)
 	bad := bytes.Clone(raw)
 	bad[len(bad)-3] ^= 0x10
@@ -84,12 +79,7 @@ func TestTrustedStillChecksummed(t *testing.T) {
 // running; its outcome is the one the waiting load gives: nil for the
 // genuine bytes, the checksum mismatch for a changed byte.
 func TestTrustedChecksumBeside(t *testing.T) {
-	part, err := ParsePartition("4-4", 3, 3)
-	require.NoError(t, err)
-	dir := t.TempDir()
-	require.NoError(t, BuildFiles(context.Background(), part, dir, 1, true, nil, nil))
-	raw, err := os.ReadFile(part.Paths(dir)[0])
-	require.NoError(t, err)
+	part, dir, raw := builtFile(t)
 	g := part.Groups[0]
 	trust := func(string) bool { return true }
 	for _, damage := range []bool{false, true} {
@@ -121,4 +111,17 @@ func TestTrustedChecksumBeside(t *testing.T) {
 	want, err := Load(dir, part)
 	require.NoError(t, err)
 	assert.Equal(t, want.Nibbles, s.Nibbles)
+}
+
+// builtFile builds the 3x3 4-4 partition's compact files and returns its
+// first group's file as written.
+func builtFile(t *testing.T) (Partition, string, []byte) {
+	t.Helper()
+	part, err := ParsePartition("4-4", 3, 3)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	require.NoError(t, BuildFiles(context.Background(), part, dir, 1, true, nil, nil))
+	raw, err := os.ReadFile(part.Paths(dir)[0])
+	require.NoError(t, err)
+	return part, dir, raw
 }
