@@ -72,7 +72,7 @@ func enumerateCommand(e *env, beamArgs []string) *cli.Command {
 		Usage:       "enumerate a gap set as Beam jobs and write its projections as key-set files",
 		Description: description,
 		Flags: append(enumflags.Flags("the work directory of an earlier run ("+pipeline.WorkName+"/)"),
-			&cli.StringFlag{Name: "work-dir", Usage: "keep the work directory " + pipeline.WorkName + "/ (layers, projections, a manifest per step) in `DIR` (default: --out-dir), a directory or an object store URL (gs://BUCKET/PATH, s3://BUCKET/PATH); a failed or stopped run resumes from it, the end removes it",
+			&cli.StringFlag{Name: "work-dir", Usage: "keep the work directory " + pipeline.WorkName + "/ (layers, projections, manifests) in `DIR` (default: --out-dir; gs:// and s3:// URLs too); a stopped run resumes from it",
 				Action: func(_ *cli.Context, v string) error {
 					if pipeline.IsURL(v) {
 						return cmdline.InputIf(pipeline.CheckURL(v), gapset.ErrArgs)

@@ -263,3 +263,15 @@ func TestBadInput(t *testing.T) {
 		assert.Contains(t, stderr, tc.want, "%v", tc.args)
 	}
 }
+
+// No line of the command's --help, or of enumerate's, is longer than 200
+// characters (as gapset's own help test asks of gapset).
+func TestHelpLinesAreShort(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"enumerate", "--help"}} {
+		out, errs, code := command(t, nil, args...)
+		require.Equal(t, 0, code, errs)
+		for _, line := range strings.Split(out, "\n") {
+			assert.LessOrEqual(t, len(line), 200, "%v: %.80s...", args, strings.TrimSpace(line))
+		}
+	}
+}
