@@ -130,9 +130,7 @@ func DefaultFSM() *FSM {
 		for i := range longs {
 			longs[i] = unpackMoves(words[2*i])
 		}
-		defaultFSM = compileFSM(longs)
-		defaultFSM.MaxLen, defaultFSM.Strings, defaultFSM.Learned = maxLen, len(longs), kept
-		defaultFSM.Built = time.Since(start)
+		defaultFSM = compileLongs(longs, maxLen, kept, start)
 	})
 	return defaultFSM
 }
@@ -164,8 +162,13 @@ func compilePairs(pairs []DuplicatePair, maxLen, kept int, start time.Time) *FSM
 	for i, p := range pairs {
 		longs[i] = parseMoves(p.Long)
 	}
+	return compileLongs(longs, maxLen, kept, start)
+}
+
+// compileLongs is the automaton pruning the long strings of the pairs.
+func compileLongs(longs []moveString, maxLen, kept int, start time.Time) *FSM {
 	f := compileFSM(longs)
-	f.MaxLen, f.Strings, f.Learned = maxLen, len(pairs), kept
+	f.MaxLen, f.Strings, f.Learned = maxLen, len(longs), kept
 	f.Built = time.Since(start)
 	return f
 }

@@ -45,9 +45,11 @@ type held struct {
 	open   bool
 }
 
+// Write keeps or passes on p as the last release left the writer (Writer.Write
+// releases before each row, Release before the totals).
 func (h *held) Write(p []byte) (int, error) {
-	if err := h.release(false); err != nil {
-		return 0, err
+	if h.err != nil {
+		return 0, h.err
 	}
 	if h.open {
 		return h.w.Write(p)

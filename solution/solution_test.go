@@ -3,12 +3,14 @@ package solution
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/internal/safe"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -85,4 +87,37 @@ func TestWriter(t *testing.T) {
 func itoa(n int64) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// A held writer writes nothing, the CSV header included, while a check
+// runs; everything kept, in order, once it passes; and nothing ever when
+// it fails (a CheckFailed from the Write that sees it, and from Release).
+func TestHeldWriter(t *testing.T) {
+	b, err := encode.Parse("1 2 3 4 5 6 0 7 8", 3, 3)
+	require.NoError(t, err)
+	res, err := ida.Solve(b, ida.Manhattan{}, ida.Options{})
+	require.NoError(t, err)
+	row := New(encode.Instance{ID: "1", Board: b}, res, false)
+	want := strings.Join(CSVHeader, ",") + "\n" + strings.Join(row.CSV(), ",") + "\n"
+
+	release := make(chan struct{})
+	check := safe.Start(func() error { <-release; return nil })
+	var out bytes.Buffer
+	w := NewHeldWriter(&out, "csv", 0, false, []*safe.Pending{check})
+	require.NoError(t, w.Write(row))
+	assert.Empty(t, out.String(), "held while the check runs")
+	close(release)
+	require.NoError(t, check.Wait()) // passed: the next row releases what was kept
+	require.NoError(t, w.Write(row))
+	assert.Equal(t, want+strings.Join(row.CSV(), ",")+"\n", out.String())
+	require.NoError(t, w.Close())
+
+	bad := safe.Start(func() error { return errors.New("checksum mismatch") })
+	out.Reset()
+	w = NewHeldWriter(&out, "csv", 0, false, []*safe.Pending{bad})
+	require.Error(t, bad.Wait()) // done before the first row
+	err = w.Write(row)
+	assert.ErrorAs(t, err, new(CheckFailed))
+	assert.ErrorAs(t, w.Close(), new(CheckFailed))
+	assert.Empty(t, out.String())
 }
