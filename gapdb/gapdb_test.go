@@ -11,6 +11,7 @@ import (
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/internal/placement"
 	"github.com/gapset/gapset/memset"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -150,5 +151,29 @@ func TestSameNodesAsChain3x4(t *testing.T) {
 		require.Equal(t, md.Length, got.Length)
 		require.Equal(t, want.Expanded, got.Expanded, "%s", in.Board)
 		assert.Less(t, got.Expanded, md.Expanded)
+	}
+}
+
+// The rank memo answers every pattern as the ranking does, whether the
+// pattern was asked before, replaced in its slot by another, or is new.
+func TestRankMemo(t *testing.T) {
+	p := newProjector(16, []int{1, 4, 6, 9, 11, 12, 14, 15})
+	var m rankMemo
+	rng := rand.New(rand.NewPCG(7, 11))
+	var keys []uint64
+	for range 300 {
+		var tiles []uint8
+		for _, v := range rng.Perm(16) {
+			tiles = append(tiles, uint8(v))
+		}
+		keys = append(keys, encode.KeyOf(tiles))
+	}
+	for round := 0; round < 4; round++ {
+		for i, key := range keys {
+			if round > 0 && i%3 == 0 { // revisit in another order too
+				key = keys[(i*7)%len(keys)]
+			}
+			require.Equal(t, placement.RankKey(p.pattern(key), 16, 8), m.index(&p, key), "round %d key %#x", round, key)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/internal/placement"
 )
 
 // Heuristic is h_G:2N read from gap databases: the Manhattan distance M
@@ -127,6 +128,7 @@ type evaluator struct {
 	tp        encode.Transposition
 	rmul      [16][16]uint64
 	pre       []prefetched
+	memo      [2 * maxDBs]rankMemo
 
 	queries, skipped, reads, hits, fetched int64
 }
@@ -138,10 +140,34 @@ type prefetched struct {
 
 // index is the entry of the board (way < len(tabs)) or its transpose.
 func (e *evaluator) index(way int) uint64 {
-	if way < len(e.tabs) {
-		return e.tabs[way].proj.index(e.key)
+	key := e.key
+	if way >= len(e.tabs) {
+		key = e.rkey
 	}
-	return e.tabs[way-len(e.tabs)].proj.index(e.rkey)
+	return e.memo[way].index(&e.wayTab[way].proj, key)
+}
+
+// rankMemo remembers the ranks of the patterns asked last. A move that
+// neither starts nor ends on a projection's cells keeps its pattern, and a
+// depth-first search asks the same few patterns again and again (a node's
+// children, then theirs), so most ranks are found here; the rank is a
+// function of the pattern alone, so a slot is never stale, only replaced.
+type rankMemo struct {
+	pat [rankMemoSize]uint64
+	idx [rankMemoSize]uint64
+}
+
+const rankMemoSize = 64
+
+func (m *rankMemo) index(p *projector, key uint64) uint64 {
+	pat := p.pattern(key)
+	s := (pat * 0x9e3779b97f4a7c15) >> 58 // the top 6 bits: rankMemoSize slots
+	if m.pat[s] == pat+1 {
+		return m.idx[s]
+	}
+	i := placement.RankKey(pat, p.n, p.k)
+	m.pat[s], m.idx[s] = pat+1, i
+	return i
 }
 
 func (e *evaluator) at(way int, x uint64) uint16 {
@@ -301,7 +327,7 @@ func (e *loopEvaluator) ask(j int, key uint64) bool {
 	for w := range e.tabs {
 		t := &e.tabs[w]
 		e.reads++
-		if int(entryAt(t.words, t.proj.index(key), t.bits, t.mask)) > j {
+		if int(entryAt(t.words, e.memo[w].index(&t.proj, key), t.bits, t.mask)) > j {
 			return false
 		}
 	}
@@ -316,7 +342,7 @@ func (e *loopEvaluator) PrefetchKey(key uint64) {
 	}
 	for w := range e.tabs {
 		t := &e.tabs[w]
-		prefetch(unsafe.Pointer(&t.words[t.proj.index(key)*uint64(t.bits)>>3]))
+		prefetch(unsafe.Pointer(&t.words[e.memo[w].index(&t.proj, key)*uint64(t.bits)>>3]))
 		e.fetched++
 	}
 }
