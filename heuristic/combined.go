@@ -17,10 +17,12 @@ import (
 func combinedEntries() []Entry {
 	var es []Entry
 	bases := []struct {
-		name, partition string
-		rows, cols      int
-		transpose       bool // as the database's own entry
-	}{{"pdb78", "7-8", 4, 4, true}, {"pdb44", "4-4", 3, 3, false}}
+		name       string
+		partitions []string // several: their maximum (pdb78+78mid, the fewest nodes)
+		rows, cols int
+		transpose  bool // as the database's own entry
+	}{{"pdb78", []string{"7-8"}, 4, 4, true}, {"pdb78+78mid", []string{"7-8", "7-8-mid"}, 4, 4, true},
+		{"pdb44", []string{"4-4"}, 3, 3, false}}
 	for _, b := range bases {
 		for g := 0; g <= maxRegisteredGap; g += 2 {
 			for _, v := range []struct {
@@ -47,9 +49,21 @@ func combinedEntries() []Entry {
 						if err != nil || filter != 0 {
 							return nil, fmt.Errorf("bad heuristic %s:%s: want %s or %s:K with cells K, e.g. %s:8", name, quote(args), name, name, name)
 						}
-						base, err := r.pdbHeuristic(b.partition, b.rows, b.cols, b.transpose, b.name)
-						if err != nil {
-							return nil, err
+						var parts []ida.Heuristic
+						for _, p := range b.partitions {
+							label := b.name
+							if len(b.partitions) > 1 {
+								label = "pdb" + p
+							}
+							h, err := r.pdbHeuristic(p, b.rows, b.cols, b.transpose, label)
+							if err != nil {
+								return nil, err
+							}
+							parts = append(parts, h)
+						}
+						var base ida.TrackerMaker = parts[0].(*pdb.Heuristic)
+						if len(parts) > 1 {
+							base = ida.Max{Parts: parts, Label: b.name}
 						}
 						var gh ida.Heuristic
 						if len(r.opt.GapDBs) > 0 {
@@ -66,7 +80,7 @@ func combinedEntries() []Entry {
 						if args != "" {
 							label += ":" + args
 						}
-						return ida.Combined{Base: base.(*pdb.Heuristic), Gap: gh, Transpose: v.transpose, GapFirst: v.gapFirst,
+						return ida.Combined{Base: base, Gap: gh, Transpose: v.transpose, GapFirst: v.gapFirst,
 							NoSkip: r.opt.NoSkip, Label: label}, nil
 					},
 				})

@@ -101,7 +101,12 @@ func (c Combined) NewEvaluator(rows, cols int) (Evaluator, error) {
 			}
 		}
 	}
-	if gpf, ok := gev.(GapPrefetcher); ok && !c.NoSkip {
+	if c.NoSkip {
+		return e, nil
+	}
+	gpf, _ := gev.(GapPrefetcher)
+	e.pf, _ = tr.(TrackerPrefetcher)
+	if gpf != nil || e.pf != nil {
 		return &combinedPrefetch{combinedEval: e, gpf: gpf}, nil
 	}
 	return e, nil
@@ -114,16 +119,25 @@ type GapPrefetcher interface {
 	PrefetchKey(key uint64)
 }
 
-// combinedPrefetch is combinedEval over a gap evaluator that prefetches.
+// combinedPrefetch is combinedEval over a database tracker or a gap
+// evaluator that prefetches (gpf nil: only the tracker does).
 type combinedPrefetch struct {
 	*combinedEval
 	gpf GapPrefetcher
 }
 
-// Prefetch implements Prefetcher: the gap entries of the children whose
-// question can change the cut (need - M in 0..2N+1), and of their
-// transposes, are asked for before the children are pushed.
+// Prefetch implements Prefetcher: the database entries of the children,
+// unless the skipping will not compute their bound (as SkipEvaluator), and
+// the gap entries of the children whose question can change the cut (need
+// - M in 0..2N+1), and of their transposes, are asked for before the
+// children are pushed.
 func (e *combinedPrefetch) Prefetch(p *Position, cells []uint8, need int) {
+	if e.pf != nil && e.hi[p.Depth]+e.step > need {
+		e.pf.Prefetch(p, cells)
+	}
+	if e.gpf == nil {
+		return
+	}
 	blank := p.Blank
 	for _, c := range cells {
 		t := p.Tiles[c]
@@ -147,6 +161,7 @@ const slackBins = 10
 // transpose's key; the gap sets are asked through the gap evaluator's GapLoop.
 type combinedEval struct {
 	tr        Tracker
+	pf        TrackerPrefetcher // tr, when it prefetches (set when the search skips)
 	gev       Evaluator
 	gap       *GapLoop
 	top       int // 2N + 2

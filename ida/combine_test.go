@@ -218,3 +218,50 @@ func TestCombinedErrorsAndName(t *testing.T) {
 	assert.Equal(t, "pdb4-4+r+gap2r", ida.Combined{Base: w.db, Gap: w.gap(2, 9), Transpose: true}.Name())
 	assert.Equal(t, "x", ida.Combined{Label: "x"}.Name())
 }
+
+// The base may be a maximum of databases (pdb78+78mid+gapG on the 4x4):
+// with the 4-4 databases and a second split of the 3x3 tiles as the base,
+// every length is the BFS distance, the skipping (and the prefetch of both
+// databases' entries that comes with it) changes no iteration's nodes, the
+// combination expands no more than its base alone, and the second database
+// lowers the nodes of the first combination.
+func TestCombinedOverMaxOfDatabases(t *testing.T) {
+	w := world(t)
+	part, err := pdb.ParsePartition("1,4,7/2,3,5,6,8", 3, 3)
+	require.NoError(t, err)
+	set, err := pdb.BuildSet(context.Background(), part, 2, nil)
+	require.NoError(t, err)
+	other := &pdb.Heuristic{DBs: set, Transpose: true}
+	both := ida.Max{Parts: []ida.Heuristic{w.db, other}}
+	keys := make([]uint64, 0, len(w.dist))
+	for k := range w.dist {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	rng := rand.New(rand.NewPCG(17, 5))
+	rng.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+	var one, two, alone int64
+	for _, k := range keys[:200] {
+		b, _ := encode.FromKey(k, 3, 3)
+		for _, tp := range []bool{false, true} {
+			c := ida.Combined{Base: both, Gap: w.gap(2, 4), Transpose: tp}
+			r, err := ida.Solve(b, c, ida.Options{})
+			require.NoError(t, err)
+			c.NoSkip = true
+			full, err := ida.Solve(b, c, ida.Options{})
+			require.NoError(t, err)
+			require.Equal(t, w.dist[k], r.Length, "%s", b)
+			require.Equal(t, full.Iterations, r.Iterations, "%s: skipping changed the nodes", b)
+			base, err := ida.Solve(b, both, ida.Options{})
+			require.NoError(t, err)
+			require.LessOrEqual(t, r.Expanded, base.Expanded, "%s", b)
+			first, err := ida.Solve(b, ida.Combined{Base: w.db, Gap: w.gap(2, 4), Transpose: tp}, ida.Options{})
+			require.NoError(t, err)
+			two += r.Expanded
+			one += first.Expanded
+			alone += base.Expanded
+		}
+	}
+	assert.Less(t, two, one, "the second database should cut some nodes")
+	t.Logf("nodes: max of two databases with gap sets %d, one database with gap sets %d, the two databases alone %d", two, one, alone)
+}
