@@ -159,14 +159,7 @@ func TestCombinedBoundOnEvery3x3Board(t *testing.T) {
 // or skips.
 func TestCombinedSolvesOptimallyWithFewerNodes(t *testing.T) {
 	w := world(t)
-	keys := make([]uint64, 0, len(w.dist))
-	for k := range w.dist {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	rng := rand.New(rand.NewPCG(13, 13))
-	rng.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
-	keys = keys[:250]
+	keys := shuffledKeys(w.dist, 13)[:250]
 	base := map[uint64]ida.Result{}
 	var baseNodes int64
 	for _, k := range keys {
@@ -233,13 +226,7 @@ func TestCombinedOverMaxOfDatabases(t *testing.T) {
 	require.NoError(t, err)
 	other := &pdb.Heuristic{DBs: set, Transpose: true}
 	both := ida.Max{Parts: []ida.Heuristic{w.db, other}}
-	keys := make([]uint64, 0, len(w.dist))
-	for k := range w.dist {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	rng := rand.New(rand.NewPCG(17, 5))
-	rng.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+	keys := shuffledKeys(w.dist, 17)
 	var one, two, alone int64
 	for _, k := range keys[:200] {
 		b, _ := encode.FromKey(k, 3, 3)
@@ -264,4 +251,17 @@ func TestCombinedOverMaxOfDatabases(t *testing.T) {
 	}
 	assert.Less(t, two, one, "the second database should cut some nodes")
 	t.Logf("nodes: max of two databases with gap sets %d, one database with gap sets %d, the two databases alone %d", two, one, alone)
+}
+
+// shuffledKeys is the boards of dist (keys) in a deterministic random
+// order: seed s gives the same order on every run.
+func shuffledKeys(dist map[uint64]int, s uint64) []uint64 {
+	keys := make([]uint64, 0, len(dist))
+	for k := range dist {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	rng := rand.New(rand.NewPCG(s, s))
+	rng.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+	return keys
 }
