@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/gapset/gapset/internal/placement"
@@ -115,12 +116,18 @@ const transposeCPU = 0.83
 // Boards without measurements but small enough (12 cells or fewer) are
 // bounded by their whole state space.
 func EstimateRun(cfg Config) Estimate {
-	if _, err := checkArgs(cfg.Rows, cfg.Cols, cfg.MaxGap, cfg.Cells); err != nil {
+	if _, err := cfg.check(); err != nil {
 		return Estimate{} // the run itself reports the bad arguments
 	}
 	n := cfg.Rows * cfg.Cols
 	levels := cfg.MaxGap/2 + 1
-	e := Estimate{Cells: cfg.Cells}
+	// A cell set of k cells is estimated as the last k (the shares were
+	// measured on those only).
+	cells := slices.Clone(cfg.Cells)
+	for _, s := range cfg.Sets {
+		cells = append(cells, s.Len())
+	}
+	e := Estimate{Cells: cells}
 	m, ok := measuredLevels[[2]int{cfg.Rows, cfg.Cols}]
 	switch {
 	case ok:
@@ -149,7 +156,7 @@ func EstimateRun(cfg Config) Estimate {
 	for _, v := range e.Levels {
 		all += v
 	}
-	for _, k := range cfg.Cells {
+	for _, k := range cells {
 		p := e.Members
 		if k < n {
 			s, ok := projShare[k]
@@ -197,7 +204,7 @@ func EstimateRun(cfg Config) Estimate {
 		largest /= 2 // one key of each transposed pair
 	}
 	e.ScratchBytes = 4 * largest * perKey
-	for i, k := range cfg.Cells {
+	for i, k := range cells {
 		if k < n {
 			e.ProjectionBytes += e.Projected[i] * perProj
 		} else {
@@ -208,7 +215,7 @@ func EstimateRun(cfg Config) Estimate {
 	}
 	e.ScratchBytes += e.ProjectionBytes
 	cpu := cpuPerMember * all
-	for _, k := range cfg.Cells {
+	for _, k := range cells {
 		if k >= 12 && k < n {
 			cpu += cpuPerWideMember * all
 		}

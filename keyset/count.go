@@ -6,10 +6,10 @@ import (
 	"io"
 )
 
-// ReadHeader reads the header of the file at path (checked as Open checks
-// it; the keys are not read).
+// ReadHeader reads the header of the file at path, of any cells (checked
+// as OpenAny checks it; the keys are not read).
 func ReadHeader(path string) (Header, error) {
-	r, err := Open(path)
+	r, err := OpenAny(path)
 	if err != nil {
 		return Header{}, err
 	}
@@ -20,7 +20,7 @@ func ReadHeader(path string) (Header, error) {
 // Count reads the file at path to the end, checking the order of its keys
 // and its checksum, and returns its header and number of keys.
 func Count(path string) (Header, uint64, error) {
-	r, err := Open(path)
+	r, err := OpenAny(path)
 	if err != nil {
 		return Header{}, 0, err
 	}

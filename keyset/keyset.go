@@ -80,6 +80,11 @@ const (
 // ErrFormat marks a file that is not a valid key-set file.
 var ErrFormat = errors.New("bad key-set file")
 
+// ErrCellSet marks a key set of a cell set (not the last k cells) given to
+// a reader of the last k cells only (Open, ReadAll): the keys would be
+// read as other cells' contents. It wraps ErrFormat (bad input).
+var ErrCellSet = fmt.Errorf("%w: cells other than the last k", ErrFormat)
+
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // Header describes a key set.
@@ -388,8 +393,22 @@ type Reader struct {
 	name string
 }
 
-// Open opens a key-set file and checks its header and length.
+// Open opens a key-set file of the last k cells and checks its header
+// and length; a file of another cell set is refused (ErrCellSet).
 func Open(path string) (*Reader, error) {
+	r, err := OpenAny(path)
+	if err != nil {
+		return nil, err
+	}
+	if s := r.h.CellSet; s != 0 {
+		r.Close()
+		return nil, fmt.Errorf("%s: %w: it holds the cells %s, and this reads the last %d cells only (gapset gapdb takes any cells)", path, ErrCellSet, s, r.h.Cells)
+	}
+	return r, nil
+}
+
+// OpenAny is Open for a reader of any cells: it must use Header.Set.
+func OpenAny(path string) (*Reader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -555,9 +574,19 @@ func ValidKey(key uint64, n, cells int) bool {
 // Close releases the file.
 func (r *Reader) Close() error { return r.f.Close() }
 
-// ReadAll reads and verifies a whole key-set file into memory.
+// ReadAll reads and verifies a whole key-set file of the last k cells
+// into memory (a file of another cell set: ErrCellSet).
 func ReadAll(path string) (Header, []uint64, error) {
-	r, err := Open(path)
+	return readAll(path, Open)
+}
+
+// ReadAllAny is ReadAll for a reader of any cells (Header.Set).
+func ReadAllAny(path string) (Header, []uint64, error) {
+	return readAll(path, OpenAny)
+}
+
+func readAll(path string, open func(string) (*Reader, error)) (Header, []uint64, error) {
+	r, err := open(path)
 	if err != nil {
 		return Header{}, nil, err
 	}

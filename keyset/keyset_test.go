@@ -151,7 +151,7 @@ func FuzzKeySetReader(f *testing.F) {
 		if err := os.WriteFile(q, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		h, keys, err := ReadAll(q)
+		h, keys, err := ReadAllAny(q)
 		if err != nil {
 			return
 		}
@@ -314,7 +314,12 @@ func TestCellSetHeader(t *testing.T) {
 		h := Header{Rows: 4, Cols: 4, Cells: 8, Gap: 4, Exact: true, CellSet: rows02, Packed: packed}
 		p := filepath.Join(dir, h.Name()+".keys")
 		require.NoError(t, WriteFile(p, h, sampleKeys(8)))
-		got, keys, err := ReadAll(p)
+		_, _, err := ReadAll(p)
+		assert.ErrorIs(t, err, ErrCellSet, "a reader of the last cells refuses it")
+		assert.ErrorIs(t, err, ErrFormat)
+		_, err = Open(p)
+		assert.ErrorIs(t, err, ErrCellSet)
+		got, keys, err := ReadAllAny(p)
 		require.NoError(t, err)
 		assert.Equal(t, sampleKeys(8), keys)
 		assert.Equal(t, rows02, got.CellSet)
@@ -362,7 +367,8 @@ func TestCellSetHeader(t *testing.T) {
 		binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.Checksum(b[:len(b)-4], castagnoli))
 		q := filepath.Join(dir, "damaged.keys")
 		require.NoError(t, os.WriteFile(q, b, 0o644))
-		_, _, err := ReadAll(q)
+		_, _, err := ReadAllAny(q)
 		assert.ErrorIs(t, err, ErrFormat, name)
+		assert.NotErrorIs(t, err, ErrCellSet, name)
 	}
 }
