@@ -139,3 +139,120 @@ func TestCellSetsRefused(t *testing.T) {
 	assert.ErrorIs(t, err, ErrArgs)
 	assert.ErrorContains(t, err, "gapset enumerate only")
 }
+
+// approxSetLevels runs the approximation onto set (16^k or ranked tables) and
+// returns each level's patterns and header.
+func approxSetLevels(t *testing.T, rows, cols int, set encode.CellSet, maxLevel int, exact []*Bits, ranked bool) ([][]uint64, []keyset.Header) {
+	t.Helper()
+	g, err := checkArgs(rows, cols, 2*maxLevel, []int{rows * cols})
+	require.NoError(t, err)
+	var levels [][]uint64
+	var hs []keyset.Header
+	err = approximateSet(context.Background(), g, rows, cols, set, maxLevel, exact, func(l ApproxLevel) error {
+		levels = append(levels, l.Set.Keys())
+		hs = append(hs, l.Header)
+		return nil
+	}, nil, ranked)
+	require.NoError(t, err)
+	return levels, hs
+}
+
+// transposePatterns maps patterns on the cells of set to the patterns of
+// their transposes on the image cells (the test's own loop over the
+// transposition's cell and tile maps).
+func transposePatterns(tr *encode.Transposition, set encode.CellSet, keys []uint64) (encode.CellSet, []uint64) {
+	cells := set.Cells()
+	var image encode.CellSet
+	for _, c := range cells {
+		image |= 1 << tr.Cell[c]
+	}
+	out := make([]uint64, 0, len(keys))
+	for _, x := range keys {
+		tiles := map[int]uint64{} // image cell -> tile
+		for i, c := range cells {
+			v := x >> (4 * (len(cells) - 1 - i)) & 15
+			tiles[int(tr.Cell[c])] = uint64(tr.Tile[v])
+		}
+		var y uint64
+		for _, c := range image.Cells() {
+			y = y<<4 | tiles[c]
+		}
+		out = append(out, y)
+	}
+	slices.Sort(out)
+	return image, out
+}
+
+// Approximated sets on any cell set: every level a superset of the exact
+// projection of its gap (admissible), the seeded levels exact, 16^k and
+// ranked tables alike, the headers naming the cells; and, on the 3x3
+// board, the approximation onto a set's transpose is the transpose of the
+// approximation onto the set, which ties the cell-set path to the last-k
+// one (the transpose of the last 3 cells is column 2).
+func TestApproximateCellSets(t *testing.T) {
+	tr, err := encode.NewSquareTransposition(3, 3)
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		rows, cols, maxLevel int
+		sets                 []encode.CellSet
+		seeds                []int
+	}{
+		{3, 3, 4, []encode.CellSet{encode.LastCells(9, 3), 0x1C7, 0x155, 0x00F, 0x092}, []int{0, 1, 2}},
+		{3, 4, 2, []encode.CellSet{0x0E07, 0x0999}, []int{1}}, // 6 cells: rows 0 and 2 less three, columns 0 and 3
+	} {
+		n := tc.rows * tc.cols
+		levels, err := LevelSets(context.Background(), tc.rows, tc.cols, 2*tc.maxLevel, []int{n}, nil)
+		require.NoError(t, err)
+		for _, set := range tc.sets {
+			p := set.Projector(n)
+			var exact [][]uint64
+			for _, l := range levels[n] {
+				var e []uint64
+				for _, k := range l {
+					e = append(e, gatherSlow(k, n, set.Cells()))
+				}
+				slices.Sort(e)
+				exact = append(exact, slices.Compact(e))
+			}
+			_, found := slices.BinarySearch(exact[0], p.Gather(encode.Goal(tc.rows, tc.cols).Key()))
+			require.True(t, found, "the goal's pattern is of gap 0")
+			for _, nSeed := range tc.seeds {
+				var seeds []*Bits
+				for i := 0; i < nSeed; i++ {
+					seeds = append(seeds, BitsOf(exact[i], set.Len()))
+				}
+				name := fmt.Sprintf("%dx%d %s seeds %d", tc.rows, tc.cols, set, nSeed)
+				got, hs := approxSetLevels(t, tc.rows, tc.cols, set, tc.maxLevel, seeds, false)
+				require.Len(t, got, tc.maxLevel+1, name)
+				for j, l := range got {
+					assert.Equal(t, set.IsLast(n), hs[j].CellSet == 0, name)
+					assert.Equal(t, set, hs[j].Set(), name)
+					assert.Equal(t, j >= nSeed, hs[j].Approx, name)
+					if j < nSeed {
+						assert.Equal(t, exact[j], l, "%s level %d: seeded, exact", name, j)
+					}
+					missing := 0
+					for _, x := range exact[j] {
+						if _, ok := slices.BinarySearch(l, x); !ok {
+							missing++
+						}
+					}
+					assert.Zero(t, missing, "%s level %d: a superset of the exact projection", name, j)
+					assert.GreaterOrEqual(t, len(l), len(exact[j]), name)
+				}
+				if nSeed > 0 {
+					ranked, _ := approxSetLevels(t, tc.rows, tc.cols, set, tc.maxLevel, seeds, true)
+					assert.Equal(t, got[nSeed-1:], ranked, "%s: ranked tables", name)
+				}
+				if tc.rows == tc.cols && nSeed == 0 {
+					image, _ := transposePatterns(tr, set, nil)
+					mirror, _ := approxSetLevels(t, tc.rows, tc.cols, image, tc.maxLevel, nil, false)
+					for j := range got {
+						_, want := transposePatterns(tr, set, got[j])
+						assert.Equal(t, want, mirror[j], "%s level %d: the transpose's approximation onto %s", name, j, image)
+					}
+				}
+			}
+		}
+	}
+}

@@ -144,7 +144,7 @@ func ParseCells(s string, n int) ([]int, []encode.CellSet, error) {
 		}
 		k, err := strconv.Atoi(f)
 		if err != nil {
-			return nil, nil, fmt.Errorf("--cells: %q is neither K nor @SET (a set's cells and ranges joined by \"+\": @0-3+8-11)", f)
+			return nil, nil, fmt.Errorf("--cells: %q is not a number K nor @SET (a set's cells and ranges joined by \"+\": @0-3+8-11)", f)
 		}
 		out = append(out, k)
 	}
