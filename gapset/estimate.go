@@ -95,6 +95,12 @@ func packedBytes(n, k int, p float64) float64 {
 // 0.71 times as much per member.
 const cpuPerMember = 2130.0 / 11412543925
 
+// cpuPerSetMember is the CPU per member that a projection onto a cell set
+// adds: 4x4 gap 0, --cells 8,10 took 17.4 s and with two 8-cell sets
+// beside them 29.9 s (2026-11-27, one run each on a busy machine: a rough
+// figure), for 88,728,780 members.
+const cpuPerSetMember = (29.9 - 17.4) / 2 / 88728780
+
 // cpuPerWideMember is the CPU per member that a projection onto 12 or more
 // cells (not the whole board) adds: the same run with Gap4_12 as well took
 // 4,885 s (its 48-bit keys sorted per layer, 7.6e9 of them merged).
@@ -226,6 +232,10 @@ func EstimateRun(cfg Config) Estimate {
 	if canonical {
 		cpu *= transposeCPU
 	}
+	// Each cell set gathers and sorts every member again (the last k cells
+	// are nested, masked in place): measured on a canonical run, and the
+	// members projected are the same either way.
+	cpu += cpuPerSetMember * all * float64(len(cfg.Sets))
 	e.CPU = time.Duration(cpu * float64(time.Second))
 	mem := cfg.Memory
 	if mem == 0 {
