@@ -132,12 +132,23 @@ type Projector struct {
 
 // Projector makes the projector of s on an n-cell board (s.Check(n) must
 // hold).
-func (s CellSet) Projector(n int) Projector {
-	cells := s.Cells()
-	p := Projector{k: len(cells), last: s.IsLast(n), mask: ProjectMask(len(cells))}
-	for i, c := range cells {
-		p.shifts[i] = uint8(4 * (n - 1 - c))
+func (s CellSet) Projector(n int) Projector { return s.Within(LastCells(n, n)) }
+
+// Within makes the projector of s from keys already gathered onto outer, a
+// superset of s (Projector is Within the whole board): a projection of a
+// projection.
+func (s CellSet) Within(outer CellSet) Projector {
+	oc := outer.Cells()
+	p := Projector{k: s.Len(), mask: ProjectMask(s.Len())}
+	i := 0
+	for j, c := range oc {
+		if s&(1<<uint(c)) != 0 {
+			p.shifts[i] = uint8(4 * (len(oc) - 1 - j))
+			i++
+		}
 	}
+	// the last k of outer's cells: gathering is a mask
+	p.last = p.k > 0 && int(p.shifts[0]) == 4*(p.k-1)
 	return p
 }
 

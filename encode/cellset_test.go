@@ -84,3 +84,25 @@ func perm8(rng *rand.Rand, n int) []uint8 {
 	}
 	return out
 }
+
+// Within gathers a subset from keys gathered onto a superset: the same as
+// gathering it from the board.
+func TestProjectorWithin(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{9, 12, 16} {
+		for range 300 {
+			outer := CellSet(rng.IntN(1<<uint(n)-1) + 1)
+			inner := outer & CellSet(rng.IntN(1<<uint(n)))
+			if inner == 0 {
+				continue
+			}
+			po, pi, pw := outer.Projector(n), inner.Projector(n), inner.Within(outer)
+			key := KeyOf(perm8(rng, n))
+			require.Equal(t, pi.Gather(key), pw.Gather(po.Gather(key)), "n %d %s within %s", n, inner, outer)
+		}
+	}
+	// the last cells of the outer set: a mask
+	p := CellSetOf([]int{8, 9}).Within(CellSetOf([]int{0, 1, 8, 9}))
+	assert.True(t, p.Last())
+	assert.Equal(t, uint64(0x34), p.Gather(0x1234))
+}

@@ -43,12 +43,13 @@ func TestEnumerateCellSets(t *testing.T) {
 		inChunk         int
 		packed          bool
 	}{
-		{3, 3, 4, false, true, []int{6, 9}, []string{"0-2+6-8", "0+3+6", "0+4+8", "1-3", "0-7"}, 1 << 24, 1 << 20, false},
+		// 0-2+6-7 is gathered from 0-2+6-8's keys, 0+2+6 from 0-2+6-7's
+		{3, 3, 4, false, true, []int{6, 9}, []string{"0-2+6-8", "0+2+6", "0+3+6", "0+4+8", "1-3", "0-7", "0-2+6-7"}, 1 << 24, 1 << 20, false},
 		{3, 3, 2, false, true, []int{5}, []string{"0-2+6-8", "0+2+4+6+8"}, 1, 64, true}, // spills, layers read back
 		{3, 3, 4, true, false, []int{4}, []string{"0-2+6-8", "0+3+6"}, 1, 64, false},
 		{3, 3, 6, false, true, nil, []string{"0-3", "2+4+6"}, 1 << 24, 1 << 20, true}, // sets alone
 		{3, 4, 2, false, false, []int{8}, []string{"0-3+8-11", "0-1+3-4+7-9+11"}, 1 << 24, 1 << 20, true},
-		{3, 4, 2, true, false, []int{6}, []string{"0-3+8-11"}, 1, 1 << 12, false}, // spills
+		{3, 4, 2, true, false, []int{6}, []string{"0-3+8-9", "0-3+8-11"}, 1, 1 << 12, false}, // spills; one set from the other
 		{2, 4, 6, false, false, nil, []string{"0-1+6-7", "0+2+4+6"}, 1 << 24, 1 << 20, false},
 	} {
 		name := fmt.Sprintf("%dx%d gap %d exact %v sets %v", tc.rows, tc.cols, tc.gap, tc.exact, tc.sets)

@@ -555,7 +555,10 @@ func (e *streamer) project(l parts, inWork []uint64) error {
 			ks = append(ks, k)
 		}
 	}
-	sets := e.cfg.Sets
+	// Largest first: a set inside the one before it is gathered from that
+	// one's de-duplicated keys, not from the whole chunk.
+	sets := slices.Clone(e.cfg.Sets)
+	slices.SortStableFunc(sets, func(x, y encode.CellSet) int { return y.Len() - x.Len() })
 	if len(ks)+len(sets) == 0 {
 		return nil
 	}
@@ -588,17 +591,28 @@ func (e *streamer) project(l parts, inWork []uint64) error {
 			a = e.work[:2*m]
 			e.mirrorAll(a[:m], a[m:])
 		}
-		// Cell sets first, each gathered from the whole keys into the
-		// buffer after them; then the last cells, masked in place.
+		// Cell sets first, each gathered into the buffer after the whole
+		// keys (from them, or in place from the set before when it holds
+		// this one); then the last cells, masked in place.
+		var prev encode.CellSet
+		kept := 0 // prev's keys, de-duplicated, after the whole keys
 		for _, s := range sets {
 			m := len(a)
 			e.need(2*m, m)
 			a = e.work[:m]
-			b := e.work[m : 2*m]
-			e.gatherAll(a, b, s.Projector(n))
-			if _, err := emit(s, b); err != nil {
+			var b []uint64
+			if prev != 0 && s&^prev == 0 {
+				b = e.work[m : m+kept]
+				e.gatherAll(b, b, s.Within(prev))
+			} else {
+				b = e.work[m : 2*m]
+				e.gatherAll(a, b, s.Projector(n))
+			}
+			var err error
+			if kept, err = emit(s, b); err != nil {
 				return err
 			}
+			prev = s
 		}
 		for _, k := range ks {
 			e.maskAll(a, encode.ProjectMask(k))
