@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/placement"
 	"github.com/gapset/gapset/keyset"
 )
 
@@ -66,9 +67,16 @@ func (b *Builder) put(x uint64, v uint16) {
 }
 
 // Add records that level holds the pattern of key (a board's key, or one
-// projected onto cells that include the database's).
-func (b *Builder) Add(level int, key uint64) {
-	x := b.proj.index(key)
+// projected onto the last cells when the database's are the last ones).
+func (b *Builder) Add(level int, key uint64) { b.add(level, b.proj.index(key)) }
+
+// AddPattern records that level holds a pattern: the database's cells'
+// contents gathered in cell order (a key of a key-set file of its cells).
+func (b *Builder) AddPattern(level int, pattern uint64) {
+	b.add(level, placement.RankKey(pattern, b.proj.n, b.proj.k))
+}
+
+func (b *Builder) add(level int, x uint64) {
 	if entryAt(b.table, x, b.h.Bits, b.mask) > uint16(level) {
 		b.put(x, uint16(level))
 	}
@@ -111,8 +119,8 @@ func (b *Builder) Write(path string) error {
 type Progress func(done, total uint64)
 
 // FromKeyFiles builds a database from the key-set files of one projection
-// (the last k cells): one file a level, gaps 0, 2, ..., 2N each once, in
-// any order. Every file is read once; progress (if set) hears every few
+// (the last k cells, or a cell set: keyset.Header.Set): one file a level,
+// gaps 0, 2, ..., 2N each once, in any order. Every file is read once; progress (if set) hears every few
 // million keys.
 func FromKeyFiles(paths []string, progress Progress) (*Builder, error) {
 	if len(paths) == 0 {
@@ -130,8 +138,8 @@ func FromKeyFiles(paths []string, progress Progress) (*Builder, error) {
 			return nil, fmt.Errorf("%w: %s and %s are both of gap %d", ErrLevels, prev, p, h.Gap)
 		}
 		byGap[h.Gap] = p
-		if h0 := hs; len(h0) > 0 && (h.Rows != h0[0].Rows || h.Cols != h0[0].Cols || h.Cells != h0[0].Cells) {
-			return nil, fmt.Errorf("%w: %s is a %dx%d set on %d cells, but %s is %dx%d on %d", ErrLevels, p, h.Rows, h.Cols, h.Cells, paths[0], h0[0].Rows, h0[0].Cols, h0[0].Cells)
+		if h0 := hs; len(h0) > 0 && (h.Rows != h0[0].Rows || h.Cols != h0[0].Cols || h.Set() != h0[0].Set()) {
+			return nil, fmt.Errorf("%w: %s is a %dx%d set on the cells %s, but %s is %dx%d on %s", ErrLevels, p, h.Rows, h.Cols, h.Set(), paths[0], h0[0].Rows, h0[0].Cols, h0[0].Set())
 		}
 		if len(filepath.Base(p)) > nameLen {
 			return nil, fmt.Errorf("%w: %s: a name over %d bytes", ErrLevels, p, nameLen)
@@ -146,8 +154,7 @@ func FromKeyFiles(paths []string, progress Progress) (*Builder, error) {
 		}
 	}
 	h0 := hs[0]
-	n := h0.Rows * h0.Cols
-	b, err := NewBuilder(h0.Rows, h0.Cols, lastCells(n, h0.Cells), levels)
+	b, err := NewBuilder(h0.Rows, h0.Cols, h0.Set().Cells(), levels)
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +164,7 @@ func FromKeyFiles(paths []string, progress Progress) (*Builder, error) {
 		if err != nil {
 			return nil, err
 		}
-		r, err := keyset.Open(p)
+		r, err := keyset.OpenAny(p)
 		if err != nil {
 			return nil, err
 		}
@@ -167,7 +174,7 @@ func FromKeyFiles(paths []string, progress Progress) (*Builder, error) {
 			if !ok {
 				break
 			}
-			b.Add(level, k)
+			b.AddPattern(level, k)
 			if done++; done&(1<<22-1) == 0 && progress != nil {
 				progress(done, total)
 			}

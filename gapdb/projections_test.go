@@ -1,6 +1,8 @@
 package gapdb
 
 import (
+	"bytes"
+	"context"
 	"encoding/binary"
 	"hash/crc32"
 	"os"
@@ -9,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/ida"
 	"github.com/gapset/gapset/keyset"
 	"github.com/stretchr/testify/assert"
@@ -174,4 +177,73 @@ func FuzzDecodeHeader(f *testing.F) {
 		hl, _ := HeaderLen(b)
 		assert.Equal(t, b[:hl], out[:hl])
 	})
+}
+
+// The database built from the enumerator's key-set files of a cell set is
+// the one the builder makes from the whole-board levels on the same cells
+// (BFS truth on 3x3, LevelSets on 3x4): the same table, so the same bound
+// on every board; and a database of a set and one of the last cells
+// together give searches of optimal length.
+func TestFromEnumeratorCellSets(t *testing.T) {
+	for _, tc := range []struct {
+		rows, cols, gap int
+		cells           []int
+		sets            []encode.CellSet
+	}{
+		{3, 3, 4, []int{6}, []encode.CellSet{0x1C7, 0x155, 0x00F}},
+		{3, 4, 2, []int{8}, []encode.CellSet{0x0F0F, 0x0B9B}},
+	} {
+		n := tc.rows * tc.cols
+		var whole [][]uint64
+		if n == 9 {
+			whole = truth3x3().levels
+		} else {
+			sets, err := gapset.LevelSets(context.Background(), tc.rows, tc.cols, tc.gap, []int{n}, nil)
+			require.NoError(t, err)
+			whole = sets[n]
+		}
+		dir := t.TempDir()
+		for gap := 0; gap <= tc.gap; gap += 2 {
+			_, err := gapset.Enumerate(context.Background(), gapset.Config{Rows: tc.rows, Cols: tc.cols, MaxGap: gap,
+				Cells: tc.cells, Sets: tc.sets, Dir: dir, Packed: gap == 2, Transpose: true})
+			require.NoError(t, err)
+		}
+		var dbs []*DB
+		for _, s := range append([]encode.CellSet{encode.LastCells(n, tc.cells[0])}, tc.sets...) {
+			var paths []string
+			for gap := tc.gap; gap >= 0; gap -= 2 {
+				h := keyset.Header{Rows: tc.rows, Cols: tc.cols, Gap: gap}.OnCells(s)
+				paths = append(paths, filepath.Join(dir, h.Name()+".keys"))
+			}
+			b, err := FromKeyFiles(paths, nil)
+			require.NoError(t, err, "%s", s)
+			out := filepath.Join(dir, s.Hex()+".gapdb")
+			require.NoError(t, b.Write(out))
+			got, err := Open(out)
+			require.NoError(t, err)
+			t.Cleanup(got.Close)
+			want := build(t, tc.rows, tc.cols, s.Cells(), whole)
+			assert.Equal(t, s.Cells(), got.Cells)
+			assert.Equal(t, want.Counts, got.Counts, "%dx%d %s", tc.rows, tc.cols, s)
+			assert.True(t, bytes.Equal(want.Table(), got.Table()), "%dx%d %s: the tables differ", tc.rows, tc.cols, s)
+			dbs = append(dbs, got)
+		}
+		if n == 9 {
+			tr := truth3x3()
+			h := Heuristic{DBs: dbs[:2], Levels: tc.gap/2 + 1}
+			for _, b := range boards(t, tr, 30, 5) {
+				r := solve(t, b, h)
+				assert.Equal(t, tr.dist[b.Key()], r.Length, "%s", b)
+			}
+		}
+	}
+	// Files of two cell sets do not make one database.
+	dir := t.TempDir()
+	for gap := 0; gap <= 2; gap += 2 {
+		_, err := gapset.Enumerate(context.Background(), gapset.Config{Rows: 3, Cols: 3, MaxGap: gap, Sets: []encode.CellSet{0x1C7, 0x155}, Dir: dir})
+		require.NoError(t, err)
+	}
+	_, err := FromKeyFiles([]string{filepath.Join(dir, "Gap0_6c01C7.keys"), filepath.Join(dir, "Gap2_5c0155.keys")}, nil)
+	assert.ErrorIs(t, err, ErrLevels)
+	assert.ErrorContains(t, err, "on the cells 0+2+4+6+8")
 }

@@ -99,7 +99,13 @@ func (b *Bits) Bytes() int64 { return int64(len(b.words)) * 8 }
 // MaxApproxCells cells, one bit per placement rank above (Gap0_10 ...,
 // 3.6 GB each on the 4x4 board), refused beyond MaxApproxBytes.
 func LoadBits(path string) (*Bits, keyset.Header, error) {
-	r, err := keyset.Open(path)
+	return loadBits(path, keyset.Open)
+}
+
+// loadBits is LoadBits with the opener (keyset.OpenAny: the patterns of
+// any cells, for a search that knows them).
+func loadBits(path string, open func(string) (*keyset.Reader, error)) (*Bits, keyset.Header, error) {
+	r, err := open(path)
 	if err != nil {
 		return nil, keyset.Header{}, err
 	}
@@ -129,10 +135,15 @@ type NotExactError struct {
 	Path, Name        string // the file and the set it holds
 	Gap               int    // of the set expected
 	Rows, Cols, Cells int
+	Set               encode.CellSet // the cells (0: the last Cells)
 }
 
 func (e *NotExactError) Error() string {
-	return fmt.Sprintf("%s: %s is not the exact gap <= %d set of a %dx%d board on %d cells", e.Path, e.Name, e.Gap, e.Rows, e.Cols, e.Cells)
+	cells := fmt.Sprintf("%d cells", e.Cells)
+	if e.Set != 0 && !e.Set.IsLast(e.Rows*e.Cols) {
+		cells = "the cells " + e.Set.String()
+	}
+	return fmt.Sprintf("%s: %s is not the exact gap <= %d set of a %dx%d board on %s", e.Path, e.Name, e.Gap, e.Rows, e.Cols, cells)
 }
 
 // LoadExact loads the exact sets of the lowest levels of Approximate from
@@ -142,7 +153,14 @@ func (e *NotExactError) Error() string {
 // search starts from it and needs no other); the others' headers are
 // checked and they are given as nil.
 func LoadExact(paths []string, rows, cols, k int) ([]*Bits, error) {
+	return LoadExactCells(paths, rows, cols, encode.LastCells(rows*cols, k))
+}
+
+// LoadExactCells is LoadExact on any set of cells (the files must be of
+// those cells: enumerate --cells @SET).
+func LoadExactCells(paths []string, rows, cols int, set encode.CellSet) ([]*Bits, error) {
 	var exact []*Bits
+	k := set.Len()
 	for i, path := range paths {
 		var b *Bits
 		var h keyset.Header
@@ -150,22 +168,22 @@ func LoadExact(paths []string, rows, cols, k int) ([]*Bits, error) {
 		if k > MaxApproxCells && i < len(paths)-1 {
 			h, err = checkKeys(path)
 		} else {
-			b, h, err = LoadBits(path)
+			b, h, err = loadBits(path, keyset.OpenAny)
 		}
 		if err != nil {
 			return nil, err
 		}
-		if h.Rows != rows || h.Cols != cols || h.Cells != k || h.Gap != 2*i || h.Exact && h.Gap > 0 || h.Approx {
-			return nil, &NotExactError{Path: path, Name: h.Name(), Gap: 2 * i, Rows: rows, Cols: cols, Cells: k}
+		if h.Rows != rows || h.Cols != cols || h.Set() != set || h.Gap != 2*i || h.Exact && h.Gap > 0 || h.Approx {
+			return nil, &NotExactError{Path: path, Name: h.Name(), Gap: 2 * i, Rows: rows, Cols: cols, Cells: k, Set: set}
 		}
 		exact = append(exact, b)
 	}
 	return exact, nil
 }
 
-// checkKeys returns a key-set file's header.
+// checkKeys returns a key-set file's header (of any cells).
 func checkKeys(path string) (keyset.Header, error) {
-	r, err := keyset.Open(path)
+	r, err := keyset.OpenAny(path)
 	if err != nil {
 		return keyset.Header{}, err
 	}
@@ -247,22 +265,43 @@ func (b *Bits) Keys() []uint64 {
 // is called when a level starts and after each of its waves or sweeps, with
 // the level and the patterns seen so far: a 10-cell level can take an hour.
 func Approximate(ctx context.Context, rows, cols, k, maxLevel int, exact []*Bits, level func(ApproxLevel) error, progress func(level int, seen int64)) error {
-	g, err := checkArgs(rows, cols, 2*maxLevel, []int{k})
+	if err := encode.CheckSize(rows, cols); err != nil {
+		return fmt.Errorf("%w: %w", ErrArgs, err)
+	}
+	if k < 1 || k >= rows*cols {
+		return fmt.Errorf("%w: approximated sets need 1..%d cells, fewer than the board's %d", ErrArgs, rows*cols-1, rows*cols)
+	}
+	return ApproximateCells(ctx, rows, cols, encode.LastCells(rows*cols, k), maxLevel, exact, level, progress)
+}
+
+// ApproximateCells is Approximate on any set of cells (keys gathered:
+// encode.Projector). The abstraction is the same: a pattern's cells are
+// visible, the others hidden, wherever they lie on the board.
+func ApproximateCells(ctx context.Context, rows, cols int, set encode.CellSet, maxLevel int, exact []*Bits, level func(ApproxLevel) error, progress func(level int, seen int64)) error {
+	k := set.Len()
+	g, err := checkArgs(rows, cols, 2*maxLevel, []int{max(k, 1)})
 	if err != nil {
 		return err
 	}
-	if k < 1 || k >= g.N {
-		return fmt.Errorf("%w: approximated sets need 1..%d cells, fewer than the board's %d", ErrArgs, g.N-1, g.N)
+	if err := set.Check(g.N); err != nil || k >= g.N {
+		return fmt.Errorf("%w: approximated sets need 1..%d cells of the board's %d, not %s", ErrArgs, g.N-1, g.N, set)
 	}
 	if err := CheckApproxMemory(g.N, k); err != nil {
 		return fmt.Errorf("%w: %w", ErrArgs, err)
 	}
-	return approximate(ctx, g, rows, cols, k, maxLevel, exact, level, progress, k > MaxApproxCells)
+	return approximateSet(ctx, g, rows, cols, set, maxLevel, exact, level, progress, k > MaxApproxCells)
 }
 
-// approximate is Approximate on ranked tables or on 16^k ones (tests force
-// either where both fit). Exact sets held the other way are copied.
+// approximate is approximateSet on the last k cells.
 func approximate(ctx context.Context, g *geometry, rows, cols, k, maxLevel int, exact []*Bits, level func(ApproxLevel) error, progress func(int, int64), ranked bool) error {
+	return approximateSet(ctx, g, rows, cols, encode.LastCells(g.N, k), maxLevel, exact, level, progress, ranked)
+}
+
+// approximateSet is ApproximateCells on ranked tables or on 16^k ones
+// (tests force either where both fit). Exact sets held the other way are
+// copied.
+func approximateSet(ctx context.Context, g *geometry, rows, cols int, set encode.CellSet, maxLevel int, exact []*Bits, level func(ApproxLevel) error, progress func(int, int64), ranked bool) error {
+	k := set.Len()
 	if progress == nil {
 		progress = func(int, int64) {}
 	}
@@ -277,7 +316,7 @@ func approximate(ctx context.Context, g *geometry, rows, cols, k, maxLevel int, 
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	a := newAbstract(g, k)
+	a := newAbstract(g, set)
 	a.exact = make([]*Bits, len(exact))
 	for i, e := range exact {
 		if e != nil {
@@ -295,7 +334,7 @@ func approximate(ctx context.Context, g *geometry, rows, cols, k, maxLevel int, 
 		a.later = NewBits(k)
 	}
 	start := time.Now()
-	goal := g.goal & encode.ProjectMask(k)
+	goal := a.goal()
 	seen.set(goal)
 	frontier := []uint32{uint32(goal)}
 	workers := defaultWorkers()
@@ -337,7 +376,7 @@ func approximate(ctx context.Context, g *geometry, rows, cols, k, maxLevel int, 
 			progress(j, seen.count+added)
 		}
 		seen.count += added
-		h := ApproxHeader(rows, cols, k, j, len(exact))
+		h := ApproxHeaderCells(rows, cols, set, j, len(exact))
 		if err := level(ApproxLevel{Level: j, Header: h, Set: seen, New: added, Elapsed: time.Since(start)}); err != nil {
 			return err
 		}
@@ -348,11 +387,16 @@ func approximate(ctx context.Context, g *geometry, rows, cols, k, maxLevel int, 
 // abstract holds the move tables of the k-cell pattern space.
 type abstract struct {
 	g     *geometry
-	k, lo int // known cells lo..N-1
-	all   uint16
-	exact []*Bits // exact lower levels (see Approximate)
-	later *Bits   // patterns reached before their lower bound allows
-	level int     // the level being searched
+	k     int
+	set   encode.CellSet // the known cells; the others are hidden
+	cells []int          // the known cells, increasing
+	// pshift[c] is the shift of known cell c's nibble in a pattern (the
+	// cells gathered in order: encode.Projector)
+	pshift [16]uint8
+	all    uint16
+	exact  []*Bits // exact lower levels (see Approximate)
+	later  *Bits   // patterns reached before their lower bound allows
+	level  int     // the level being searched
 }
 
 // lowerBound is the level below which pattern q cannot lie: the first exact
@@ -366,15 +410,27 @@ func (a *abstract) lowerBound(q uint64) int {
 	return len(a.exact)
 }
 
-func newAbstract(g *geometry, k int) *abstract {
-	a := &abstract{g: g, k: k, lo: g.N - k}
+func newAbstract(g *geometry, set encode.CellSet) *abstract {
+	a := &abstract{g: g, k: set.Len(), set: set, cells: set.Cells()}
+	for i, c := range a.cells {
+		a.pshift[c] = uint8(4 * (a.k - 1 - i))
+	}
 	for t := 1; t < g.N; t++ {
 		a.all |= 1 << t
 	}
 	return a
 }
 
-func (a *abstract) shift(c int) uint { return uint(a.g.Shift[c]) }
+// goal is the goal's pattern.
+func (a *abstract) goal() uint64 {
+	p := a.set.Projector(a.g.N)
+	return p.Gather(a.g.goal)
+}
+
+// known tells whether cell c is one of the pattern's.
+func (a *abstract) known(c int) bool { return a.set&(1<<uint(c)) != 0 }
+
+func (a *abstract) shift(c int) uint { return uint(a.pshift[c]) }
 
 // lowers reports whether tile t sliding from cell from to cell to lowers
 // its distance from home.
@@ -435,7 +491,7 @@ func (a *abstract) successors(p uint64, fn func(q uint64, cost int)) {
 	g := a.g
 	blank := -1
 	var present uint16
-	for c := a.lo; c < g.N; c++ {
+	for _, c := range a.cells {
 		t := int(p>>a.shift(c)) & 15
 		if t == 0 {
 			blank = c
@@ -453,7 +509,7 @@ func (a *abstract) successors(p uint64, fn func(q uint64, cost int)) {
 		sb := a.shift(blank)
 		for _, c := range g.Nbr[blank][:g.NbrN[blank]] {
 			c := int(c)
-			if c >= a.lo {
+			if a.known(c) {
 				t := int(p>>a.shift(c)) & 15
 				fn(p&^(15<<a.shift(c))|uint64(t)<<sb, cost(a.lowers(t, c, blank)))
 				continue
@@ -468,10 +524,10 @@ func (a *abstract) successors(p uint64, fn func(q uint64, cost int)) {
 	}
 	// The blank is hidden: a pattern tile next to a hidden cell may slide
 	// into it (if the blank is there).
-	for c := a.lo; c < g.N; c++ {
+	for _, c := range a.cells {
 		t := int(p>>a.shift(c)) & 15
 		for _, u := range g.Nbr[c][:g.NbrN[c]] {
-			if int(u) < a.lo {
+			if !a.known(int(u)) {
 				fn(p&^(15<<a.shift(c)), cost(a.lowers(t, c, int(u))))
 			}
 		}
@@ -515,4 +571,9 @@ func (b *Bits) Add(keys []uint64) {
 // nExact exact levels (the levels from nExact on are approximated).
 func ApproxHeader(rows, cols, k, j, nExact int) keyset.Header {
 	return keyset.Header{Rows: rows, Cols: cols, Cells: k, Gap: 2 * j, Approx: j >= nExact}
+}
+
+// ApproxHeaderCells is ApproxHeader on any set of cells.
+func ApproxHeaderCells(rows, cols int, set encode.CellSet, j, nExact int) keyset.Header {
+	return ApproxHeader(rows, cols, set.Len(), j, nExact).OnCells(set)
 }

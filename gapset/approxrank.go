@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/hugemem"
 	"github.com/gapset/gapset/internal/placement"
 	"github.com/gapset/gapset/internal/safe"
@@ -118,7 +117,7 @@ func approximateRanked(ctx context.Context, a *abstract, rows, cols, maxLevel in
 		}
 		a.exact = make([]*Bits, len(exact)) // lowerBound: len(exact) for every unseen pattern
 	} else {
-		goal := rk.Rank(g.goal & encode.ProjectMask(k))
+		goal := rk.Rank(a.goal())
 		seen.set(goal)
 		mark.set(goal)
 		s.dirty[goal>>6/chunkWords].Store(true)
@@ -144,7 +143,7 @@ func approximateRanked(ctx context.Context, a *abstract, rows, cols, maxLevel in
 			}
 		}
 		seen.count += added
-		h := ApproxHeader(rows, cols, k, j, len(exact))
+		h := ApproxHeaderCells(rows, cols, a.set, j, len(exact))
 		if err := level(ApproxLevel{Level: j, Header: h, Set: seen, New: added, Elapsed: time.Since(start)}); err != nil {
 			return err
 		}

@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/atomicfile"
 	"github.com/gapset/gapset/internal/statedir"
 	"github.com/gapset/gapset/internal/sysprobe"
@@ -95,6 +97,10 @@ type manifest struct {
 	// Transpose: the layers hold one key of each transposed pair, and the
 	// whole board (when asked for) has projection runs (transpose.go).
 	Transpose bool `json:"transpose,omitempty"`
+	// CellSets are Config.Sets (sorted; absent without), SetProj their
+	// projection runs, by the set's four hex digits (encode.CellSet.Hex).
+	CellSets []string                 `json:"cell_sets,omitempty"`
+	SetProj  map[string][]partsRecord `json:"cell_set_projections,omitempty"`
 }
 
 // partsRecord is a split run of the checkpoint: its non-empty
@@ -118,15 +124,23 @@ type runRecord struct {
 
 // identity is what a checkpoint must agree on with the run resuming it.
 func (m manifest) identity() string {
-	return fmt.Sprintf("%dx%d, gap <= %d, exact %v, cells %v, packed %v, transpose %v",
+	id := fmt.Sprintf("%dx%d, gap <= %d, exact %v, cells %v, packed %v, transpose %v",
 		m.Rows, m.Cols, m.MaxGap, m.Exact, m.Cells, m.Packed, m.Transpose)
+	if len(m.CellSets) > 0 {
+		id += fmt.Sprintf(", cell sets %v", m.CellSets)
+	}
+	return id
 }
 
 func newManifest(cfg Config) manifest {
 	cells := slices.Clone(cfg.Cells)
 	slices.Sort(cells)
+	var sets []string
+	for _, s := range slices.Sorted(slices.Values(cfg.Sets)) {
+		sets = append(sets, s.Hex())
+	}
 	return manifest{Rows: cfg.Rows, Cols: cfg.Cols, MaxGap: cfg.MaxGap,
-		Exact: cfg.Exact, Packed: cfg.Packed, Cells: cells, Transpose: cfg.transposer() != nil}
+		Exact: cfg.Exact, Packed: cfg.Packed, Cells: cells, Transpose: cfg.transposer() != nil, CellSets: sets}
 }
 
 // Resumed describes the checkpoint an enumeration continues from.
@@ -198,7 +212,14 @@ func (m manifest) eachRun(fn func(runRecord) error) error {
 			}
 		}
 	}
+	var projs [][]partsRecord
 	for _, ls := range m.Proj {
+		projs = append(projs, ls)
+	}
+	for _, ls := range m.SetProj {
+		projs = append(projs, ls)
+	}
+	for _, ls := range projs {
 		for _, l := range ls {
 			for _, r := range l.Parts {
 				if err := fn(r); err != nil {
@@ -314,11 +335,18 @@ func (e *streamer) checkpoint(res *Result, step int, done bool) error {
 		m.Runs = append(m.Runs, rs)
 	}
 	m.Proj = map[int][]partsRecord{}
-	for k, ts := range e.proj {
+	for s, ts := range e.proj {
 		for _, t := range ts {
 			rec := e.record(t.parts)
 			rec.Tier = t.tier
-			m.Proj[k] = append(m.Proj[k], rec)
+			if s.IsLast(e.g.N) {
+				m.Proj[s.Len()] = append(m.Proj[s.Len()], rec)
+				continue
+			}
+			if m.SetProj == nil {
+				m.SetProj = map[string][]partsRecord{}
+			}
+			m.SetProj[s.Hex()] = append(m.SetProj[s.Hex()], rec)
 		}
 	}
 	b, err := statedir.Seal(checkpointFormat, &m)
@@ -421,14 +449,26 @@ func (e *streamer) resume(res *Result) (int, error) {
 			e.layers[j] = append(e.layers[j], l)
 		}
 	}
-	e.proj = map[int][]tiered{}
-	for k, rs := range m.Proj {
+	e.proj = map[encode.CellSet][]tiered{}
+	add := func(s encode.CellSet, rs []partsRecord) error {
 		for _, r := range rs {
-			l, err := e.fromRecord(r, e.pbits, 4*k)
+			l, err := e.fromRecord(r, e.pbits, 4*s.Len())
 			if err != nil {
-				return -1, err
+				return err
 			}
-			e.proj[k] = append(e.proj[k], tiered{l, r.Tier})
+			e.proj[s] = append(e.proj[s], tiered{l, r.Tier})
+		}
+		return nil
+	}
+	for k, rs := range m.Proj {
+		if err := add(encode.LastCells(e.g.N, k), rs); err != nil {
+			return -1, err
+		}
+	}
+	for hex, rs := range m.SetProj {
+		s, _ := parseHexSet(hex) // checked by checkShape
+		if err := add(s, rs); err != nil {
+			return -1, err
 		}
 	}
 	// The layers' keys are boards (a run passes its checksum only as
@@ -477,7 +517,21 @@ func (m manifest) checkShape(cfg Config, n int) error {
 			return fmt.Errorf("projection onto %d cells not asked for", k)
 		}
 	}
+	for hex := range m.SetProj {
+		if s, err := parseHexSet(hex); err != nil || !slices.Contains(cfg.Sets, s) {
+			return fmt.Errorf("projection onto the cell set %q not asked for", hex)
+		}
+	}
 	return nil
+}
+
+// parseHexSet reads a cell set's four hex digits (encode.CellSet.Hex).
+func parseHexSet(hex string) (encode.CellSet, error) {
+	v, err := strconv.ParseUint(hex, 16, 16)
+	if err != nil || len(hex) != 4 || encode.CellSet(v).Hex() != hex {
+		return 0, fmt.Errorf("%q is not a cell set", hex)
+	}
+	return encode.CellSet(v), nil
 }
 
 // checkCount refuses a whole-board file whose merged key count is not the

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/statedir"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -37,13 +38,16 @@ func TestCheckpointResumeIsByteIdentical(t *testing.T) {
 		cells           []int
 		inChunk         int
 		transpose       bool // the runs stopped are canonical; the reference is not
+		sets            []encode.CellSet
 	}{
-		{3, 3, 4, false, []int{9, 6, 4}, 1 << 20, false}, // the whole board keeps every layer
-		{3, 3, 4, true, []int{5, 7}, 64, false},          // tiny chunks: spills inside steps
-		{2, 4, 6, false, []int{6, 8}, 1 << 20, false},
-		{3, 3, 4, false, []int{9, 5}, 64, true}, // the whole board from projection runs
+		{3, 3, 4, false, []int{9, 6, 4}, 1 << 20, false, nil}, // the whole board keeps every layer
+		{3, 3, 4, true, []int{5, 7}, 64, false, nil},          // tiny chunks: spills inside steps
+		{2, 4, 6, false, []int{6, 8}, 1 << 20, false, nil},
+		{3, 3, 4, false, []int{9, 5}, 64, true, nil},                                      // the whole board from projection runs
+		{3, 3, 4, false, []int{5}, 64, true, []encode.CellSet{0x1C7, 0x49}},               // cell sets: their runs in the checkpoint
+		{2, 4, 6, false, nil, 1 << 20, false, []encode.CellSet{0x0C3, 0x055, 0x0F0 >> 1}}, // cell sets alone
 	} {
-		base := Config{Rows: tc.rows, Cols: tc.cols, MaxGap: tc.gap, Exact: tc.exact, Cells: tc.cells, Memory: 1 << 24, Packed: true}
+		base := Config{Rows: tc.rows, Cols: tc.cols, MaxGap: tc.gap, Exact: tc.exact, Cells: tc.cells, Sets: tc.sets, Memory: 1 << 24, Packed: true}
 		ref := base
 		ref.Dir = t.TempDir()
 		_, err := enumerate(context.Background(), ref, tc.inChunk)
@@ -111,6 +115,7 @@ func TestCheckpointMismatchRefused(t *testing.T) {
 		{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9}, Packed: true},
 		{Rows: 2, Cols: 4, MaxGap: 2, Cells: []int{8}},
 		{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9}, Transpose: true},
+		{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9}, Sets: []encode.CellSet{0x7}},
 	} {
 		other.Dir, other.Checkpoint = dir, cp
 		_, err := Enumerate(context.Background(), other)
@@ -153,6 +158,12 @@ func TestCheckpointShapeChecked(t *testing.T) {
 		"a step too far":  func(m map[string]any) { m["step"] = m["step"].(float64) + 1 },
 		"a foreign projection": func(m map[string]any) {
 			m["projections"] = map[string]any{"7": []any{}}
+		},
+		"a foreign cell set": func(m map[string]any) {
+			m["cell_set_projections"] = map[string]any{"0007": []any{}}
+		},
+		"a cell set misspelt": func(m map[string]any) {
+			m["cell_set_projections"] = map[string]any{"7": []any{}}
 		},
 		"a run coded for another board": func(m map[string]any) {
 			for _, level := range m["runs"].([]any) {

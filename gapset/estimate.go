@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/gapset/gapset/internal/placement"
@@ -94,6 +95,12 @@ func packedBytes(n, k int, p float64) float64 {
 // 0.71 times as much per member.
 const cpuPerMember = 2130.0 / 11412543925
 
+// cpuPerSetMember is the CPU per member that a projection onto a cell set
+// adds: 4x4 gap 0, --cells 8,10 took 17.4 s and with two 8-cell sets
+// beside them 29.9 s (2026-11-27, one run each on a busy machine: a rough
+// figure), for 88,728,780 members.
+const cpuPerSetMember = (29.9 - 17.4) / 2 / 88728780
+
 // cpuPerWideMember is the CPU per member that a projection onto 12 or more
 // cells (not the whole board) adds: the same run with Gap4_12 as well took
 // 4,885 s (its 48-bit keys sorted per layer, 7.6e9 of them merged).
@@ -115,12 +122,18 @@ const transposeCPU = 0.83
 // Boards without measurements but small enough (12 cells or fewer) are
 // bounded by their whole state space.
 func EstimateRun(cfg Config) Estimate {
-	if _, err := checkArgs(cfg.Rows, cfg.Cols, cfg.MaxGap, cfg.Cells); err != nil {
+	if _, err := cfg.check(); err != nil {
 		return Estimate{} // the run itself reports the bad arguments
 	}
 	n := cfg.Rows * cfg.Cols
 	levels := cfg.MaxGap/2 + 1
-	e := Estimate{Cells: cfg.Cells}
+	// A cell set of k cells is estimated as the last k (the shares were
+	// measured on those only).
+	cells := slices.Clone(cfg.Cells)
+	for _, s := range cfg.Sets {
+		cells = append(cells, s.Len())
+	}
+	e := Estimate{Cells: cells}
 	m, ok := measuredLevels[[2]int{cfg.Rows, cfg.Cols}]
 	switch {
 	case ok:
@@ -149,7 +162,7 @@ func EstimateRun(cfg Config) Estimate {
 	for _, v := range e.Levels {
 		all += v
 	}
-	for _, k := range cfg.Cells {
+	for _, k := range cells {
 		p := e.Members
 		if k < n {
 			s, ok := projShare[k]
@@ -197,7 +210,7 @@ func EstimateRun(cfg Config) Estimate {
 		largest /= 2 // one key of each transposed pair
 	}
 	e.ScratchBytes = 4 * largest * perKey
-	for i, k := range cfg.Cells {
+	for i, k := range cells {
 		if k < n {
 			e.ProjectionBytes += e.Projected[i] * perProj
 		} else {
@@ -208,7 +221,7 @@ func EstimateRun(cfg Config) Estimate {
 	}
 	e.ScratchBytes += e.ProjectionBytes
 	cpu := cpuPerMember * all
-	for _, k := range cfg.Cells {
+	for _, k := range cells {
 		if k >= 12 && k < n {
 			cpu += cpuPerWideMember * all
 		}
@@ -219,6 +232,10 @@ func EstimateRun(cfg Config) Estimate {
 	if canonical {
 		cpu *= transposeCPU
 	}
+	// Each cell set gathers and sorts every member again (the last k cells
+	// are nested, masked in place): measured on a canonical run, and the
+	// members projected are the same either way.
+	cpu += cpuPerSetMember * all * float64(len(cfg.Sets))
 	e.CPU = time.Duration(cpu * float64(time.Second))
 	mem := cfg.Memory
 	if mem == 0 {

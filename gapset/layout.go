@@ -59,16 +59,34 @@ type Layout struct {
 	// one key of each transposed pair (Canonical), and the whole board,
 	// when asked for, is a projection like the others.
 	Transpose bool `json:"transpose,omitempty"`
+	// Sets is as Config.Sets. Enumerate writes them; the per-part API
+	// refuses them (Check): its projections are the last k cells.
+	Sets []encode.CellSet `json:"cell_sets,omitempty"`
 }
 
 // Config is the enumeration the layout describes, writing into dir.
 func (l Layout) Config(dir string) Config {
-	return Config{Rows: l.Rows, Cols: l.Cols, MaxGap: l.MaxGap, Exact: l.Exact, Packed: l.Packed, Cells: l.Cells,
+	return Config{Rows: l.Rows, Cols: l.Cols, MaxGap: l.MaxGap, Exact: l.Exact, Packed: l.Packed, Cells: l.Cells, Sets: l.Sets,
 		PrefixBits: l.PrefixBits, Memory: l.Memory, RankRuns: l.RankRuns, Transpose: l.Transpose, Dir: dir}
 }
 
-// Check reports what Enumerate would refuse (wrapping ErrArgs).
-func (l Layout) Check() error { return l.Config("").Check() }
+// Check reports what the per-part API would refuse (wrapping ErrArgs):
+// what Enumerate refuses, and cell sets, which only Enumerate writes.
+func (l Layout) Check() error {
+	if err := l.Config("").Check(); err != nil {
+		return err
+	}
+	_, err := l.check()
+	return err
+}
+
+// check is checkArgs of the per-part API: the last k cells only.
+func (l Layout) check() (*geometry, error) {
+	if len(l.Sets) > 0 {
+		return nil, fmt.Errorf("%w: cell set %s: projections onto cells other than the last k are written by gapset enumerate only, not by the per-part API (gapset-cluster)", ErrArgs, l.Sets[0])
+	}
+	return checkArgs(l.Rows, l.Cols, l.MaxGap, l.Cells)
+}
 
 // Levels is the number of levels: gaps 0, 2, ..., MaxGap.
 func (l Layout) Levels() int { return l.MaxGap/2 + 1 }
@@ -274,7 +292,7 @@ func (l Layout) memory() int {
 // at path(p) of its part p, which MergePart turns into level
 // 0's layer at step 0 (and its projections) like any other step's.
 func (l Layout) WriteGoal(path func(p int) string) (Piece, error) {
-	g, err := checkArgs(l.Rows, l.Cols, l.MaxGap, l.Cells)
+	g, err := l.check()
 	if err != nil {
 		return Piece{}, err
 	}
@@ -296,7 +314,7 @@ func (l Layout) WriteGoal(path func(p int) string) (Piece, error) {
 // piece) (piece 0, and more when the work buffer fills); the pieces are
 // returned in that order.
 func (l Layout) ExpandPart(ctx context.Context, j int, in RunFile, path func(level, p, piece int) string) ([]Piece, error) {
-	g, err := checkArgs(l.Rows, l.Cols, l.MaxGap, l.Cells)
+	g, err := l.check()
 	if err != nil {
 		return nil, err
 	}
@@ -396,7 +414,7 @@ func (l Layout) ExpandPart(ctx context.Context, j int, in RunFile, path func(lev
 // transposes, onto the whole board too.
 func (l Layout) MergePart(ctx context.Context, j, p int, candidates, lower []RunFile, path string,
 	projPath func(k, q, piece int) string) (Piece, []Piece, error) {
-	if _, err := checkArgs(l.Rows, l.Cols, l.MaxGap, l.Cells); err != nil {
+	if _, err := l.check(); err != nil {
 		return Piece{}, nil, err
 	}
 	in, err := runsOf(candidates)
@@ -574,7 +592,7 @@ func MergeRunFiles(ctx context.Context, files []RunFile, path string) (RunFile, 
 // name: the error is ErrCount and the OutputFile has the merged count.
 func (l Layout) WriteOutput(ctx context.Context, k int, path string, byPart [][]RunFile, want int64) (OutputFile, error) {
 	cfg := l.Config("")
-	if err := cfg.Check(); err != nil {
+	if err := l.Check(); err != nil {
 		return OutputFile{}, err
 	}
 	if !slices.Contains(l.Cells, k) {
@@ -587,7 +605,7 @@ func (l Layout) WriteOutput(ctx context.Context, k int, path string, byPart [][]
 			return OutputFile{}, err
 		}
 	}
-	h := cfg.header(k)
+	h := cfg.header(encode.LastCells(l.N(), k))
 	w, err := keyset.Create(path, h)
 	if err != nil {
 		return OutputFile{}, err

@@ -20,12 +20,16 @@ import (
 // Config describes a streaming enumeration (Enumerate).
 type Config struct {
 	Rows, Cols int
-	MaxGap     int            // even: 0 for G0, 2 for the gap <= 2 set, ...
-	Exact      bool           // write only the members whose gap equals MaxGap
-	Cells      []int          // projections to write (k = Rows*Cols: whole boards)
-	Dir        string         // key-set files go here, named by Header.Name + ".keys"
-	Paths      map[int]string // optional: the file for projection k instead
-	TempDir    string         // scratch runs; default: a fresh directory inside Dir
+	MaxGap     int   // even: 0 for G0, 2 for the gap <= 2 set, ...
+	Exact      bool  // write only the members whose gap equals MaxGap
+	Cells      []int // projections to write: the last k cells (k = Rows*Cols: whole boards)
+	// Sets are projections onto cell sets that are not the last cells
+	// (keys gathered: encode.Projector; keyset.Header.CellSet): written
+	// beside Cells', from the same layers.
+	Sets    []encode.CellSet
+	Dir     string                    // key-set files go here, named by Header.Name + ".keys"
+	Paths   map[encode.CellSet]string // optional: the file for the projection onto these cells instead
+	TempDir string                    // scratch runs; default: a fresh directory inside Dir
 	// Memory is the budget in bytes for the two big work buffers (a
 	// generation/sort buffer and its sort scratch); default 4 GiB. Layers
 	// whose candidates do not fit are sorted in pieces and merged from disk.
@@ -86,10 +90,20 @@ type LayerCount struct {
 
 // OutputFile is one key-set file written by Enumerate.
 type OutputFile struct {
-	Cells int    `json:"cells"`
-	Name  string `json:"name"`
-	Path  string `json:"path"`
-	Count uint64 `json:"count"`
+	Cells   int    `json:"cells"`
+	CellSet string `json:"cell_set,omitempty"` // the cells when not the last Cells ("0-3+8-11")
+	Name    string `json:"name"`
+	Path    string `json:"path"`
+	Count   uint64 `json:"count"`
+}
+
+// outputFile describes the file at path of header h holding n keys.
+func outputFile(h keyset.Header, path string, n uint64) OutputFile {
+	o := OutputFile{Cells: h.Cells, Name: h.Name(), Path: path, Count: n}
+	if h.CellSet != 0 {
+		o.CellSet = h.CellSet.String()
+	}
+	return o
 }
 
 // Result summarises a streaming enumeration.
@@ -127,7 +141,7 @@ func enumerateWith(ctx context.Context, cfg Config, inChunk int, onLayer func(j,
 	if err := cfg.Check(); err != nil {
 		return Result{}, err
 	}
-	g, _ := checkArgs(cfg.Rows, cfg.Cols, cfg.MaxGap, cfg.Cells)
+	g, _ := cfg.check()
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -207,9 +221,9 @@ type streamer struct {
 	spills  int
 	// layers[j][d]: level j's layer at step d (no parts when empty).
 	layers [][]parts
-	// proj[k]: projected runs waiting for the final merge, with their
-	// compaction tiers.
-	proj map[int][]tiered
+	// proj[s]: the runs projected onto the cells of s waiting for the
+	// final merge, with their compaction tiers.
+	proj map[encode.CellSet][]tiered
 }
 
 // transposer is the canonical enumerator's transposer: set when the
@@ -318,7 +332,7 @@ func (e *streamer) run() (Result, error) {
 	if last < 0 || e.state == "" {
 		last = 0
 		e.layers = make([][]parts, levels)
-		e.proj = map[int][]tiered{}
+		e.proj = map[encode.CellSet][]tiered{}
 		a := []uint64{g.goal}
 		goal, _, err := e.writeParts(a, partBounds(a, 4*g.N, e.bits), e.partsBase("L0-0"), e.coding(4*g.N), nil)
 		if err != nil {
@@ -525,13 +539,14 @@ func (e *streamer) step(j, d int) (parts, []uint64, error) {
 	return l, nil, err
 }
 
-// project adds the layer's projections (cells below the whole board) to the
-// runs waiting for the final merge. inWork, when set, is the layer itself in
-// the work buffer; otherwise the layer is read back, as many parts at
-// a time as the buffer holds, each on a worker. A canonical layer's keys
-// are projected with their transposes (the whole board too: its file is
-// then merged from these runs), so a chunk takes twice its keys in the
-// buffer.
+// project adds the layer's projections (cells below the whole board, and
+// the cell sets) to the runs waiting for the final merge. inWork, when set,
+// is the layer itself in the work buffer; otherwise the layer is read back,
+// as many parts at a time as the buffer holds, each on a worker. A
+// canonical layer's keys are projected with their transposes (the whole
+// board too: its file is then merged from these runs), so a chunk takes
+// twice its keys in the buffer; cell sets are gathered into the buffer
+// after the chunk, which takes twice again.
 func (e *streamer) project(l parts, inWork []uint64) error {
 	n := e.g.N
 	var ks []int
@@ -540,17 +555,34 @@ func (e *streamer) project(l parts, inWork []uint64) error {
 			ks = append(ks, k)
 		}
 	}
-	if len(ks) == 0 {
+	// Largest first: a set inside the one before it is gathered from that
+	// one's de-duplicated keys, not from the whole chunk.
+	sets := slices.Clone(e.cfg.Sets)
+	slices.SortStableFunc(sets, func(x, y encode.CellSet) int { return y.Len() - x.Len() })
+	if len(ks)+len(sets) == 0 {
 		return nil
 	}
 	sort.Sort(sort.Reverse(sort.IntSlice(ks))) // nested: project 12, then 10 from that, ...
 	// The keys a chunk may hold.
-	limit := e.wn
+	grow := 1
 	if e.tr != nil {
-		limit = e.wn / 2
-		if 2*len(inWork) > e.wn {
-			inWork = nil // no room for the transposes: read back in chunks
+		grow *= 2 // the transposes
+	}
+	if len(sets) > 0 {
+		grow *= 2 // the gathered copy
+	}
+	limit := e.wn / grow
+	if grow*len(inWork) > e.wn {
+		inWork = nil // no room: read back in chunks
+	}
+	emit := func(s encode.CellSet, a []uint64) (int, error) {
+		width := 4 * s.Len()
+		e.sortWork(a, width)
+		pr, m, err := e.writeParts(a, partBounds(a, width, partBits(e.pbits, width)), e.partsBase(projectionName(s, n, 0)), e.coding(width), nil)
+		if err != nil {
+			return 0, err
 		}
+		return m, e.addProjection(s, pr)
 	}
 	doChunk := func(a []uint64) error {
 		if e.tr != nil { // a is a prefix of the work buffer
@@ -559,18 +591,36 @@ func (e *streamer) project(l parts, inWork []uint64) error {
 			a = e.work[:2*m]
 			e.mirrorAll(a[:m], a[m:])
 		}
+		// Cell sets first, each gathered into the buffer after the whole
+		// keys (from them, or in place from the set before when it holds
+		// this one); then the last cells, masked in place.
+		var prev encode.CellSet
+		kept := 0 // prev's keys, de-duplicated, after the whole keys
+		for _, s := range sets {
+			m := len(a)
+			e.need(2*m, m)
+			a = e.work[:m]
+			var b []uint64
+			if prev != 0 && s&^prev == 0 {
+				b = e.work[m : m+kept]
+				e.gatherAll(b, b, s.Within(prev))
+			} else {
+				b = e.work[m : 2*m]
+				e.gatherAll(a, b, s.Projector(n))
+			}
+			var err error
+			if kept, err = emit(s, b); err != nil {
+				return err
+			}
+			prev = s
+		}
 		for _, k := range ks {
 			e.maskAll(a, encode.ProjectMask(k))
-			width := 4 * k
-			e.sortWork(a, width)
-			pr, m, err := e.writeParts(a, partBounds(a, width, partBits(e.pbits, width)), e.partsBase(statedir.Projection(k, 0)), e.coding(width), nil)
+			m, err := emit(encode.LastCells(n, k), a)
 			if err != nil {
 				return err
 			}
 			a = a[:m]
-			if err := e.addProjection(k, pr); err != nil {
-				return err
-			}
 		}
 		return nil
 	}
@@ -651,6 +701,32 @@ func (e *streamer) mirrorAll(a, out []uint64) {
 	})
 }
 
+// gatherAll writes the projection of each key of a onto p's cells into
+// out (in parallel).
+func (e *streamer) gatherAll(a, out []uint64, p encode.Projector) {
+	const seg = 1 << 18
+	order := make([]int, (len(a)+seg-1)/seg)
+	for i := range order {
+		order[i] = i
+	}
+	e.each(order, func(i int) error {
+		lo, hi := i*seg, min(len(a), (i+1)*seg)
+		for x, k := range a[lo:hi] {
+			out[lo+x] = p.Gather(k)
+		}
+		return nil
+	})
+}
+
+// projectionName names the runs of the projection onto s (of an n-cell
+// board) of compaction tier t.
+func projectionName(s encode.CellSet, n, t int) string {
+	if s.IsLast(n) {
+		return statedir.Projection(s.Len(), t)
+	}
+	return statedir.ProjectionSet(s.Len(), uint16(s), t)
+}
+
 // maskAll keeps the bits of mask in every key of a (in parallel).
 func (e *streamer) maskAll(a []uint64, mask uint64) {
 	const seg = 1 << 18
@@ -680,10 +756,10 @@ type tiered struct {
 // times.
 const compactFanIn = 8
 
-func (e *streamer) addProjection(k int, r parts) error {
-	e.proj[k] = append(e.proj[k], tiered{r, 0})
+func (e *streamer) addProjection(s encode.CellSet, r parts) error {
+	e.proj[s] = append(e.proj[s], tiered{r, 0})
 	for {
-		runs := e.proj[k]
+		runs := e.proj[s]
 		t := runs[len(runs)-1].tier
 		same := 0
 		for i := len(runs) - 1; i >= 0 && runs[i].tier == t; i-- {
@@ -696,14 +772,14 @@ func (e *streamer) addProjection(k int, r parts) error {
 		for _, x := range runs[len(runs)-same:] {
 			in = append(in, x.parts)
 		}
-		merged, err := e.mergeParts(partsOf(in), e.partsBase(statedir.Projection(k, t+1)), e.coding(4*k), max(1<<10, (1<<15)/e.workers), nil)
+		merged, err := e.mergeParts(partsOf(in), e.partsBase(projectionName(s, e.g.N, t+1)), e.coding(4*s.Len()), max(1<<10, (1<<15)/e.workers), nil)
 		if err != nil {
 			return err
 		}
 		for _, x := range in {
 			e.dropParts(x)
 		}
-		e.proj[k] = append(runs[:len(runs)-same], tiered{merged, t + 1})
+		e.proj[s] = append(runs[:len(runs)-same], tiered{merged, t + 1})
 	}
 }
 
@@ -718,14 +794,14 @@ func (e *streamer) finish(res *Result) error {
 	n := e.g.N
 	levels := e.cfg.MaxGap/2 + 1
 	type job struct {
-		k     int
+		s     encode.CellSet
 		parts [][]run
 		size  int64
 	}
 	var jobs []job
-	for _, k := range e.cfg.Cells {
+	for _, s := range e.cfg.Projections() {
 		var list []parts
-		if k == n && e.tr == nil {
+		if s.Len() == n && e.tr == nil {
 			for j := 0; j < levels; j++ {
 				if e.cfg.Exact && j != levels-1 {
 					continue
@@ -733,11 +809,11 @@ func (e *streamer) finish(res *Result) error {
 				list = append(list, e.layers[j]...)
 			}
 		} else {
-			for _, x := range e.proj[k] {
+			for _, x := range e.proj[s] {
 				list = append(list, x.parts)
 			}
 		}
-		jb := job{k: k, parts: partsOf(list)}
+		jb := job{s: s, parts: partsOf(list)}
 		for _, l := range list {
 			jb.size += l.n
 		}
@@ -750,8 +826,8 @@ func (e *streamer) finish(res *Result) error {
 	bufKeys := max(1<<10, (1<<15)/e.workers)
 	var written int64
 	for _, jb := range jobs {
-		h := e.cfg.header(jb.k)
-		path := e.cfg.OutputPath(jb.k)
+		h := e.cfg.header(jb.s)
+		path := e.cfg.OutputPathOf(jb.s)
 		w, err := keyset.Create(path, h)
 		if err != nil {
 			return err
@@ -776,7 +852,7 @@ func (e *streamer) finish(res *Result) error {
 			return err
 		}
 		cnt := w.Count()
-		if err := e.checkCount(jb.k, int64(cnt), jb.size); err != nil {
+		if err := e.checkCount(jb.s.Len(), int64(cnt), jb.size); err != nil {
 			w.Abort()
 			return err
 		}
@@ -788,7 +864,7 @@ func (e *streamer) finish(res *Result) error {
 				e.drop(r)
 			}
 		}
-		res.Outputs = append(res.Outputs, OutputFile{Cells: jb.k, Name: h.Name(), Path: path, Count: cnt})
+		res.Outputs = append(res.Outputs, outputFile(h, path, cnt))
 		e.report(Progress{Gap: e.cfg.MaxGap, Layer: int64(cnt), Phase: "wrote " + h.Name()})
 	}
 	e.work = nil

@@ -6,10 +6,10 @@ import (
 	"io"
 )
 
-// ReadHeader reads the header of the file at path (checked as Open checks
-// it; the keys are not read).
+// ReadHeader reads the header of the file at path, of any cells (checked
+// as OpenAny checks it; the keys are not read).
 func ReadHeader(path string) (Header, error) {
-	r, err := Open(path)
+	r, err := OpenAny(path)
 	if err != nil {
 		return Header{}, err
 	}
@@ -20,7 +20,7 @@ func ReadHeader(path string) (Header, error) {
 // Count reads the file at path to the end, checking the order of its keys
 // and its checksum, and returns its header and number of keys.
 func Count(path string) (Header, uint64, error) {
-	r, err := Open(path)
+	r, err := OpenAny(path)
 	if err != nil {
 		return Header{}, 0, err
 	}
@@ -39,14 +39,21 @@ func Count(path string) (Header, uint64, error) {
 // count` prints it: a line of text, or (format "json") a JSON object.
 func WriteCount(w io.Writer, format, path string, h Header, n uint64) error {
 	if format == "json" {
-		return json.NewEncoder(w).Encode(map[string]any{"file": path, "name": h.Name(), "rows": h.Rows, "cols": h.Cols,
-			"cells": h.Cells, "gap": h.Gap, "exact": h.Exact, "packed": h.Packed, "count": n, "checksum": "ok"})
+		m := map[string]any{"file": path, "name": h.Name(), "rows": h.Rows, "cols": h.Cols,
+			"cells": h.Cells, "gap": h.Gap, "exact": h.Exact, "packed": h.Packed, "count": n, "checksum": "ok"}
+		if h.CellSet != 0 {
+			m["cell_set"] = h.CellSet.String()
+		}
+		return json.NewEncoder(w).Encode(m)
 	}
-	packed := ""
+	packed, set := "", ""
 	if h.Packed {
 		packed = " packed"
 	}
-	_, err := fmt.Fprintf(w, "%s: %s %dx%d cells %d gap %d exact %t count %d checksum ok%s\n",
-		path, h.Name(), h.Rows, h.Cols, h.Cells, h.Gap, h.Exact, n, packed)
+	if h.CellSet != 0 {
+		set = " (" + h.CellSet.String() + ")"
+	}
+	_, err := fmt.Fprintf(w, "%s: %s %dx%d cells %d%s gap %d exact %t count %d checksum ok%s\n",
+		path, h.Name(), h.Rows, h.Cols, h.Cells, set, h.Gap, h.Exact, n, packed)
 	return err
 }

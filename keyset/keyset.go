@@ -1,6 +1,7 @@
 // Package keyset reads and writes key-set files: sorted sets of 64-bit board
-// keys (encode.Board.Key, projected onto the last k cells) with a header that
-// names the board, the cells and the gap bound, and a CRC-32C trailer. The
+// keys (encode.Board.Key, projected onto the last k cells or gathered from
+// any set of k cells) with a header that names the board, the cells and the
+// gap bound, and a CRC-32C trailer. The
 // enumerator (package gapset) writes them; the BDD builder (package bdd) and
 // the in-memory sets (package memset) read them.
 package keyset
@@ -32,22 +33,33 @@ const MaxGap = 254
 //	8      2    version (1)
 //	10     1    rows
 //	11     1    cols
-//	12     1    cells k: keys hold the last k cells (k = rows*cols: whole boards)
+//	12     1    cells k: keys hold the last k cells (k = rows*cols: whole boards),
+//	            or the k cells of the cell set (byte 15 bit 0)
 //	13     1    gap: the set holds configurations with gap (optimum - Manhattan) at most gap,
 //	            or exactly gap when the exact flag is set
 //	14     1    flags: bit 0 = exact; bit 1 = approximated (a superset of the
 //	            projection of the gap set, e.g. gapset.Approximate's; Name ends in "a")
-//	15     1    reserved (0)
+//	15     1    format flags: bit 0 = cell set: bytes 30-31 hold the cells (a
+//	            16-bit mask, bit c = cell c, row-major; k bits set, never the
+//	            last k cells, which are written without the flag); other bits 0
 //	16     8    count of keys
-//	24     8    reserved (0)
-//	32     8*count keys, strictly increasing uint64 (encode.Board.Key, projected)
+//	24     8    reserved (0); with the cell-set flag, bytes 24-29 are 0 and
+//	            bytes 30-31 the cells
+//	32     8*count keys, strictly increasing uint64 (encode.Board.Key, projected:
+//	            the contents of the cells c_1 < ... < c_k in the low 4k bits, c_1
+//	            most significant; for the last k cells the key masked)
 //	end    4    CRC-32C (Castagnoli) of every byte before it
 //
 // Version 2 (packed) is the same but for two fields: bytes 24-31 hold the
-// length L of the key section, and the keys are delta-coded: each key's
+// length L of the key section (with the cell-set flag: bytes 24-29, L below
+// 2^48, and bytes 30-31 the cells), and the keys are delta-coded: each key's
 // difference from the previous one (the first: from 0) as a uvarint. Dense
 // sorted sets take 2-5 bytes per key instead of 8 (a 12-cell projection of
 // the 4x4 gap <= 4 set would not fit on our disk as version 1).
+//
+// The cell-set flag is a reserved byte of both versions, so a file of the
+// last k cells keeps its bytes and a reader that predates the flag refuses
+// a cell-set file (reserved bytes not zero) rather than misread it.
 //
 // Writers produce the file under a temporary name in the same directory and
 // rename it when complete, so an interrupted run leaves no partial file.
@@ -59,21 +71,34 @@ const (
 	// HeaderSize is the byte offset of the first key.
 	HeaderSize  = 32
 	trailerSize = 4
+	// flagCellSet (byte 15): the cells are the mask at bytes 30-31.
+	flagCellSet = 1
+	// maxSetDataLen bounds a cell-set file's key section (48 bits).
+	maxSetDataLen = 1<<48 - 1
 )
 
 // ErrFormat marks a file that is not a valid key-set file.
 var ErrFormat = errors.New("bad key-set file")
+
+// ErrCellSet marks a key set of a cell set (not the last k cells) given to
+// a reader of the last k cells only (Open, ReadAll): the keys would be
+// read as other cells' contents. It wraps ErrFormat (bad input).
+var ErrCellSet = fmt.Errorf("%w: cells other than the last k", ErrFormat)
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // Header describes a key set.
 type Header struct {
 	Rows, Cols int
-	Cells      int    // keys keep the last Cells cells
-	Gap        int    // maximum gap (or the exact gap when Exact)
-	Exact      bool   // gap equals Gap rather than at most Gap
-	Approx     bool   // a superset of the set (still admissible in h_G:2N)
-	Count      uint64 // number of keys
+	Cells      int // keys keep the last Cells cells, or those of CellSet
+	// CellSet, when not 0, is the set of Cells cells the keys hold
+	// (gathered: encode.CellSet.Projector); 0 is the last Cells cells, and
+	// so is the only spelling of them (OnCells makes it).
+	CellSet encode.CellSet
+	Gap     int    // maximum gap (or the exact gap when Exact)
+	Exact   bool   // gap equals Gap rather than at most Gap
+	Approx  bool   // a superset of the set (still admissible in h_G:2N)
+	Count   uint64 // number of keys
 	// Packed: the file's keys are delta-coded (format version 2). It says
 	// how the file is stored, not what the set is.
 	Packed bool
@@ -86,7 +111,11 @@ func (h Header) Name() string {
 	if h.Exact && h.Gap > 0 {
 		s = fmt.Sprintf("G%dx", h.Gap)
 	}
-	if h.Cells < h.Rows*h.Cols {
+	if h.CellSet != 0 {
+		// the cells in four hex digits after a "c": fixed width, so the
+		// approximated "a" (lower case) cannot run into them
+		s += fmt.Sprintf("_%dc%s", h.Cells, h.CellSet.Hex())
+	} else if h.Cells < h.Rows*h.Cols {
 		s += fmt.Sprintf("_%d", h.Cells)
 	}
 	if h.Approx {
@@ -95,12 +124,42 @@ func (h Header) Name() string {
 	return s
 }
 
+// Set is the set of cells the keys hold (the last Cells cells when
+// CellSet is 0).
+func (h Header) Set() encode.CellSet {
+	if h.CellSet != 0 {
+		return h.CellSet
+	}
+	return encode.LastCells(h.Rows*h.Cols, h.Cells)
+}
+
+// OnCells is h on the cells of s (Rows and Cols set): Cells is their
+// number, and CellSet s, or 0 when s is the last cells.
+func (h Header) OnCells(s encode.CellSet) Header {
+	h.Cells, h.CellSet = s.Len(), s
+	if s.IsLast(h.Rows * h.Cols) {
+		h.CellSet = 0
+	}
+	return h
+}
+
 func (h Header) validate() error {
 	if err := encode.CheckSize(h.Rows, h.Cols); err != nil {
 		return err
 	}
 	if h.Cells < 1 || h.Cells > h.Rows*h.Cols {
 		return fmt.Errorf("cells %d out of range 1..%d", h.Cells, h.Rows*h.Cols)
+	}
+	if s := h.CellSet; s != 0 {
+		if err := s.Check(h.Rows * h.Cols); err != nil {
+			return err
+		}
+		if s.Len() != h.Cells {
+			return fmt.Errorf("cell set %s has %d cells, not %d", s, s.Len(), h.Cells)
+		}
+		if s.IsLast(h.Rows * h.Cols) {
+			return fmt.Errorf("cell set %s is the last %d cells: written without a set", s, h.Cells)
+		}
 	}
 	if h.Gap < 0 || h.Gap > MaxGap || h.Gap%2 != 0 {
 		return fmt.Errorf("gap %d must be even and in 0..%d", h.Gap, MaxGap)
@@ -125,6 +184,10 @@ func (h Header) encode(dataLen uint64) []byte {
 	if h.Approx {
 		b[14] |= 2
 	}
+	if h.CellSet != 0 {
+		b[15] = flagCellSet
+		binary.LittleEndian.PutUint16(b[30:], uint16(h.CellSet))
+	}
 	binary.LittleEndian.PutUint64(b[16:], h.Count)
 	return b
 }
@@ -141,7 +204,14 @@ func decodeHeader(b []byte) (Header, uint64, error) {
 	h := Header{Rows: int(b[10]), Cols: int(b[11]), Cells: int(b[12]), Gap: int(b[13]), Exact: b[14]&1 != 0, Approx: b[14]&2 != 0,
 		Count: binary.LittleEndian.Uint64(b[16:]), Packed: v == packedVersion}
 	dataLen := binary.LittleEndian.Uint64(b[24:])
-	if b[14]&^3 != 0 || b[15] != 0 || (!h.Packed && dataLen != 0) {
+	if b[15] == flagCellSet {
+		h.CellSet = encode.CellSet(binary.LittleEndian.Uint16(b[30:]))
+		dataLen &= maxSetDataLen
+		if h.CellSet == 0 {
+			return Header{}, 0, fmt.Errorf("%w: the cell-set flag with no cells", ErrFormat)
+		}
+	}
+	if b[14]&^3 != 0 || b[15]&^flagCellSet != 0 || (!h.Packed && dataLen != 0) {
 		return Header{}, 0, fmt.Errorf("%w: reserved header bytes are not zero", ErrFormat)
 	}
 	if err := h.validate(); err != nil {
@@ -213,7 +283,7 @@ func (w *Writer) AddSorted(keys []uint64) error {
 			return w.err
 		}
 		if key&^mask != 0 && w.h.Cells < 16 {
-			w.err = fmt.Errorf("key-set writer: key %#x has bits outside the last %d cells", key, w.h.Cells)
+			w.err = fmt.Errorf("key-set writer: key %#x has bits outside the low %d nibbles (%d cells)", key, w.h.Cells, w.h.Cells)
 			return w.err
 		}
 		if w.h.Packed {
@@ -249,6 +319,10 @@ func (w *Writer) Close() error {
 	}
 	// The header is final only now; the CRC is computed by re-reading
 	// (cheap next to writing).
+	if w.h.CellSet != 0 && w.dataLen > maxSetDataLen {
+		w.Abort()
+		return fmt.Errorf("key-set writer: %d bytes of keys, more than a cell-set file's header holds", w.dataLen)
+	}
 	w.h.Count = w.count
 	if _, err := w.tmp.WriteAt(w.h.encode(w.dataLen), 0); err != nil {
 		w.Abort()
@@ -319,8 +393,22 @@ type Reader struct {
 	name string
 }
 
-// Open opens a key-set file and checks its header and length.
+// Open opens a key-set file of the last k cells and checks its header
+// and length; a file of another cell set is refused (ErrCellSet).
 func Open(path string) (*Reader, error) {
+	r, err := OpenAny(path)
+	if err != nil {
+		return nil, err
+	}
+	if s := r.h.CellSet; s != 0 {
+		r.Close()
+		return nil, fmt.Errorf("%s: %w: it holds the cells %s, and this reads the last %d cells only (gapset gapdb takes any cells)", path, ErrCellSet, s, r.h.Cells)
+	}
+	return r, nil
+}
+
+// OpenAny is Open for a reader of any cells: it must use Header.Set.
+func OpenAny(path string) (*Reader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -420,8 +508,8 @@ func (r *Reader) Next() (key uint64, ok bool) {
 		}
 	}
 	if !ValidKey(key, r.h.Rows*r.h.Cols, r.h.Cells) {
-		r.err = fmt.Errorf("%s: %w: key %d (%#x) is not a placement of tiles on the last %d cells of a %dx%d board",
-			r.name, ErrFormat, r.read, key, r.h.Cells, r.h.Rows, r.h.Cols)
+		r.err = fmt.Errorf("%s: %w: key %d (%#x) is not a placement of tiles on the cells %s of a %dx%d board",
+			r.name, ErrFormat, r.read, key, r.h.Set(), r.h.Rows, r.h.Cols)
 		return 0, false
 	}
 	r.last = key
@@ -465,7 +553,7 @@ func (r *Reader) Err() error {
 }
 
 // ValidKey reports whether key is a projected board of an n-cell puzzle on
-// its last cells cells: no bits above them, each cell a tile (or the blank)
+// cells cells (the last ones, or any set gathered): no bits above them, each cell a tile (or the blank)
 // below n, no tile twice. Damage that keeps the checksum valid (or a writer
 // bug) is caught here on every load, at the cost of a few shifts per key.
 func ValidKey(key uint64, n, cells int) bool {
@@ -486,9 +574,19 @@ func ValidKey(key uint64, n, cells int) bool {
 // Close releases the file.
 func (r *Reader) Close() error { return r.f.Close() }
 
-// ReadAll reads and verifies a whole key-set file into memory.
+// ReadAll reads and verifies a whole key-set file of the last k cells
+// into memory (a file of another cell set: ErrCellSet).
 func ReadAll(path string) (Header, []uint64, error) {
-	r, err := Open(path)
+	return readAll(path, Open)
+}
+
+// ReadAllAny is ReadAll for a reader of any cells (Header.Set).
+func ReadAllAny(path string) (Header, []uint64, error) {
+	return readAll(path, OpenAny)
+}
+
+func readAll(path string, open func(string) (*Reader, error)) (Header, []uint64, error) {
+	r, err := open(path)
 	if err != nil {
 		return Header{}, nil, err
 	}

@@ -7,8 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/gapset/gapset/encode"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -124,12 +126,32 @@ func FuzzKeySetReader(f *testing.F) {
 	}
 	seed, _ = os.ReadFile(packed)
 	f.Add(seed)
+	// cell sets (rows 0 and 2 of a 3x3 board), plain and packed
+	for _, pk := range []bool{false, true} {
+		q := filepath.Join(dir, "set.keys")
+		if err := WriteFile(q, Header{Rows: 3, Cols: 3, Cells: 6, CellSet: 0x1C7, Packed: pk}, []uint64{0x123456, 0x123465}); err != nil {
+			f.Fatal(err)
+		}
+		seed, _ = os.ReadFile(q)
+		f.Add(seed)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) >= HeaderSize {
+			// a header that decodes is the one its fields encode
+			if h, n, err := decodeHeader(b[:HeaderSize]); err == nil {
+				if !h.Packed {
+					n = 0
+				}
+				if got := h.encode(n); string(got) != string(b[:HeaderSize]) {
+					t.Fatalf("header %x decodes to %+v, which encodes to %x", b[:HeaderSize], h, got)
+				}
+			}
+		}
 		q := filepath.Join(t.TempDir(), "f.keys")
 		if err := os.WriteFile(q, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		h, keys, err := ReadAll(q)
+		h, keys, err := ReadAllAny(q)
 		if err != nil {
 			return
 		}
@@ -279,4 +301,74 @@ func TestPackedRejectsDamage(t *testing.T) {
 	_, got, err := ReadAll(q)
 	require.NoError(t, err)
 	assert.Equal(t, keys, got)
+}
+
+// A file of a cell set keeps its cells in the header: it reads back with
+// them, is named by them, and refuses a header whose cells do not agree
+// with its count or are the last k (which have one spelling, without the
+// flag); the last k cells keep every byte of the format.
+func TestCellSetHeader(t *testing.T) {
+	dir := t.TempDir()
+	rows02 := encode.CellSetOf([]int{0, 1, 2, 3, 8, 9, 10, 11})
+	for _, packed := range []bool{false, true} {
+		h := Header{Rows: 4, Cols: 4, Cells: 8, Gap: 4, Exact: true, CellSet: rows02, Packed: packed}
+		p := filepath.Join(dir, h.Name()+".keys")
+		require.NoError(t, WriteFile(p, h, sampleKeys(8)))
+		_, _, err := ReadAll(p)
+		assert.ErrorIs(t, err, ErrCellSet, "a reader of the last cells refuses it")
+		assert.ErrorIs(t, err, ErrFormat)
+		_, err = Open(p)
+		assert.ErrorIs(t, err, ErrCellSet)
+		got, keys, err := ReadAllAny(p)
+		require.NoError(t, err)
+		assert.Equal(t, sampleKeys(8), keys)
+		assert.Equal(t, rows02, got.CellSet)
+		assert.Equal(t, rows02, got.Set())
+		assert.Equal(t, "G4x_8c0F0F", got.Name())
+		raw, err := os.ReadFile(p)
+		require.NoError(t, err)
+		assert.Equal(t, byte(1), raw[15], "the cell-set flag")
+		assert.Equal(t, []byte{0x0F, 0x0F}, raw[30:32])
+		if !packed {
+			assert.Equal(t, make([]byte, 6), raw[24:30])
+		}
+		var text strings.Builder
+		require.NoError(t, WriteCount(&text, "text", "s.keys", got, 1000))
+		assert.Equal(t, "s.keys: G4x_8c0F0F 4x4 cells 8 (0-3+8-11) gap 4 exact true count 1000 checksum ok"+map[bool]string{true: " packed"}[packed]+"\n", text.String())
+	}
+	approx := Header{Rows: 3, Cols: 4, Cells: 8, Gap: 8, Approx: true}.OnCells(encode.CellSetOf([]int{0, 1, 3, 4, 7, 8, 9, 11}))
+	assert.Equal(t, "Gap8_8c0B9Ba", approx.Name())
+	last := Header{Rows: 3, Cols: 4, Gap: 2}.OnCells(encode.LastCells(12, 8))
+	assert.Equal(t, Header{Rows: 3, Cols: 4, Cells: 8, Gap: 2}, last, "the last cells: no set")
+	assert.Equal(t, encode.LastCells(12, 8), last.Set())
+
+	for name, h := range map[string]Header{
+		"count":      {Rows: 4, Cols: 4, Cells: 7, CellSet: rows02},
+		"the last 8": {Rows: 4, Cols: 4, Cells: 8, CellSet: 0xFF00},
+		"off board":  {Rows: 3, Cols: 3, Cells: 2, CellSet: 0x201},
+	} {
+		assert.Error(t, WriteFile(filepath.Join(dir, "bad.keys"), h, nil), name)
+		assert.NoFileExists(t, filepath.Join(dir, "bad.keys"))
+	}
+	// The same damage in a header read back: refused as a format error.
+	good, err := os.ReadFile(filepath.Join(dir, "G4x_8c0F0F.keys"))
+	require.NoError(t, err)
+	for name, edit := range map[string]func(b []byte){
+		"no cells":       func(b []byte) { b[30], b[31] = 0, 0 },
+		"the last 8":     func(b []byte) { b[30], b[31] = 0, 0xFF },
+		"seven cells":    func(b []byte) { b[30] = 0x07 },
+		"other flag":     func(b []byte) { b[15] = 3 },
+		"length bits":    func(b []byte) { b[29] = 1 },
+		"flag cleared":   func(b []byte) { b[15] = 0 },
+		"cells 3x3 only": func(b []byte) { b[10], b[11] = 3, 3 },
+	} {
+		b := append([]byte(nil), good...)
+		edit(b)
+		binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.Checksum(b[:len(b)-4], castagnoli))
+		q := filepath.Join(dir, "damaged.keys")
+		require.NoError(t, os.WriteFile(q, b, 0o644))
+		_, _, err := ReadAllAny(q)
+		assert.ErrorIs(t, err, ErrFormat, name)
+		assert.NotErrorIs(t, err, ErrCellSet, name)
+	}
 }

@@ -81,7 +81,7 @@ func enumerate(ctx context.Context, rows, cols, gap, cells int) ([]uint64, error
 }
 
 func verifyKeys(ctx context.Context, path string) (string, error) {
-	h, keys, err := keyset.ReadAll(path)
+	h, keys, err := keyset.ReadAllAny(path)
 	if err != nil {
 		return "", failed(err)
 	}
@@ -92,7 +92,19 @@ func verifyKeys(ctx context.Context, path string) (string, error) {
 	if !enumerable(h.Rows, h.Cols, h.Gap, h.Exact) {
 		return msg + "; not enumerated again (too big to hold in memory here)", nil
 	}
-	want, err := enumerate(ctx, h.Rows, h.Cols, h.Gap, h.Cells)
+	var want []uint64
+	if h.CellSet == 0 {
+		want, err = enumerate(ctx, h.Rows, h.Cols, h.Gap, h.Cells)
+	} else {
+		// a cell set: the whole boards' set, gathered
+		want, err = enumerate(ctx, h.Rows, h.Cols, h.Gap, h.Rows*h.Cols)
+		p := h.CellSet.Projector(h.Rows * h.Cols)
+		for i, k := range want {
+			want[i] = p.Gather(k)
+		}
+		slices.Sort(want)
+		want = slices.Compact(want)
+	}
 	if err != nil {
 		return "", err
 	}

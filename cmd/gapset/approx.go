@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/internal/progress"
@@ -18,7 +19,7 @@ func approxCommand(e *env) *cli.Command {
 		Usage:       "write approximated gap sets (supersets of the projections) for h_G:4 ... h_G:8",
 		Description: help("approx"),
 		Flags: withSize(4, 4,
-			&cli.IntFlag{Name: "cells", Value: 8, Usage: fmt.Sprintf("the last `K` cells (a table of 16^K bits per set up to %d, one bit per placement above: 3.4 GiB for 10 of 16 cells)", gapset.MaxApproxCells)},
+			&cli.StringFlag{Name: "cells", Value: "8", Usage: fmt.Sprintf("the last `K` cells, or @SET a cell set as enumerate's (a table of 16^K bits per set up to %d, one bit per placement above: 3.4 GiB for 10 of 16 cells)", gapset.MaxApproxCells)},
 			&cli.IntFlag{Name: "max-gap", Value: 8, Usage: "largest gap `G` (even)"},
 			&cli.StringSliceFlag{Name: "exact", Usage: "exact key-set `FILE` of the lowest levels, in order (Gap0_K, then Gap2_K, ...)", Action: cmdline.InputsFlag("--exact")},
 			&cli.StringFlag{Name: "out-dir", Required: true, Usage: "write the key-set files into `DIR` (required: a 4x4 run writes gigabytes, 8 bytes per pattern)"},
@@ -29,9 +30,23 @@ func approxCommand(e *env) *cli.Command {
 			if err := cmdline.NoArgs(c); err != nil {
 				return err
 			}
-			rows, cols, k, maxGap := c.Int("rows"), c.Int("cols"), c.Int("cells"), c.Int("max-gap") // the size checked by withSize
+			rows, cols, maxGap := c.Int("rows"), c.Int("cols"), c.Int("max-gap") // the size checked by withSize
+			ks, sets, err := gapset.ParseCells(c.String("cells"), rows*cols)
+			if err != nil {
+				return cmdline.BadInput(err)
+			}
+			if len(ks)+len(sets) != 1 {
+				return cmdline.BadInputf("--cells %s: one projection", c.String("cells"))
+			}
+			var set encode.CellSet
+			if len(sets) == 1 {
+				set = sets[0]
+			} else if k := ks[0]; k >= 1 && k <= rows*cols {
+				set = encode.LastCells(rows*cols, k)
+			}
+			k := set.Len()
 			if k < 1 || k >= rows*cols {
-				return cmdline.BadInputf("--cells %d: want 1..%d", k, rows*cols-1)
+				return cmdline.BadInputf("--cells %s: want 1..%d cells", c.String("cells"), rows*cols-1)
 			}
 			if err := gapset.CheckApproxMemory(rows*cols, k); err != nil {
 				return cmdline.BadInputf("--cells %d: %v", k, err)
@@ -46,7 +61,7 @@ func approxCommand(e *env) *cli.Command {
 			if !c.Bool("quiet") {
 				fmt.Fprintf(e.stderr, "approx: %s\n", gapset.ApproxMemoryString(rows*cols, k, len(c.StringSlice("exact"))))
 			}
-			exact, err := gapset.LoadExact(c.StringSlice("exact"), rows, cols, k)
+			exact, err := gapset.LoadExactCells(c.StringSlice("exact"), rows, cols, set)
 			if ne := (*gapset.NotExactError)(nil); errors.As(err, &ne) {
 				return cmdline.BadInputf("%v (the --exact files go in order Gap0, Gap2, ...)", err)
 			} else if err != nil {
@@ -54,7 +69,7 @@ func approxCommand(e *env) *cli.Command {
 			}
 			var outs []string
 			for j := len(exact); j <= maxGap/2; j++ {
-				outs = append(outs, filepath.Join(dir, gapset.ApproxHeader(rows, cols, k, j, len(exact)).Name()+".keys"))
+				outs = append(outs, filepath.Join(dir, gapset.ApproxHeaderCells(rows, cols, set, j, len(exact)).Name()+".keys"))
 			}
 			if err := e.cleanup.WillWrite("--out-dir", outs...); err != nil {
 				return err
@@ -62,7 +77,7 @@ func approxCommand(e *env) *cli.Command {
 			space := gapset.Patterns(rows*cols, k)
 			prog := progress.New(e.stderr, c.Bool("quiet"))
 			fmt.Fprintf(e.stdout, "| set | patterns | of the %.0f patterns | seconds |\n|---|---:|---:|---:|\n", space)
-			err = gapset.Approximate(e.context, rows, cols, k, maxGap/2, exact, func(l gapset.ApproxLevel) error {
+			err = gapset.ApproximateCells(e.context, rows, cols, set, maxGap/2, exact, func(l gapset.ApproxLevel) error {
 				prog.Done()
 				h := l.Header
 				h.Packed = c.Bool("packed")

@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/internal/enumflags"
@@ -39,7 +40,6 @@ func enumerateCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			cells := l.Cells
 			cfg := l.Config(c.String("out-dir"))
 			cfg.TempDir, cfg.Memory, cfg.RawRuns = c.String("tmp"), int64(c.Int("memory"))<<20, c.Bool("raw-runs")
 			if os.Getenv("GOMEMLIMIT") == "" { // the user's limit wins
@@ -50,8 +50,8 @@ func enumerateCommand(e *env) *cli.Command {
 			}
 			outFlag := "--out-dir"
 			if out := c.String("out"); out != "" {
-				if len(cells) != 1 {
-					return cmdline.BadInputf("--out takes one projection; use --out-dir for %d", len(cells))
+				if n := len(l.Cells) + len(l.Sets); n != 1 {
+					return cmdline.BadInputf("--out takes one projection; use --out-dir for %d", n)
 				}
 				if c.IsSet("out-dir") {
 					return cmdline.BadInputf("give either --out or --out-dir")
@@ -60,7 +60,7 @@ func enumerateCommand(e *env) *cli.Command {
 					return err
 				}
 				outFlag, cfg.Dir = "--out", filepath.Dir(out)
-				cfg.Paths = map[int]string{cells[0]: out}
+				cfg.Paths = map[encode.CellSet]string{cfg.Projections()[0]: out}
 			} else if err := cmdline.CheckOutDir("--out-dir", cfg.Dir); err != nil {
 				return err
 			}

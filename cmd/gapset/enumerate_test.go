@@ -145,3 +145,85 @@ func TestEnumeratePacked(t *testing.T) {
 	assert.Contains(t, reports[0], "| Gap2_6 |")
 	assert.Equal(t, reports[0], reports[1], "the same diagram from either file")
 }
+
+// --cells takes cell sets (@SET) beside K: the files are named by the
+// cells, count describes them, --out writes one, verify compares them with
+// the set enumerated again, and the readers of the last K cells refuse them
+// with one line and exit 2; a bad set is refused as it is parsed.
+func TestEnumerateCellSets(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := runCmd(t, "", "enumerate", "-q", "--rows", "3", "--cols", "3", "--gap", "2", "--cells", "6,@0-2+6-8", "--out-dir", dir)
+	require.Equal(t, 0, code, errs)
+	set := filepath.Join(dir, "Gap2_6c01C7.keys")
+	assert.Contains(t, out, "set Gap2_6c01C7 cells 6 count 6330 file "+set)
+	assert.Contains(t, out, "set Gap2_6 cells 6 ")
+	code, out, _ = runCmd(t, "", "count", set)
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "Gap2_6c01C7 3x3 cells 6 (0-2+6-8) gap 2 exact false count 6330 checksum ok")
+	code, out, _ = runCmd(t, "", "verify", set)
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "equal to the set enumerated again")
+
+	p := filepath.Join(dir, "one.keys")
+	code, _, errs = runCmd(t, "", "enumerate", "-q", "--rows", "3", "--cols", "3", "--gap", "2", "--cells", "@0-2+6-8", "--out", p)
+	require.Equal(t, 0, code, errs)
+	a, err := os.ReadFile(p)
+	require.NoError(t, err)
+	b, err := os.ReadFile(set)
+	require.NoError(t, err)
+	assert.Equal(t, b, a)
+
+	for args, msg := range map[*[]string]string{
+		{"solve", "--rows", "3", "--cols", "3", "-H", "gap2", "--keys", set, "1 2 3 4 5 6 0 7 8"}:                          "cells other than the last k",
+		{"build", "--keys", set, "--out", filepath.Join(dir, "x.bdd")}:                                                     "cells other than the last k",
+		{"approx", "-q", "--rows", "3", "--cols", "3", "--cells", "6", "--max-gap", "4", "--exact", set, "--out-dir", dir}: "is not the exact gap <= 0 set of a 3x3 board on 6 cells",
+	} {
+		code, _, errs := runCmd(t, "", *args...)
+		assert.Equal(t, 2, code, "%v: %s", *args, errs)
+		assert.Equal(t, 1, strings.Count(strings.TrimSpace(errs), "\n")+1, errs)
+		assert.Contains(t, errs, msg, *args)
+	}
+	assert.NoFileExists(t, filepath.Join(dir, "x.bdd"))
+	for spec, msg := range map[string]string{
+		"@0-2,6-8": `"6-8" is not a number K nor @SET`,
+		"@0-9":     "beyond the 9 of the board",
+		"@1+1":     "cell 1 given twice",
+		"@6-8":     "", // the last 3 cells: 3
+	} {
+		code, out, errs := runCmd(t, "", "enumerate", "-q", "--rows", "3", "--cols", "3", "--gap", "0", "--cells", spec, "--out-dir", t.TempDir())
+		if msg == "" {
+			require.Equal(t, 0, code, errs)
+			assert.Contains(t, out, "set Gap0_3 cells 3 ")
+			continue
+		}
+		assert.Equal(t, 2, code, spec)
+		assert.Contains(t, errs, msg, spec)
+	}
+}
+
+// approx --cells @SET approximates on a cell set from its exact levels:
+// the files name the cells, verify finds each a superset of the set
+// enumerated again, and gapdb builds the database of the cells from them.
+func TestApproxCellSet(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errs := runCmd(t, "", "enumerate", "-q", "--rows", "3", "--cols", "3", "--gap", "0", "--cells", "@0-2+6-8", "--out-dir", dir)
+	require.Equal(t, 0, code, errs)
+	gap0 := filepath.Join(dir, "Gap0_6c01C7.keys")
+	code, out, errs := runCmd(t, "", "approx", "-q", "--rows", "3", "--cols", "3", "--cells", "@0-2+6-8", "--max-gap", "4", "--exact", gap0, "--out-dir", dir)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "| Gap4_6c01C7a |")
+	keys := []string{"--keys", gap0}
+	for _, name := range []string{"Gap2_6c01C7a.keys", "Gap4_6c01C7a.keys"} {
+		p := filepath.Join(dir, name)
+		code, out, errs = runCmd(t, "", "verify", p)
+		require.Equal(t, 0, code, errs)
+		assert.Contains(t, out, "a superset of the set enumerated again")
+		keys = append(keys, "--keys", p)
+	}
+	code, out, errs = runCmd(t, "", append([]string{"gapdb", "-q", "--out", filepath.Join(dir, "a.gapdb")}, keys...)...)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "GapDB4_{0,1,2,6,7,8} levels=3")
+	code, _, errs = runCmd(t, "", "approx", "-q", "--rows", "3", "--cols", "3", "--cells", "@0-2+6-8,5", "--out-dir", dir)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errs, "one projection")
+}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,4 +88,37 @@ func TestGapDBCommand(t *testing.T) {
 	}
 	_, err = os.Stat(filepath.Join(dir, "x.gapdb"))
 	assert.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// The levels of a cell set, written by enumerate --cells @SET, make a gap
+// database of those cells: verify builds it again from them, solve reads it
+// (the lengths of md), and files of another cell set are refused.
+func TestGapDBCellSet(t *testing.T) {
+	dir := t.TempDir()
+	var keys []string
+	for _, g := range []string{"0", "2", "4"} {
+		code, _, errs := runCmd(t, "", "enumerate", "-q", "--rows", "3", "--cols", "3", "--gap", g, "--cells", "@0-2+6-8,@0-3", "--out-dir", dir)
+		require.Equal(t, 0, code, errs)
+		keys = append(keys, "--keys", filepath.Join(dir, "Gap"+g+"_6c01C7.keys"))
+	}
+	db := filepath.Join(dir, "rows02.gapdb")
+	code, out, errs := runCmd(t, "", append([]string{"gapdb", "-q", "--out", db}, keys...)...)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "GapDB4_{0,1,2,6,7,8} levels=3 bits=2 entries=60480")
+	code, out, errs = runCmd(t, "", "verify", db)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "equal to the table its level files build")
+	code, fromDB, errs := runCmd(t, boards3x3, "solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-H", "gap4r:6", "--gapdb", db)
+	require.Equal(t, 0, code, errs)
+	code, md, errs := runCmd(t, boards3x3, "solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-H", "md")
+	require.Equal(t, 0, code, errs)
+	lengths := regexp.MustCompile(`length ([0-9]+)|([0-9]+) moves`)
+	assert.Equal(t, lengths.FindAllString(md, -1), lengths.FindAllString(fromDB, -1))
+	assert.NotEmpty(t, lengths.FindAllString(md, -1))
+
+	mixed := append(slices.Clone(keys[:4]), "--keys", filepath.Join(dir, "Gap4_4c000F.keys"))
+	code, _, errs = runCmd(t, "", append([]string{"gapdb", "-q", "--out", filepath.Join(dir, "mixed.gapdb")}, mixed...)...)
+	assert.Equal(t, 2, code, errs)
+	assert.Contains(t, errs, "on the cells 0-3")
+	assert.NoFileExists(t, filepath.Join(dir, "mixed.gapdb"))
 }

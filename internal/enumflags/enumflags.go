@@ -45,7 +45,7 @@ func Flags(state string) []cli.Flag {
 	return append(Size(4, 4),
 		&cli.IntFlag{Name: "gap", Value: 0, Usage: "largest gap (even): 0 for G0, 2 for G0 and G2, ..."},
 		&cli.BoolFlag{Name: "exact", Usage: "keep only the members whose gap equals --gap"},
-		&cli.StringFlag{Name: "cells", Usage: "comma-separated projections `K[,K...]` (last K cells; default rows*cols = whole boards)"},
+		&cli.StringFlag{Name: "cells", Usage: "comma-separated projections `K[,K...]`: K the last K cells, @SET a cell set such as @0-3+8-11 (default rows*cols = whole boards)"},
 		&cli.BoolFlag{Name: "packed", Usage: "write the key-set files delta-coded (format version 2, 1-3.5 bytes per key instead of 8; every command reads both)"},
 		&cli.BoolFlag{Name: "transpose", Value: true, Usage: "on a square board, enumerate one of each transposed pair (half the layers' keys, the same files); --transpose=false: every configuration"},
 		&cli.BoolFlag{Name: "rank-runs", Usage: "code the whole-board runs by rank: about 40% less disk for about 20% more CPU"},
@@ -64,12 +64,12 @@ func Layout(c *cli.Context) (gapset.Layout, error) {
 	if !c.IsSet("cells") {
 		spec = strconv.Itoa(c.Int("rows") * c.Int("cols"))
 	}
-	cells, err := gapset.ParseCells(spec)
+	cells, sets, err := gapset.ParseCells(spec, c.Int("rows")*c.Int("cols"))
 	if err != nil {
 		return gapset.Layout{}, cmdline.BadInput(err)
 	}
 	l := gapset.Layout{Rows: c.Int("rows"), Cols: c.Int("cols"), MaxGap: c.Int("gap"), Exact: c.Bool("exact"),
-		Packed: c.Bool("packed"), Cells: cells, RankRuns: c.Bool("rank-runs"), Transpose: c.Bool("transpose")}
+		Packed: c.Bool("packed"), Cells: cells, Sets: sets, RankRuns: c.Bool("rank-runs"), Transpose: c.Bool("transpose")}
 	if c.IsSet("transpose") && l.Transpose && l.Rows != l.Cols {
 		return l, cmdline.BadInputf("--transpose needs a square board, not %dx%d (others enumerate every configuration)", l.Rows, l.Cols)
 	}

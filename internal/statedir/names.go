@@ -19,6 +19,12 @@ func Layer(j, d int) string { return fmt.Sprintf("L%d-%d", j, d) }
 // Projection names a projection run onto k cells of compaction tier t.
 func Projection(k, t int) string { return fmt.Sprintf("p%d-t%d", k, t) }
 
+// ProjectionSet names a projection run onto a set of k cells that are not
+// the last k (cells: the set's mask, bit c cell c) of compaction tier t.
+func ProjectionSet(k int, cells uint16, t int) string {
+	return fmt.Sprintf("p%dc%04X-t%d", k, cells, t)
+}
+
 // Candidates names the candidates of level j at step d (scratch).
 func Candidates(j, d int) string { return fmt.Sprintf("c%d-%d", j, d) }
 

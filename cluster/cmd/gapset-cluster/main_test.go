@@ -238,6 +238,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"enumerate", "--rows", "5", "--cols", "5"}, ""},
 		{[]string{"enumerate", "--rows", "3", "--cols", "3", "--cells", "10"}, "cells 10 out of range"},
 		{[]string{"enumerate", "--cells", "x"}, `--cells: "x" is not a number`},
+		{[]string{"enumerate", "--rows", "3", "--cols", "3", "--cells", "9,@0-2+6-8"}, "cell set 0-2+6-8: projections onto cells other than the last k are written by gapset enumerate only"},
 		{[]string{"enumerate", "--format", "xml"}, "unknown --format"},
 		{[]string{"enumerate", "--runner", "dataflow"}, "unknown --runner"},
 		{[]string{"enumerate", "--runner", "universal"}, "--runner universal needs --endpoint"},
