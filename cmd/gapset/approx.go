@@ -49,7 +49,7 @@ func approxCommand(e *env) *cli.Command {
 				return cmdline.BadInputf("--cells %s: want 1..%d cells", c.String("cells"), rows*cols-1)
 			}
 			if err := gapset.CheckApproxMemory(rows*cols, k); err != nil {
-				return cmdline.BadInputf("--cells %d: %v", k, err)
+				return cmdline.BadInputf("--cells %s: %v", c.String("cells"), err)
 			}
 			dir := c.String("out-dir")
 			if err := cmdline.CheckWritableDir("--out-dir", dir); err != nil {
