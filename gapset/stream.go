@@ -689,14 +689,19 @@ func (e *streamer) project(l parts, inWork []uint64) error {
 
 // mirrorAll writes the transpose of each key of a into out (in parallel).
 func (e *streamer) mirrorAll(a, out []uint64) {
+	e.inSegments(len(a), func(lo, hi int) { e.tr.mirrorAll(a[lo:hi], out[lo:hi]) })
+}
+
+// inSegments calls f on the segments [lo, hi) of 0..n, 2^18 keys each, on
+// the workers.
+func (e *streamer) inSegments(n int, f func(lo, hi int)) {
 	const seg = 1 << 18
-	order := make([]int, (len(a)+seg-1)/seg)
+	order := make([]int, (n+seg-1)/seg)
 	for i := range order {
 		order[i] = i
 	}
 	e.each(order, func(i int) error {
-		lo, hi := i*seg, min(len(a), (i+1)*seg)
-		e.tr.mirrorAll(a[lo:hi], out[lo:hi])
+		f(i*seg, min(n, (i+1)*seg))
 		return nil
 	})
 }
@@ -704,17 +709,10 @@ func (e *streamer) mirrorAll(a, out []uint64) {
 // gatherAll writes the projection of each key of a onto p's cells into
 // out (in parallel).
 func (e *streamer) gatherAll(a, out []uint64, p encode.Projector) {
-	const seg = 1 << 18
-	order := make([]int, (len(a)+seg-1)/seg)
-	for i := range order {
-		order[i] = i
-	}
-	e.each(order, func(i int) error {
-		lo, hi := i*seg, min(len(a), (i+1)*seg)
+	e.inSegments(len(a), func(lo, hi int) {
 		for x, k := range a[lo:hi] {
 			out[lo+x] = p.Gather(k)
 		}
-		return nil
 	})
 }
 
@@ -729,17 +727,11 @@ func projectionName(s encode.CellSet, n, t int) string {
 
 // maskAll keeps the bits of mask in every key of a (in parallel).
 func (e *streamer) maskAll(a []uint64, mask uint64) {
-	const seg = 1 << 18
-	order := make([]int, (len(a)+seg-1)/seg)
-	for i := range order {
-		order[i] = i
-	}
-	e.each(order, func(i int) error {
-		b := a[i*seg : min(len(a), (i+1)*seg)]
+	e.inSegments(len(a), func(lo, hi int) {
+		b := a[lo:hi]
 		for x := range b {
 			b[x] &= mask
 		}
-		return nil
 	})
 }
 
