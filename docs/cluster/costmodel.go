@@ -15,10 +15,12 @@ import (
 
 // Measured inputs.
 const (
-	// Exact levels G0, G2, G4 of the 4x4 board (enumerated).
-	g0, g2, g4 = 88728780.0, 1243092017.0, 10080723128.0
+	// Exact levels G0, G2, G4, G6 of the 4x4 board (enumerated; G6 by the
+	// exact gap <= 6 run of 2026-11-26, docs/gap-bound/gap6-layers.csv).
+	g0, g2, g4, g6 = 88728780.0, 1243092017.0, 10080723128.0, 56196404624.0
 	// Level growth: the ratio of consecutive levels falls by this factor a
-	// level (3x4 board, gap 0 to 8: 0.72 each time).
+	// level (3x4 board, gap 0 to 8: 0.72 each time; the 4x4 board's G6/G4
+	// is 0.72 x 0.70 of G4/G2).
 	decay = 0.72
 	// The largest layer of a level holds this fraction of it (G2 1/14.0,
 	// G4 1/13.7).
@@ -50,20 +52,46 @@ const (
 	jobPrism, jobFlink, jobDataflow = 0.2, 10.0, 240.0
 	// Cores a worker, and the share of them a step keeps busy.
 	coresPerWorker, efficiency = 4.0, 0.75
+	// Transposition-canonical layers (gapset-cluster enumerate
+	// --transpose, the default): the layers, the candidate pieces and the
+	// shuffle hold one key of each transposed pair; the CPU is the single
+	// machine's measured ratio on the quiet gap <= 4 pair (1,941 s against
+	// 3,127 s, docs/gap-bound/pair-gap4-canonical/).
+	canonStore, canonCPU = 0.5, 1941.0 / 3127
+	// Rank-coded runs (--rank-runs): 1.52 bytes a key on the gap-6 layers
+	// against 3.56 with key differences.
+	rankBytesRatio = 1.52 / 3.56
 )
 
 func main() {
-	levels := []float64{g0, g2, g4}
-	r := g4 / g2
+	levels := []float64{g0, g2, g4, g6}
+	r := g6 / g4
 	for len(levels) < 6 {
 		r *= decay
 		levels = append(levels, levels[len(levels)-1]*r)
 	}
+	fmt.Println("gap,layers,members,steps,largest_layer_keys,bytes_per_key,layer_store_bytes_peak_step,shuffle_bytes_peak_step,shuffle_bytes_total,peak_storage_bytes,cpu_hours,wall_h_8_workers,wall_h_32_workers,wall_h_128_workers,partitions_needed_128,job_overhead_h_flink,job_overhead_h_dataflow")
+	type mode struct {
+		name       string
+		store, cpu float64
+	}
+	modes := []mode{{"full", 1, 1}, {"canonical", canonStore, canonCPU}, {"canonical_rank_runs", canonStore * rankBytesRatio, canonCPU * 1.19}}
+	for _, gap := range []int{6, 8, 10} {
+		for _, m := range modes {
+			row(levels, gap, m.name, m.store, m.cpu)
+		}
+	}
+}
+
+// row prints one enumeration's costs; store scales the bytes of the layers
+// and pieces, cpuScale the CPU (the canonical modes against the full one;
+// rank-coded runs cost 1.19x the CPU of key differences, the gap <= 2 run
+// of 2026-11-26).
+func row(levels []float64, gap int, name string, store, cpuScale float64) {
 	// CPU per member grows as the sets get sparser: +39% from gap 2 to
 	// gap 4 on one machine; assumed +20% a level beyond.
 	cpuPerMember := clusterCPUGap2 * singleCPUGap4 / singleCPUGap2
-	fmt.Println("gap,members,steps,largest_layer_keys,bytes_per_key,layer_store_bytes_peak_step,shuffle_bytes_peak_step,shuffle_bytes_total,peak_storage_bytes,cpu_hours,wall_h_8_workers,wall_h_32_workers,wall_h_128_workers,partitions_needed_128,job_overhead_h_flink,job_overhead_h_dataflow")
-	for _, gap := range []int{6, 8, 10} {
+	{
 		top := gap / 2
 		members := 0.0
 		for _, l := range levels[:top+1] {
@@ -72,11 +100,11 @@ func main() {
 		steps := stepsGap2 + 4*(top-1)
 		largest := levels[top] * largestShare
 		bpk := bytesG6 - 0.18*float64(top-3)
-		layerBytes := largest * bpk
-		shufflePeak := candidatesPerKey * largest * (bpk + pieceBytesExtra)
-		shuffleTotal := candidatesPerKey * members * (bpk + pieceBytesExtra)
+		layerBytes := largest * bpk * store
+		shufflePeak := candidatesPerKey * largest * (bpk + pieceBytesExtra) * store
+		shuffleTotal := candidatesPerKey * members * (bpk + pieceBytesExtra) * store
 		peak := peakPerLargest * layerBytes
-		cpu := members * cpuPerMember * math.Pow(1.2, float64(top-2))
+		cpu := members * cpuPerMember * math.Pow(1.2, float64(top-2)) * cpuScale
 		wall := func(workers float64) float64 {
 			return cpu/(workers*coresPerWorker*efficiency)/3600 + float64(steps)*jobPrism/3600
 		}
@@ -86,8 +114,8 @@ func main() {
 		for float64(parts*(top+1)) < 4*128*coresPerWorker && parts < 256 {
 			parts *= 2
 		}
-		fmt.Printf("%d,%.3g,%d,%.3g,%.2f,%.3g,%.3g,%.3g,%.3g,%.0f,%.1f,%.1f,%.2f,%d,%.2f,%.1f\n",
-			gap, members, steps, largest, bpk, layerBytes, shufflePeak, shuffleTotal, peak, cpu/3600,
+		fmt.Printf("%d,%s,%.3g,%d,%.3g,%.2f,%.3g,%.3g,%.3g,%.3g,%.0f,%.1f,%.1f,%.2f,%d,%.2f,%.1f\n",
+			gap, name, members, steps, largest, bpk, layerBytes, shufflePeak, shuffleTotal, peak, cpu/3600,
 			wall(8), wall(32), wall(128), parts, float64(steps)*jobFlink/3600, float64(steps)*jobDataflow/3600)
 	}
 }
