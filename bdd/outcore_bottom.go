@@ -113,6 +113,7 @@ func (lb *levelBuilder) makeBottom(b int, open func() (source, error)) (int, uin
 		if err := os.Remove(out); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return 0, 0, err
 		}
+		lb.report(fmt.Sprintf("bottom %d levels passed the budget (%d KiB): again with %d", b, lb.budget>>10, next), 0)
 		b = next
 	}
 	return 0, 0, nil
