@@ -49,9 +49,9 @@ const ScratchName = "gapset-bddlevels"
 type OutOfCore struct {
 	Memory  int64  // bytes for the level being reduced: its nodes and index
 	TempDir string // where the scratch directory goes
-	// Bottom is the most deepest levels the first pass makes in memory
-	// (see outcore_bottom.go): 0 chooses from the keys' density, NoBottom
-	// makes none.
+	// Bottom is how many of the deepest levels the first pass over the
+	// keys makes in memory, at most (see outcore_bottom.go): 0 chooses from
+	// the keys' density, NoBottom makes none.
 	Bottom   int
 	Progress Progress
 }

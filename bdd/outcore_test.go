@@ -183,7 +183,7 @@ func TestBottomPassPairsSuffixes(t *testing.T) {
 			mem, err := BuildKeyFile(path, n, c.k, kb)
 			require.NoError(t, err)
 			want := encodedAs(t, mem.BDD, c.rows, c.cols, c.k)
-			for _, b := range []int{1, 2, 3, 4, 5, 7, 8, 11, 12, 16} {
+			for _, b := range []int{1, 2, 3, 4, 5, 8, 11, 16} {
 				msg := []any{"%s %v bottom %d", c.name, enc, b}
 				got, err := BuildOutOfCore(path, n, c.k, kb, OutOfCore{Memory: 1 << 30, TempDir: t.TempDir(), Bottom: b})
 				require.NoError(t, err, msg...)
