@@ -295,7 +295,9 @@ func BuildOutOfCore(path string, n, k int, b KeysBuild, oc OutOfCore) (Built, er
 	}
 	out := Built{BDD: d, Took: time.Since(start)}
 	if b.ZDD {
-		z, err := buildLevels(open, b.Count, b.Order, true, bottom, oc, b.Progress)
+		// the ZDD starts from the levels the BDD's bottom pass ended with:
+		// its tables are seldom larger, and a fallback is a lost pass
+		z, err := buildLevels(open, b.Count, b.Order, true, d.Bottom, oc, b.Progress)
 		if err != nil {
 			d.Close()
 			return Built{}, err
