@@ -47,8 +47,12 @@ const ScratchName = "gapset-bddlevels"
 
 // OutOfCore says where and within how much memory BuildOutOfCore works.
 type OutOfCore struct {
-	Memory   int64  // bytes for the level being reduced: its nodes and index
-	TempDir  string // where the scratch directory goes
+	Memory  int64  // bytes for the level being reduced: its nodes and index
+	TempDir string // where the scratch directory goes
+	// Bottom is how many of the deepest levels the first pass over the
+	// keys makes in memory, at most (see outcore_bottom.go): 0 chooses from
+	// the keys' density, NoBottom makes none.
+	Bottom   int
 	Progress Progress
 }
 
@@ -251,6 +255,7 @@ type levelBuilder struct {
 	progress Progress
 	peak     int64 // the most bytes a level's table held
 	parts    []int // parts each level was reduced in
+	bottom   int   // levels the bottom pass made
 	total    uint64
 	keys     uint64 // entries of the deepest level: the keys
 }
@@ -283,13 +288,16 @@ func BuildOutOfCore(path string, n, k int, b KeysBuild, oc OutOfCore) (Built, er
 		}
 		return &keySource{r: r, enc: b.Encoding, n: n, k: k, mask: maskOf(b.Order.Vars())}, nil
 	}
-	d, err := buildLevels(open, b.Count, b.Order, false, oc, b.Progress)
+	bottom := bottomLevels(b.Count, n, k, oc.Bottom)
+	d, err := buildLevels(open, b.Count, b.Order, false, bottom, oc, b.Progress)
 	if err != nil {
 		return Built{}, err
 	}
 	out := Built{BDD: d, Took: time.Since(start)}
 	if b.ZDD {
-		z, err := buildLevels(open, b.Count, b.Order, true, oc, b.Progress)
+		// the ZDD starts from the levels the BDD's bottom pass ended with:
+		// its tables are seldom larger, and a fallback is a lost pass
+		z, err := buildLevels(open, b.Count, b.Order, true, d.Bottom, oc, b.Progress)
 		if err != nil {
 			d.Close()
 			return Built{}, err
@@ -313,8 +321,9 @@ func maskOf(L int) uint64 {
 }
 
 // buildLevels runs the level passes over the stream open returns (the
-// deepest level's entries: the keys).
-func buildLevels(open func() (source, error), total uint64, o Order, zdd bool, oc OutOfCore, progress Progress) (_ *LevelDiagram, err error) {
+// deepest level's entries: the keys), the deepest bottom levels in one pass
+// if they fit the budget.
+func buildLevels(open func() (source, error), total uint64, o Order, zdd bool, bottom int, oc OutOfCore, progress Progress) (_ *LevelDiagram, err error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
@@ -336,13 +345,22 @@ func buildLevels(open func() (source, error), total uint64, o Order, zdd bool, o
 		return nil, err
 	}
 	defer lb.nodes.Close()
-	in := open
-	prevPath := ""
-	root := False
-	for l := L - 1; l >= 0; l-- {
-		outPath := filepath.Join(dir, fmt.Sprintf("level-%d", l))
-		count, err := lb.level(l, in, outPath)
-		if err != nil {
+	// the bottom pass: levels L-1 .. top in memory, the stream of level top
+	top := L
+	in, prevPath, count := open, "", uint64(0)
+	if b := min(bottom, L); b > 0 {
+		if lb.bottom, count, err = lb.makeBottom(b, open); err != nil {
+			return nil, err
+		}
+		if lb.bottom > 0 {
+			top, prevPath = L-lb.bottom, lb.streamPath(L-lb.bottom)
+			p := prevPath
+			in = func() (source, error) { return openSource(p) }
+		}
+	}
+	for l := top - 1; l >= 0; l-- {
+		outPath := lb.streamPath(l)
+		if count, err = lb.level(l, in, outPath); err != nil {
 			return nil, err
 		}
 		if prevPath != "" {
@@ -350,22 +368,24 @@ func buildLevels(open func() (source, error), total uint64, o Order, zdd bool, o
 				return nil, err
 			}
 		}
-		if l == 0 && count > 0 {
-			src, err := openSource(outPath)
-			if err != nil {
-				return nil, err
-			}
-			_, root, _ = src.next()
-			if err := src.close(); err != nil {
-				return nil, err
-			}
-		}
-		if count > 1 && l == 0 {
-			return nil, fmt.Errorf("level 0 left %d prefixes", count)
-		}
 		prevPath = outPath
 		p := outPath
 		in = func() (source, error) { return openSource(p) }
+	}
+	// the stream of level 0: the root's entry, if any key
+	root := False
+	if count > 1 {
+		return nil, fmt.Errorf("level 0 left %d prefixes", count)
+	}
+	if count == 1 {
+		src, err := openSource(prevPath)
+		if err != nil {
+			return nil, err
+		}
+		_, root, _ = src.next()
+		if err := src.close(); err != nil {
+			return nil, err
+		}
 	}
 	if lb.t.err != nil {
 		return nil, lb.t.err
@@ -409,6 +429,11 @@ func (lb *levelBuilder) level(l int, in func() (source, error), out string) (uin
 		}
 		parts = min(4*parts, maxParts)
 	}
+}
+
+// streamPath is where the stream of level l goes.
+func (lb *levelBuilder) streamPath(l int) string {
+	return filepath.Join(lb.dir, fmt.Sprintf("level-%d", l))
 }
 
 func (lb *levelBuilder) isFlushed(c int) bool { return c < len(lb.flushed) && lb.flushed[c] }
@@ -682,7 +707,7 @@ func (lb *levelBuilder) finish(o Order, zdd bool, root uint32) (*LevelDiagram, e
 			d.chunks[id] = unsafe.Slice((*pair)(unsafe.Pointer(&data[off])), m)
 		}
 	}
-	d.Parts = lb.parts
+	d.Parts, d.Bottom = lb.parts, lb.bottom
 	d.index()
 	return d, nil
 }

@@ -10,13 +10,16 @@ import (
 // 0.23 nodes a key (Gap4_10 in ranks: 0.227), so a quarter is the guess;
 // the in-memory builder holds about 14 bytes a node and saving adds 4.4;
 // the out-of-core build writes at most two streams of entries of about 5
-// bytes (at most 10 for keys 8 bytes apart) a key at once, a level in parts
-// 12 bytes more a prefix, and 8 bytes a node.
+// bytes (at most 10 for prefixes 8 bytes apart) at once, a level in parts
+// 12 bytes more a prefix, and 8 bytes a node. The largest stream is the
+// first, of level L-b after the bottom pass: one entry per distinct prefix
+// of 4k-b bits (expectedPrefixes: for keys spread uniformly at their
+// density, more than clustered ones make).
 const (
 	nodesPerKey      = 0.25
 	inMemoryPerNode  = 14 + 4.4
 	savePerNode      = 4.25 // the encoder's walk: a shared number and two bits a node
-	scratchPerKey    = 2*10 + 12
+	scratchPerEntry  = 2*10 + 12
 	outOfCorePerNode = 8
 	// outOfCoreSecPerKey is the measured time of one out-of-core build a
 	// key, BDD alone (noisy, shared machine: Gap2_10).
@@ -27,20 +30,24 @@ const (
 type Estimate struct {
 	Keys     uint64
 	Nodes    uint64 // a guess (a quarter of the keys)
+	Bottom   int    // levels the bottom pass makes in memory (if they fit the budget)
+	Entries  uint64 // of the first stream written: the prefixes above those levels
 	InMemory int64  // bytes the in-memory build would hold at its peak
 	Memory   int64  // bytes the out-of-core build holds: its budget and the save
 	Disk     int64  // scratch bytes of the out-of-core build, at most
 	Time     time.Duration
 }
 
-// EstimateBuild estimates both builds of keys keys; zdd: the ZDD is
-// counted too (a second build).
-func EstimateBuild(keys uint64, zdd bool, oc OutOfCore) Estimate {
+// EstimateBuild estimates both builds of keys keys of k of n cells; zdd:
+// the ZDD is counted too (a second build).
+func EstimateBuild(keys uint64, n, k int, zdd bool, oc OutOfCore) Estimate {
 	nodes := uint64(float64(keys) * nodesPerKey)
-	e := Estimate{Keys: keys, Nodes: nodes,
+	b := bottomLevels(keys, n, k, oc.Bottom)
+	entries := uint64(expectedPrefixes(keys, n, k, b))
+	e := Estimate{Keys: keys, Nodes: nodes, Bottom: b, Entries: entries,
 		InMemory: int64(float64(nodes) * inMemoryPerNode),
 		Memory:   oc.Memory + int64(float64(nodes)*savePerNode),
-		Disk:     int64(keys)*scratchPerKey + int64(nodes)*outOfCorePerNode,
+		Disk:     int64(entries)*scratchPerEntry + int64(nodes)*outOfCorePerNode,
 		Time:     time.Duration(float64(keys) * outOfCoreSecPerKey * float64(time.Second)),
 	}
 	if zdd {
@@ -52,6 +59,7 @@ func EstimateBuild(keys uint64, zdd bool, oc OutOfCore) Estimate {
 func (e Estimate) String() string {
 	gib := func(b int64) float64 { return float64(b) / (1 << 30) }
 	return fmt.Sprintf("estimate: %d keys, about %.3g nodes (a quarter of the keys; the gap sets measured hold 0.12-0.23), "+
-		"in memory %.1f GiB; out of core %.1f GiB of memory (the level budget, then the save), scratch disk at most %.1f GiB, "+
-		"time about %v", e.Keys, float64(e.Nodes), gib(e.InMemory), gib(e.Memory), gib(e.Disk), e.Time.Round(time.Second))
+		"in memory %.1f GiB; out of core %.1f GiB of memory (the level budget, then the save), "+
+		"the deepest %d levels in one pass (fewer if they pass the budget), scratch disk at most %.1f GiB (first stream about %.3g entries), "+
+		"time about %v", e.Keys, float64(e.Nodes), gib(e.InMemory), gib(e.Memory), e.Bottom, gib(e.Disk), float64(e.Entries), e.Time.Round(time.Second))
 }

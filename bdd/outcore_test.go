@@ -2,6 +2,8 @@ package bdd
 
 import (
 	"bytes"
+	"github.com/gapset/gapset/internal/placement"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,8 +17,9 @@ import (
 // The out-of-core build writes the same file as the in-memory one (same
 // bytes: the format is canonical), whether each level fits one table or
 // is reduced in parts, BDD and ZDD count alike, on the 3x3 gap sets and
-// the 4x4 projections, in the cells and ranks encodings; it leaves no
-// scratch behind.
+// the 4x4 projections, in the cells and ranks encodings, with no bottom
+// pass, a small one and the one the density chooses (budgets that force
+// fewer levels in it); it leaves no scratch behind.
 func TestOutOfCoreEqualsInMemory(t *testing.T) {
 	g0, g2 := sets3x3(t)
 	ball := ball4x4(t)
@@ -45,31 +48,42 @@ func TestOutOfCoreEqualsInMemory(t *testing.T) {
 			if c.k == 16 {
 				small = 12 << 10
 			}
-			for _, budget := range []int64{1 << 30, small} {
-				msg := []any{"%s %v budget %d", h.Name(), enc, budget}
-				scratch := t.TempDir()
-				got, err := BuildOutOfCore(path, n, c.k, kb, OutOfCore{Memory: budget, TempDir: scratch})
-				require.NoError(t, err, msg...)
-				assert.True(t, bytes.Equal(want, encodedAs(t, got.BDD, c.rows, c.cols, c.k)), msg...)
-				assert.Equal(t, mem.ZDDNodes, got.ZDDNodes, msg...)
-				assert.Equal(t, mem.BDD.LevelSizes(), got.BDD.LevelSizes(), msg...)
-				assert.Equal(t, uint64(len(c.keys)), got.BDD.Count, msg...)
-				assert.LessOrEqual(t, got.BDD.TableBytes, max(budget, 8<<10), msg...)
-				if budget == small {
-					assert.Greater(t, slices.Max(got.BDD.Parts), 1, msg...)
+			density := bottomLevels(uint64(len(c.keys)), n, c.k, 0)
+			// no bottom pass, a small one, the density's; budgets that fit
+			// them and that force the fallback to fewer levels (and parts)
+			for _, bottom := range []int{NoBottom, 2, 0} {
+				for _, budget := range []int64{1 << 30, small} {
+					msg := []any{"%s %v bottom %d budget %d", h.Name(), enc, bottom, budget}
+					scratch := t.TempDir()
+					got, err := BuildOutOfCore(path, n, c.k, kb, OutOfCore{Memory: budget, TempDir: scratch, Bottom: bottom})
+					require.NoError(t, err, msg...)
+					assert.True(t, bytes.Equal(want, encodedAs(t, got.BDD, c.rows, c.cols, c.k)), msg...)
+					assert.Equal(t, mem.ZDDNodes, got.ZDDNodes, msg...)
+					assert.Equal(t, mem.BDD.LevelSizes(), got.BDD.LevelSizes(), msg...)
+					assert.Equal(t, uint64(len(c.keys)), got.BDD.Count, msg...)
+					assert.LessOrEqual(t, got.BDD.TableBytes, max(budget, 8<<10), msg...)
+					wantBottom := map[int]int{NoBottom: 0, 2: 2, 0: density}[bottom]
+					if budget == small {
+						assert.Greater(t, slices.Max(got.BDD.Parts), 1, msg...)
+						assert.LessOrEqual(t, got.BDD.Bottom, wantBottom, msg...)
+						if bottom == 0 && c.k < 16 { // the 4x4 ball's deepest 16 levels fit 12 KiB
+							assert.Less(t, got.BDD.Bottom, wantBottom, "the budget forces fewer levels: %v", msg)
+						}
+					}
+					if budget == 1<<30 {
+						assert.Equal(t, 1, slices.Max(got.BDD.Parts), msg...)
+						assert.Equal(t, wantBottom, got.BDD.Bottom, msg...)
+					}
+					if enc == Cells && budget == small && c.k < n {
+						require.NoError(t, CheckRudd(path, o, got.BDD), msg...)
+					}
+					d := got.BDD.Diagram()
+					require.NoError(t, got.BDD.Close())
+					require.NoError(t, d.CheckCount(uint64(len(c.keys))), msg...)
+					left, err := os.ReadDir(scratch)
+					require.NoError(t, err)
+					assert.Empty(t, left, msg...)
 				}
-				if budget == 1<<30 {
-					assert.Equal(t, 1, slices.Max(got.BDD.Parts), msg...)
-				}
-				if enc == Cells && budget == small && c.k < n {
-					require.NoError(t, CheckRudd(path, o, got.BDD), msg...)
-				}
-				d := got.BDD.Diagram()
-				require.NoError(t, got.BDD.Close())
-				require.NoError(t, d.CheckCount(uint64(len(c.keys))), msg...)
-				left, err := os.ReadDir(scratch)
-				require.NoError(t, err)
-				assert.Empty(t, left, msg...)
 			}
 		}
 	}
@@ -107,4 +121,101 @@ func TestOutOfCoreErrors(t *testing.T) {
 	left, err := os.ReadDir(scratch)
 	require.NoError(t, err)
 	assert.Empty(t, left)
+}
+
+// allPlacements is every pattern of k of the 3x3 board's cells (the last
+// k, as projected keys), sorted.
+func allPlacements(k int) []uint64 {
+	tiles := []uint64{0, 1, 2, 3, 4, 5, 6, 7, 8}
+	var out []uint64
+	var place func(c int, key uint64)
+	place = func(c int, key uint64) { // cell c of 9 gets one of the tiles left
+		if c == 9 {
+			out = append(out, key)
+			return
+		}
+		for i := c; i < 9; i++ {
+			tiles[c], tiles[i] = tiles[i], tiles[c]
+			place(c+1, key|tiles[c]<<(4*(8-c)))
+			tiles[c], tiles[i] = tiles[i], tiles[c]
+		}
+	}
+	place(0, 0)
+	return project(out, k)
+}
+
+// The bottom pass pairs each group's suffixes as the level passes pair a
+// stream's: with any number of levels in it, groups of one key, full
+// groups, missing groups and the real sets give the in-memory build's file
+// and ZDD count, in both encodings.
+func TestBottomPassPairsSuffixes(t *testing.T) {
+	_, g2 := sets3x3(t)
+	full := allPlacements(5) // every pattern: full groups, dense in ranks
+	var fewOut, blockOut []uint64
+	for i, key := range full {
+		if i%997 != 5 {
+			fewOut = append(fewOut, key) // all but a few
+		}
+		if i < 3000 || i >= 6000 {
+			blockOut = append(blockOut, key) // whole groups missing
+		}
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	type tc struct {
+		name          string
+		keys          []uint64
+		rows, cols, k int
+	}
+	cases := []tc{
+		{"full", full, 3, 3, 5}, {"all but a few", fewOut, 3, 3, 5}, {"a block out", blockOut, 3, 3, 5},
+		{"singletons", randomKeys(rng, 3, 3, 9, 300), 3, 3, 9}, {"Gap2_9", g2, 3, 3, 9},
+		{"ball 8", project(ball4x4(t), 8), 4, 4, 8}, {"one key", g2[:1], 3, 3, 9},
+	}
+	dir := t.TempDir()
+	for _, c := range cases {
+		n := c.rows * c.cols
+		path := filepath.Join(dir, "set.keys")
+		require.NoError(t, keyset.WriteFile(path, keyset.Header{Rows: c.rows, Cols: c.cols, Cells: c.k, Gap: 2}, c.keys))
+		o, err := NamedOrder("natural", c.rows, c.cols, c.k)
+		require.NoError(t, err)
+		for _, enc := range []Encoding{Cells, Ranks} {
+			kb := KeysBuild{Order: o, Encoding: enc, Count: uint64(len(c.keys)), ZDD: true}
+			mem, err := BuildKeyFile(path, n, c.k, kb)
+			require.NoError(t, err)
+			want := encodedAs(t, mem.BDD, c.rows, c.cols, c.k)
+			for _, b := range []int{1, 2, 3, 4, 5, 8, 11, 16} {
+				msg := []any{"%s %v bottom %d", c.name, enc, b}
+				got, err := BuildOutOfCore(path, n, c.k, kb, OutOfCore{Memory: 1 << 30, TempDir: t.TempDir(), Bottom: b})
+				require.NoError(t, err, msg...)
+				assert.Equal(t, min(b, 4*c.k), got.BDD.Bottom, msg...)
+				assert.True(t, bytes.Equal(want, encodedAs(t, got.BDD, c.rows, c.cols, c.k)), msg...)
+				assert.Equal(t, mem.ZDDNodes, got.ZDDNodes, msg...)
+				require.NoError(t, got.BDD.Close())
+			}
+		}
+	}
+}
+
+// The density chooses more levels for sparser sets, 6 to 8 for dense
+// ones, at most maxBottom; the first stream's expected entries fall with
+// them, to about a 64th of the keys for dense sets.
+func TestBottomLevelsFromDensity(t *testing.T) {
+	// Gap8_10a (2.0e10 of 2.9e10 patterns), Gap6_10 (4.97e9), Gap2_10,
+	// Gap2_8, the whole gap <= 4 set (1.14e10 of 16!)
+	assert.Equal(t, 8, bottomLevels(20e9, 16, 10, 0))
+	assert.Equal(t, 10, bottomLevels(4_974_483_135, 16, 10, 0))
+	assert.Equal(t, 16, bottomLevels(256_541_479, 16, 10, 0))
+	assert.Equal(t, 12, bottomLevels(32_844_091, 16, 8, 0))
+	assert.Equal(t, 16, bottomLevels(11_412_543_925, 16, 16, 0))
+	assert.Equal(t, 4, bottomLevels(9, 3, 1, 0), "all 9 patterns of one cell: every level")
+	assert.Equal(t, 0, bottomLevels(20e9, 16, 10, NoBottom))
+	assert.Equal(t, 3, bottomLevels(20e9, 16, 10, 3))
+	assert.Equal(t, 4, bottomLevels(9, 3, 1, 12), "at most the variables")
+	// all patterns: the groups are full, one entry per group
+	assert.InDelta(t, 16.0*15*14*13*12*11*10*9*8*7/(7*8), expectedPrefixes(uint64(placement.Size(16, 10)), 16, 10, 8), 1)
+	e := expectedPrefixes(20e9, 16, 10, 8)
+	assert.Less(t, e, 20e9/30)
+	assert.Greater(t, e, 20e9/64)
+	assert.InDelta(t, 1e6, expectedPrefixes(1e6, 16, 16, 0), 0.5, "no bottom: one entry a key")
+	assert.Zero(t, expectedPrefixes(0, 16, 10, 8))
 }

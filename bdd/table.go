@@ -280,7 +280,10 @@ type LevelDiagram struct {
 	// Parts is, for a diagram built out of core, the parts each level was
 	// reduced in (1: in one table; nil: built in memory).
 	Parts []int
-	arena // the nodes
+	// Bottom is, for a diagram built out of core, the deepest levels made
+	// in memory in the first pass over the keys (0: none).
+	Bottom int
+	arena  // the nodes
 	// levels[l] holds the nodes testing the variable at level l.
 	levels []levelNodes
 	close  func() error // releases a mapped arena (nil: nothing to release)

@@ -142,7 +142,7 @@ func runBuild(c *cli.Context, e *env) error {
 	}
 	mode := ""
 	if outOfCore {
-		mode = fmt.Sprintf(" out_of_core=%d_parts", slices.Max(built.BDD.Parts))
+		mode = fmt.Sprintf(" out_of_core=%d_parts bottom_levels=%d", slices.Max(built.BDD.Parts), built.BDD.Bottom)
 	}
 	fmt.Fprintf(e.stdout, "%s order=%s patterns=%d nodes=%d zdd_nodes=%d bytes=%d build=%.1fs table_bytes=%d%s -> %s\n",
 		in.Name(), o.Name, in.Count, in.Nodes, in.ZDDNodes, in.FileSize, built.Took.Seconds(), built.BDD.TableBytes, mode, c.String("out"))
@@ -167,7 +167,7 @@ func planBuild(c *cli.Context, e *env, path string, h keyset.Header, o bdd.Order
 		tmp = filepath.Dir(c.String("out"))
 	}
 	oc := bdd.OutOfCore{Memory: int64(c.Int("memory")) << 20, TempDir: tmp}
-	est := bdd.EstimateBuild(h.Count, c.Bool("zdd"), oc)
+	est := bdd.EstimateBuild(h.Count, h.Rows*h.Cols, h.Cells, c.Bool("zdd"), oc)
 	total, avail := sysprobe.Machine()
 	if !asked {
 		if !streams || avail == 0 || uint64(est.InMemory) <= avail {

@@ -1,0 +1,235 @@
+package bdd
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+
+	"github.com/gapset/gapset/internal/placement"
+)
+
+// The bottom pass. The deepest levels' streams are the largest (the
+// deepest holds about one entry a key), yet their diagrams are small: level
+// L-j can hold at most 2^(2^j) - 2 nodes, a function of j bits. So the first
+// pass over the keys makes the deepest b levels at once, in memory: the keys
+// sharing their top L-b bits are consecutive, their b-bit suffixes are
+// paired level by level exactly as groups pairs a stream's entries, through
+// the tables of levels L-1 .. L-b, which all stay open during the pass. The
+// pass writes only the stream of level L-b, one entry per distinct prefix of
+// L-b bits instead of one a key; the level passes continue from there.
+
+const (
+	// maxBottom caps the levels of the bottom pass: a group's suffixes fit
+	// 32 bits and its buffer stays small.
+	maxBottom = 16
+	// groupKeys is the keys a group of the bottom pass (the keys sharing a
+	// prefix) should hold at most on average: the density chooses b so
+	// that the first stream is about keys/64 entries for dense sets (b = 6
+	// to 8); sparse sets reach the cap.
+	groupKeys = 64
+)
+
+// NoBottom in OutOfCore.Bottom makes every level in its own pass.
+const NoBottom = -1
+
+// bottomLevels is the number of levels the bottom pass makes for keys keys
+// of k of n cells (4k bits, the cells or ranks encoding), or asked when set
+// (see OutOfCore.Bottom): the most whose groups hold about groupKeys keys
+// or fewer at the keys' density among the n!/(n-k)! patterns, at most
+// maxBottom.
+func bottomLevels(keys uint64, n, k, asked int) int {
+	L := 4 * k
+	switch {
+	case asked == NoBottom:
+		return 0
+	case asked > 0:
+		return min(asked, maxBottom, L)
+	}
+	d := density(keys, n, k)
+	b := 0
+	for b < min(maxBottom, L) && d*suffixSpan(n, k, b+1) <= groupKeys {
+		b++
+	}
+	return b
+}
+
+// density is the share of the n!/(n-k)! patterns that are keys.
+func density(keys uint64, n, k int) float64 {
+	return min(1, float64(keys)/float64(placement.Size(n, k)))
+}
+
+// suffixSpan is how many patterns share a prefix of 4k-b bits: the choices
+// of the last cells below it (the i-th from the end has n-k+i tiles left;
+// a cell cut by the prefix at most 2^bits of them), in both encodings.
+func suffixSpan(n, k, b int) float64 {
+	g := 1.0
+	for i := 1; i <= k && b > 0; i++ {
+		c := float64(n - k + i)
+		if b < 4 {
+			c = min(c, math.Ldexp(1, b))
+		}
+		g *= c
+		b -= 4
+	}
+	return g
+}
+
+// expectedPrefixes is the expected number of distinct prefixes of 4k-b
+// bits of keys keys spread uniformly over the patterns: the entries of the
+// first stream. (Clustered keys, as the gap sets' are, share more
+// prefixes: fewer.)
+func expectedPrefixes(keys uint64, n, k, b int) float64 {
+	if keys == 0 {
+		return 0
+	}
+	g := suffixSpan(n, k, b)
+	groups := float64(placement.Size(n, k)) / g
+	held := -math.Expm1(g * math.Log1p(-min(density(keys, n, k), 1-1e-12))) // a group holds a key
+	return min(float64(keys), groups*held)
+}
+
+// suffix is one key's (or one finished sub-diagram's) last bits in a group
+// of the bottom pass, with its node.
+type suffix struct{ s, id uint32 }
+
+// makeBottom makes the deepest levels in one pass over the keys, at most b of
+// them, as many as fit the budget: a pass whose tables pass it starts again
+// with fewer levels. It returns the levels made (0: none; the level passes
+// start from the keys) and the entries of the stream written (at
+// streamPath(L - levels)).
+func (lb *levelBuilder) makeBottom(b int, open func() (source, error)) (int, uint64, error) {
+	for b > 0 {
+		out := lb.streamPath(lb.L - b)
+		written, next, err := lb.bottomPass(b, open, out)
+		if err == nil {
+			return b, written, nil
+		}
+		if !errors.Is(err, errSpill) {
+			return 0, 0, err
+		}
+		// nothing is flushed before the pass succeeds: start afresh
+		lb.t = newTable(lb.t.zdd, lb.L)
+		if err := os.Remove(out); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return 0, 0, err
+		}
+		lb.report(fmt.Sprintf("bottom %d levels passed the budget (%d KiB): again with %d", b, lb.budget>>10, next), 0)
+		b = next
+	}
+	return 0, 0, nil
+}
+
+// bottomPass makes levels L-1 .. L-b from the keys. On errSpill it returns
+// the levels the next attempt should make: the deepest ones whose tables,
+// extrapolated from the keys read to all the keys, fit the budget.
+func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out string) (uint64, int, error) {
+	t := lb.t
+	L, top := lb.L, lb.L-b
+	src, err := open()
+	if err != nil {
+		return 0, 0, err
+	}
+	defer src.close()
+	w, err := createSink(out, 1<<20)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer w.close()
+	stage := fmt.Sprintf("bottom %d levels (%d-%d of %d) in one pass", b, L-1, top, L)
+	mask := uint64(1)<<uint(b) - 1
+	tables := func() int64 {
+		var s int64
+		for l := top; l < L; l++ {
+			s += tableBytes(&t.levels[l])
+		}
+		return s
+	}
+	var grp []suffix
+	var prefix, read, groups uint64
+	// finish reduces the group of prefix to its node, pairing the suffixes
+	// level by level as groups pairs a stream's entries.
+	finish := func() error {
+		for l := L - 1; l >= top; l-- {
+			n := 0
+			for i := 0; i < len(grp); i++ {
+				e := grp[i]
+				lo, hi := e.id, False
+				if e.s&1 == 1 {
+					lo, hi = False, e.id
+				} else if i+1 < len(grp) && grp[i+1].s == e.s|1 {
+					hi = grp[i+1].id
+					i++
+				}
+				grp[n] = suffix{e.s >> 1, t.mk(l, lo, hi)}
+				n++
+			}
+			grp = grp[:n]
+		}
+		if t.err != nil {
+			return t.err
+		}
+		groups++
+		if groups&4095 == 0 {
+			lb.report(stage, read)
+		}
+		return w.entry(prefix, grp[0].id)
+	}
+	for {
+		key, _, ok := src.next()
+		if !ok {
+			break
+		}
+		if read > 0 && key>>uint(b) != prefix {
+			if err := finish(); err != nil {
+				return 0, 0, err
+			}
+			if tables() > lb.budget {
+				return 0, lb.fewerBottom(b, read), errSpill
+			}
+			grp = grp[:0]
+		}
+		prefix = key >> uint(b)
+		grp = append(grp, suffix{uint32(key & mask), True})
+		read++
+	}
+	if err := src.close(); err != nil {
+		return 0, 0, err
+	}
+	if read > 0 {
+		if err := finish(); err != nil {
+			return 0, 0, err
+		}
+		if tables() > lb.budget {
+			return 0, lb.fewerBottom(b, read), errSpill
+		}
+	}
+	lb.peak = max(lb.peak, tables())
+	lb.keys = read
+	for l := top; l < L; l++ {
+		lb.parts[l] = 1
+		if err := lb.flush(l, t.levels[l].nodes.n); err != nil {
+			return 0, 0, err
+		}
+		t.levels[l] = levelTable{nodes: t.levels[l].nodes}
+	}
+	lb.report(stage, read)
+	return w.n, 0, w.close()
+}
+
+// fewerBottom is the levels a bottom pass of b levels that passed the
+// budget after read keys tries next: the deepest whose tables, scaled to
+// all the keys, fit the budget together; fewer than b.
+func (lb *levelBuilder) fewerBottom(b int, read uint64) int {
+	scale := 2.0
+	if lb.total > read && read > 0 {
+		scale = float64(lb.total) / float64(read)
+	}
+	var sum float64
+	for j := 0; j < b-1; j++ {
+		sum += scale * float64(tableBytes(&lb.t.levels[lb.L-1-j]))
+		if sum > float64(lb.budget) {
+			return j
+		}
+	}
+	return b - 1
+}
