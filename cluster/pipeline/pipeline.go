@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -258,11 +259,29 @@ func clearWork(ctx context.Context, work string, from int) error {
 		if statedir.Keep(name) || keep(name) {
 			continue
 		}
-		if err := os.RemoveAll(filepath.Join(work, name)); err != nil {
+		if err := removeSettled(filepath.Join(work, name)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// removeSettled removes a directory tree. A job that failed in this
+// process (the in-process runner) can return while its other bundles are
+// still writing their parts into the step's directory, so that a file made
+// after the walk leaves the directory not empty: try again until they are
+// done. What such a bundle writes into the step that runs again is the
+// same part, byte for byte (a part is a function of its inputs), and
+// nothing it writes is read before the step's sealed manifest names it.
+func removeSettled(path string) error {
+	var err error
+	for try := 0; try < 200; try++ {
+		if err = os.RemoveAll(path); err == nil || !errors.Is(err, syscall.ENOTEMPTY) {
+			return err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return err
 }
 
 // run runs one job, its error cut to one line.
