@@ -96,10 +96,12 @@ func packedBytes(n, k int, p float64) float64 {
 const cpuPerMember = 2130.0 / 11412543925
 
 // cpuPerSetMember is the CPU per member that a projection onto a cell set
-// adds: 4x4 gap 0, --cells 8,10 took 17.4 s and with two 8-cell sets
-// beside them 29.9 s (2026-11-27, one run each on a busy machine: a rough
-// figure), for 88,728,780 members.
-const cpuPerSetMember = (29.9 - 17.4) / 2 / 88728780
+// adds: the 4x4 gap <= 4 run with three 8-cell sets and no last-k cells
+// took 2,603 s (2026-11-27, docs/gap-bound/cellsets-4x4/; beside other
+// work, so rough), which the model charges as the canonical run with its
+// last-k projections plus three sets. (The gap-0 runs of the day before,
+// 12.5 s for two sets over 88,728,780 members, were mostly start-up.)
+const cpuPerSetMember = (2603.0 - 2130*transposeCPU) / 3 / 11412543925
 
 // cpuPerWideMember is the CPU per member that a projection onto 12 or more
 // cells (not the whole board) adds: the same run with Gap4_12 as well took
