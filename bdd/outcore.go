@@ -17,8 +17,9 @@ import (
 
 // The out-of-core builder makes the diagram of sorted keys level by level,
 // from the deepest up, in the manner of the I/O-efficient BDD packages
-// (Adiar): only the level being reduced is in memory, everything else is a
-// sorted stream on disk.
+// (Adiar): only the level being reduced is in memory (the deepest levels
+// together, in the bottom pass below), everything else is a sorted stream
+// on disk.
 //
 // The stream of level l+1 holds one entry per distinct prefix of l+1 bits
 // of the keys, in key order: the prefix and the reference of its node (for

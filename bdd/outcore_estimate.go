@@ -34,8 +34,11 @@ type Estimate struct {
 	Entries  uint64 // of the first stream written: the prefixes above those levels
 	InMemory int64  // bytes the in-memory build would hold at its peak
 	Memory   int64  // bytes the out-of-core build holds: its budget and the save
-	Disk     int64  // scratch bytes of the out-of-core build, at most
-	Time     time.Duration
+	Disk     int64  // scratch bytes of the out-of-core build, if the bottom levels fit
+	// DiskAll is the scratch if they do not (every level from the keys:
+	// the first stream about one entry a key).
+	DiskAll int64
+	Time    time.Duration
 }
 
 // EstimateBuild estimates both builds of keys keys of k of n cells; zdd:
@@ -48,6 +51,7 @@ func EstimateBuild(keys uint64, n, k int, zdd bool, oc OutOfCore) Estimate {
 		InMemory: int64(float64(nodes) * inMemoryPerNode),
 		Memory:   oc.Memory + int64(float64(nodes)*savePerNode),
 		Disk:     int64(entries)*scratchPerEntry + int64(nodes)*outOfCorePerNode,
+		DiskAll:  int64(keys)*scratchPerEntry + int64(nodes)*outOfCorePerNode,
 		Time:     time.Duration(float64(keys) * outOfCoreSecPerKey * float64(time.Second)),
 	}
 	if zdd {
@@ -60,6 +64,7 @@ func (e Estimate) String() string {
 	gib := func(b int64) float64 { return float64(b) / (1 << 30) }
 	return fmt.Sprintf("estimate: %d keys, about %.3g nodes (a quarter of the keys; the gap sets measured hold 0.12-0.23), "+
 		"in memory %.1f GiB; out of core %.1f GiB of memory (the level budget, then the save), "+
-		"the deepest %d levels in one pass (fewer if they pass the budget), scratch disk at most %.1f GiB (first stream about %.3g entries), "+
-		"time about %v", e.Keys, float64(e.Nodes), gib(e.InMemory), gib(e.Memory), e.Bottom, gib(e.Disk), float64(e.Entries), e.Time.Round(time.Second))
+		"the deepest %d levels in one pass (fewer if they pass the budget), scratch disk about %.1f GiB (first stream about %.3g entries; "+
+		"up to %.1f GiB if the deepest levels do not fit), time about %v",
+		e.Keys, float64(e.Nodes), gib(e.InMemory), gib(e.Memory), e.Bottom, gib(e.Disk), float64(e.Entries), gib(e.DiskAll), e.Time.Round(time.Second))
 }

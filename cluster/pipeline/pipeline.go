@@ -269,10 +269,11 @@ func clearWork(ctx context.Context, work string, from int) error {
 // removeSettled removes a directory tree. A job that failed in this
 // process (the in-process runner) can return while its other bundles are
 // still writing their parts into the step's directory, so that a file made
-// after the walk leaves the directory not empty: try again until they are
-// done. What such a bundle writes into the step that runs again is the
-// same part, byte for byte (a part is a function of its inputs), and
-// nothing it writes is read before the step's sealed manifest names it.
+// after the walk leaves the directory not empty: try again, for at most
+// 10 s, until a removal succeeds. What such a bundle writes into the step
+// that runs again is the same part, byte for byte (a part is a function of
+// its inputs), and nothing it writes is read before the step's sealed
+// manifest names it.
 func removeSettled(path string) error {
 	var err error
 	for try := 0; try < 200; try++ {

@@ -192,7 +192,10 @@ func planBuild(c *cli.Context, e *env, path string, h keyset.Header, o bdd.Order
 		fmt.Fprintf(e.stderr, "gapset: warning: %.1f GiB of memory are available now, the estimate says %.1f\n", float64(avail)/(1<<30), float64(est.Memory)/(1<<30))
 	}
 	if d, err := sysprobe.FreeDisk(tmp); err == nil && d.Free < est.Disk {
-		fmt.Fprintf(e.stderr, "gapset: warning: %s has %.1f GiB free, the scratch may take up to %.1f\n", tmp, float64(d.Free)/(1<<30), float64(est.Disk)/(1<<30))
+		fmt.Fprintf(e.stderr, "gapset: warning: %s has %.1f GiB free, the scratch may take %.1f\n", tmp, float64(d.Free)/(1<<30), float64(est.Disk)/(1<<30))
+	} else if err == nil && d.Free < est.DiskAll {
+		fmt.Fprintf(e.stderr, "gapset: warning: %s has %.1f GiB free, the scratch may take up to %.1f if the deepest levels do not fit --memory\n",
+			tmp, float64(d.Free)/(1<<30), float64(est.DiskAll)/(1<<30))
 	}
 	return oc, true, nil
 }
