@@ -91,31 +91,29 @@ func row(levels []float64, gap int, name string, store, cpuScale float64) {
 	// CPU per member grows as the sets get sparser: +39% from gap 2 to
 	// gap 4 on one machine; assumed +20% a level beyond.
 	cpuPerMember := clusterCPUGap2 * singleCPUGap4 / singleCPUGap2
-	{
-		top := gap / 2
-		members := 0.0
-		for _, l := range levels[:top+1] {
-			members += l
-		}
-		steps := stepsGap2 + 4*(top-1)
-		largest := levels[top] * largestShare
-		bpk := bytesG6 - 0.18*float64(top-3)
-		layerBytes := largest * bpk * store
-		shufflePeak := candidatesPerKey * largest * (bpk + pieceBytesExtra) * store
-		shuffleTotal := candidatesPerKey * members * (bpk + pieceBytesExtra) * store
-		peak := peakPerLargest * layerBytes
-		cpu := members * cpuPerMember * math.Pow(1.2, float64(top-2)) * cpuScale
-		wall := func(workers float64) float64 {
-			return cpu/(workers*coresPerWorker*efficiency)/3600 + float64(steps)*jobPrism/3600
-		}
-		// A step's merges are (levels x partitions) tasks; 128 workers of 4
-		// cores want several tasks a core.
-		parts := 16
-		for float64(parts*(top+1)) < 4*128*coresPerWorker && parts < 256 {
-			parts *= 2
-		}
-		fmt.Printf("%d,%s,%.3g,%d,%.3g,%.2f,%.3g,%.3g,%.3g,%.3g,%.0f,%.1f,%.1f,%.2f,%d,%.2f,%.1f\n",
-			gap, name, members, steps, largest, bpk, layerBytes, shufflePeak, shuffleTotal, peak, cpu/3600,
-			wall(8), wall(32), wall(128), parts, float64(steps)*jobFlink/3600, float64(steps)*jobDataflow/3600)
+	top := gap / 2
+	members := 0.0
+	for _, l := range levels[:top+1] {
+		members += l
 	}
+	steps := stepsGap2 + 4*(top-1)
+	largest := levels[top] * largestShare
+	bpk := bytesG6 - 0.18*float64(top-3)
+	layerBytes := largest * bpk * store
+	shufflePeak := candidatesPerKey * largest * (bpk + pieceBytesExtra) * store
+	shuffleTotal := candidatesPerKey * members * (bpk + pieceBytesExtra) * store
+	peak := peakPerLargest * layerBytes
+	cpu := members * cpuPerMember * math.Pow(1.2, float64(top-2)) * cpuScale
+	wall := func(workers float64) float64 {
+		return cpu/(workers*coresPerWorker*efficiency)/3600 + float64(steps)*jobPrism/3600
+	}
+	// A step's merges are (levels x partitions) tasks; 128 workers of 4
+	// cores want several tasks a core.
+	parts := 16
+	for float64(parts*(top+1)) < 4*128*coresPerWorker && parts < 256 {
+		parts *= 2
+	}
+	fmt.Printf("%d,%s,%.3g,%d,%.3g,%.2f,%.3g,%.3g,%.3g,%.3g,%.0f,%.1f,%.1f,%.2f,%d,%.2f,%.1f\n",
+		gap, name, members, steps, largest, bpk, layerBytes, shufflePeak, shuffleTotal, peak, cpu/3600,
+		wall(8), wall(32), wall(128), parts, float64(steps)*jobFlink/3600, float64(steps)*jobDataflow/3600)
 }
