@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -18,8 +19,11 @@ func TestRunInfoNotes(t *testing.T) {
 		"", "Records included from earlier runs: a.jsonl, b.jsonl.",
 		"", "Gap sets (exact, in memory):", "", "- Gap0_8: 1 key", "",
 	}, r.Notes())
+	r.Included, r.SetNotes = nil, nil
+	r.Ready, r.Done = 1500*time.Millisecond, 62*time.Second
+	assert.Equal(t, []string{"", "Wall time from the start: heuristics ready (files loaded and checked) at 1.500 s, the last search done at 62.000 s."}, r.Notes()[1:])
 	r.Solved = false
-	assert.Equal(t, "3 instances from i.txt; nothing solved in this run.", r.Notes()[0])
+	assert.Equal(t, []string{"3 instances from i.txt; nothing solved in this run."}, r.Notes(), "a run that only combines records has no times of its own")
 }
 
 func TestReadRecords(t *testing.T) {

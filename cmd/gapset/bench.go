@@ -37,6 +37,7 @@ func benchCommand(e *env) *cli.Command {
 }
 
 func runBench(c *cli.Context, e *env) error {
+	start := time.Now()
 	if err := cmdline.InRange("--jobs", c.Int("jobs"), 1, maxWorkers); err != nil {
 		return err
 	}
@@ -66,6 +67,7 @@ func runBench(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	ready := time.Since(start)
 	included, err := bench.ReadRecords(c.StringSlice("include"))
 	if err != nil {
 		return cmdline.BadInput(err)
@@ -83,6 +85,7 @@ func runBench(c *cli.Context, e *env) error {
 		},
 	})
 	prog.Done()
+	done := time.Since(start)
 	if err != nil {
 		return err
 	}
@@ -98,7 +101,8 @@ func runBench(c *cli.Context, e *env) error {
 	}
 	s := bench.Summarize(recs, c.String("baseline"))
 	notes := bench.RunInfo{Instances: len(insts), Input: c.String("input"), Heuristics: c.String("heuristics"), Solved: len(hs) > 0,
-		Jobs: c.Int("jobs"), Cores: runtime.NumCPU(), Repeat: c.Int("repeat"), Included: c.StringSlice("include"), SetNotes: res.SetNotes()}.Notes()
+		Jobs: c.Int("jobs"), Cores: runtime.NumCPU(), Repeat: c.Int("repeat"), Included: c.StringSlice("include"), SetNotes: res.SetNotes(),
+		Ready: ready, Done: done}.Notes()
 	title := cmp.Or(c.String("title"), s.DefaultTitle(c.String("input"), time.Now()))
 	if err := bench.WriteAll(c.String("out"), recs, s, title, notes); err != nil {
 		return err

@@ -3,6 +3,8 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -66,6 +68,13 @@ func TestBenchCommand(t *testing.T) {
 	assert.Contains(t, stdout, "| gap0(Gap0_4) |")
 	assert.Contains(t, stdout, "Instances solved by every heuristic: 3.")
 	assert.Contains(t, stdout, "Times are the fastest of 2 solves.")
+	// the load counts: ready (the --cells sets enumerated) before the last search ends
+	m := regexp.MustCompile(`ready \(files loaded and checked\) at ([0-9.]+) s, the last search done at ([0-9.]+) s`).FindStringSubmatch(stdout)
+	require.Len(t, m, 3, stdout)
+	ready, _ := strconv.ParseFloat(m[1], 64)
+	done, _ := strconv.ParseFloat(m[2], 64)
+	assert.Positive(t, ready)
+	assert.Greater(t, done, ready)
 	for _, f := range []string{"results.csv", "results.jsonl", "summary.md", "nodes.png"} {
 		st, err := os.Stat(filepath.Join(out, f))
 		require.NoError(t, err, f)
