@@ -12,7 +12,10 @@ import (
 
 // Heuristic is h_G:2N read from gap databases: the Manhattan distance M
 // plus 2v, where v is the largest entry, capped at N+1, over the databases
-// (projections) and, with Transpose, over the board's transpose too. Each
+// (projections) and, with Transpose, over the board's transpose too. A
+// database of gap <= 2n < 2N among them answers at most n+1 ("gap at
+// least 2n+2"), so a big projection with few levels can join a small one
+// with all of them. Each
 // database's entry is the first level of its chain holding the board's
 // projection, so with one database and no transpose this is ida.Gap over that
 // chain, with the transpose it is the chain of transposed sets (heuristic's
@@ -77,14 +80,20 @@ func (h Heuristic) NewEvaluator(rows, cols int) (ida.Evaluator, error) {
 		return nil, err
 	}
 	e := &evaluator{levels: uint16(h.Levels), top: 2 * h.Levels, noSkip: h.NoSkip, prefetch: !h.NoPrefetch, geo: geo, transpose: h.Transpose}
+	top := 0
 	for _, d := range h.DBs {
 		if d.Rows != rows || d.Cols != cols {
 			return nil, fmt.Errorf("%s: a %dx%d database, but the boards are %dx%d", d.Path, d.Rows, d.Cols, rows, cols)
 		}
-		if d.Levels < h.Levels {
-			return nil, fmt.Errorf("%s: gap <= %d, but h_G:%d needs gap <= %d", d.Path, d.MaxGap(), 2*h.Levels-2, 2*h.Levels-2)
-		}
+		top = max(top, d.Levels)
 		e.tabs = append(e.tabs, table{words: d.table, proj: d.proj, bits: d.Bits, mask: d.mask})
+	}
+	// A database of fewer levels still answers: its entry "above gap 2n"
+	// (n+1) is the bound "gap at least 2n+2", one a larger h_G:2N reads the
+	// same way. One database must reach 2N, or h_G:2N would be a smaller
+	// heuristic under a larger name.
+	if top < h.Levels {
+		return nil, fmt.Errorf("no gap database holds gap <= %d (h_G:%d): the largest holds gap <= %d", 2*h.Levels-2, 2*h.Levels-2, 2*top-2)
 	}
 	if h.Transpose {
 		tp, err := encode.NewSquareTransposition(rows, cols)

@@ -247,3 +247,47 @@ func TestFromEnumeratorCellSets(t *testing.T) {
 	assert.ErrorIs(t, err, ErrLevels)
 	assert.ErrorContains(t, err, "on the cells 0+2+4+6+8")
 }
+
+// A database of fewer levels joins one with all of them: a big projection
+// exact to gap 2 beside a small one to gap 4 answers what the chain of the
+// big projection's levels topped by the small one's gap-4 level answers
+// (the levels are exact, so the small projection's entry never exceeds the
+// big one's below its top), the bound stays within the BFS distance on
+// every board, and without a database that reaches gap 4 there is no h_G:4.
+func TestFewerLevelsJoin(t *testing.T) {
+	tr := truth3x3()
+	big, small := lastCells(9, 6), lastCells(9, 4)
+	dBig := build(t, 3, 3, big, tr.levels[:2])
+	dSmall := build(t, 3, 3, small, tr.levels)
+	for _, transpose := range []bool{false, true} {
+		h := Heuristic{DBs: []*DB{dBig, dSmall}, Levels: 3, Transpose: transpose}
+		ev, err := h.NewEvaluator(3, 3)
+		require.NoError(t, err)
+		mixed := chain(t, 3, 3, 6, tr.levels[:2], transpose)
+		mixed.Levels = append(mixed.Levels, chain(t, 3, 3, 4, tr.levels[2:], transpose).Levels...)
+		evChain, err := mixed.NewEvaluator(3, 3)
+		require.NoError(t, err)
+		evBig, err := Heuristic{DBs: []*DB{dBig}, Levels: 2, Transpose: transpose}.NewEvaluator(3, 3)
+		require.NoError(t, err)
+		above := 0
+		for key, dist := range tr.dist {
+			b, err := encode.FromKey(key, 3, 3)
+			require.NoError(t, err)
+			got := rootBound(ev, b)
+			require.LessOrEqual(t, got, dist, "%s", b)
+			require.Equal(t, rootBound(evChain, b), got, "transpose %v %s", transpose, b)
+			if rootBound(evBig, b) == b.Manhattan()+4 && got > b.Manhattan()+4 {
+				above++ // the small database's gap-4 level raised it past the big one's top
+			}
+		}
+		assert.Positive(t, above, "transpose %v", transpose)
+		for _, b := range boards(t, tr, 30, 11) {
+			want := solve(t, b, mixed)
+			got := solve(t, b, h)
+			require.Equal(t, tr.dist[b.Key()], got.Length, "%s", b)
+			require.Equal(t, want.Expanded, got.Expanded, "transpose %v %s", transpose, b)
+		}
+	}
+	_, err := Heuristic{DBs: []*DB{dBig}, Levels: 3}.NewEvaluator(3, 3)
+	assert.ErrorContains(t, err, "no gap database holds gap <= 4")
+}

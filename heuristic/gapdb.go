@@ -48,18 +48,22 @@ func (r *Resolver) gapDBHeuristic(maxGap, cells, filter int, transpose bool) (ga
 	}
 	h := gapdb.Heuristic{Levels: maxGap/2 + 1, Transpose: transpose, NoSkip: r.opt.NoSkip}
 	var names []string
+	top := -1
 	for _, d := range dbs {
 		if cells != 0 && len(d.Cells) != cells {
 			continue
 		}
-		if d.MaxGap() < maxGap {
-			return gapdb.Heuristic{}, fmt.Errorf("%s: %s holds gap <= %d; gap%d needs gap <= %d", d.Path, d.Name(), d.MaxGap(), maxGap, maxGap)
-		}
+		top = max(top, d.MaxGap())
 		h.DBs = append(h.DBs, d)
 		names = append(names, d.Name())
 	}
 	if len(h.DBs) == 0 {
 		return gapdb.Heuristic{}, fmt.Errorf("no gap database on %d cells given (--gapdb)", cells)
+	}
+	// Databases of fewer levels join one that reaches maxGap (their top
+	// entry is the bound "above their gap"); without one the name would lie.
+	if top < maxGap {
+		return gapdb.Heuristic{}, fmt.Errorf("gap%d needs a gap database of gap <= %d; the largest given holds gap <= %d (%s)", maxGap, maxGap, top, strings.Join(names, ", "))
 	}
 	r2 := ""
 	if transpose {

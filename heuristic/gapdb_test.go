@@ -58,3 +58,42 @@ func TestGapDBSpecsSameNodes(t *testing.T) {
 	}
 	assert.True(t, db.Uses(OptGapDB))
 }
+
+// A gap database of fewer levels joins one that reaches the spec's gap
+// (a big projection exact to gap 2 beside a small one to gap 4): gap4r
+// takes both and solves to BFS length; a spec only the small-gap database
+// would answer is refused, naming the largest gap given.
+func TestGapDBFewerLevelsJoin(t *testing.T) {
+	sets, err := gapset.LevelSets(context.Background(), 3, 3, 4, []int{5, 6}, nil)
+	require.NoError(t, err)
+	write := func(cells []int, levels [][]uint64) string {
+		b, err := gapdb.NewBuilder(3, 3, cells, len(levels))
+		require.NoError(t, err)
+		for i, l := range levels {
+			for _, k := range l {
+				b.Add(i, k)
+			}
+		}
+		path := filepath.Join(t.TempDir(), "g.gapdb")
+		require.NoError(t, b.Write(path))
+		return path
+	}
+	big := write([]int{3, 4, 5, 6, 7, 8}, sets[6][:2])
+	small := write([]int{4, 5, 6, 7, 8}, sets[5])
+	r := New(Options{Rows: 3, Cols: 3, GapDBs: []string{big, small}})
+	h, err := r.Resolve("gap4r")
+	require.NoError(t, err)
+	assert.Equal(t, "gap4r(GapDB2_6+GapDB4_5)", h.Name())
+	truth := encode.Distances(3, 3)
+	rng := rand.New(rand.NewPCG(34, 1))
+	for i := 0; i < 20; i++ {
+		bd := encode.Random(rng, 3, 3)
+		g, err := ida.Solve(bd, h, ida.Options{})
+		require.NoError(t, err)
+		assert.Equal(t, truth[bd.Key()], g.Length, "%s", bd)
+	}
+	_, err = r.Resolve("gap4:6")
+	assert.ErrorContains(t, err, "gap4 needs a gap database of gap <= 4; the largest given holds gap <= 2 (GapDB2_6)")
+	_, err = r.Resolve("gap2:6")
+	assert.NoError(t, err)
+}

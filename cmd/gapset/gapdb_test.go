@@ -74,7 +74,7 @@ func TestGapDBCommand(t *testing.T) {
 		{[]string{"gapdb", "--out", filepath.Join(dir, "x.gapdb"), "--keys", db}, "bad key-set file"},
 		{append(solve, "--gapdb", bad), "does not match its CRC"},
 		{append(append(solve, "--gapdb", db), keys[:2]...), "give the gap levels one way"},
-		{[]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-H", "gap6:6", "--gapdb", db}, "gap6 needs gap <= 6"},
+		{[]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-H", "gap6:6", "--gapdb", db}, "gap6 needs a gap database of gap <= 6; the largest given holds gap <= 4"},
 		{[]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-H", "gap4:6/4", "--gapdb", db}, "a filter does not apply"},
 		{[]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-H", "gap4:5", "--gapdb", db}, "no gap database on 5 cells"},
 		{[]string{"solve", "-q", "-H", "gap4:6", "--gapdb", db, "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "0", "15"}, "a 3x3 database, but the boards are 4x4"},
