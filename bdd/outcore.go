@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/statedir"
 	"github.com/gapset/gapset/keyset"
 )
 
@@ -55,6 +56,18 @@ type OutOfCore struct {
 	// the keys' density, NoBottom makes none.
 	Bottom   int
 	Progress Progress
+	// State, when set, makes the build resumable (outcore_state.go): the
+	// scratch is the state directory (TempDir is not used), a checkpoint
+	// is written after the bottom pass and after each level, and a build
+	// given a State holding one continues from it. The caller removes the
+	// State once the diagram is saved.
+	State *State
+	// OnResume is told where a resumed build continues.
+	OnResume func(Resumed)
+	// Checkpointed, when set, is called after each checkpoint (the next
+	// level of the BDD's or the ZDD's build); an error it returns stops
+	// the build (tests stop builds there).
+	Checkpointed func(zdd bool, next int) error
 }
 
 // entryBytes is the most bytes a stream entry takes: two uvarints.
@@ -155,13 +168,14 @@ func (s *fileSource) close() error {
 	return s.err
 }
 
-// sink writes a stream of fixed-size records.
+// sink writes a stream of entries or of fixed-size records.
 type sink struct {
 	f    *os.File
 	bw   *bufio.Writer
 	buf  [entryBytes]byte
 	n    uint64 // records written
 	prev uint64 // the last entry's prefix
+	h    *crcWriter
 }
 
 func createSink(path string, bufSize int) (*sink, error) {
@@ -170,6 +184,18 @@ func createSink(path string, bufSize int) (*sink, error) {
 		return nil, err
 	}
 	return &sink{f: f, bw: bufio.NewWriterSize(f, bufSize)}, nil
+}
+
+// createStream makes the sink of a level's stream, hashed when the build
+// keeps checkpoints.
+func (lb *levelBuilder) createStream(path string) (*sink, error) {
+	w, err := createSink(path, 1<<20)
+	if err != nil || lb.r == nil {
+		return w, err
+	}
+	w.h = &crcWriter{w: w.f}
+	w.bw.Reset(w.h)
+	return w, nil
 }
 
 func (w *sink) entry(p uint64, id uint32) error {
@@ -259,6 +285,13 @@ type levelBuilder struct {
 	bottom   int   // levels the bottom pass made
 	total    uint64
 	keys     uint64 // entries of the deepest level: the keys
+	zdd      bool
+	r        *resumable // nil: no checkpoints
+	// the node file as the last checkpoint saw it: its length and the
+	// checksum of its bytes after the first chunk
+	nodeLen int64
+	nodeSum uint32
+	stream  fileRecord // the last stream written (when hashed)
 }
 
 var errSpill = errors.New("level does not fit the memory budget")
@@ -282,6 +315,25 @@ func BuildOutOfCore(path string, n, k int, b KeysBuild, oc OutOfCore) (Built, er
 	if !Streams(b.Order, b.Encoding) {
 		return Built{}, errors.New("the out-of-core build streams the key file: it needs the natural order and the cells or ranks encoding")
 	}
+	if err := b.Order.Validate(); err != nil {
+		return Built{}, err
+	}
+	var r *resumable
+	if oc.State != nil {
+		id, err := identify(path, n, k, b)
+		if err != nil {
+			return Built{}, err
+		}
+		var ok bool
+		if r, ok, err = oc.State.resume(id); err != nil {
+			return Built{}, err
+		}
+		r.checkpointed = oc.Checkpointed
+		if ok && oc.OnResume != nil {
+			oc.OnResume(r.resumed())
+		}
+		start = start.Add(-r.m.Elapsed)
+	}
 	open := func() (source, error) {
 		r, err := keyset.Open(path)
 		if err != nil {
@@ -290,7 +342,7 @@ func BuildOutOfCore(path string, n, k int, b KeysBuild, oc OutOfCore) (Built, er
 		return &keySource{r: r, enc: b.Encoding, n: n, k: k, mask: maskOf(b.Order.Vars())}, nil
 	}
 	bottom := bottomLevels(b.Count, n, k, oc.Bottom)
-	d, err := buildLevels(open, b.Count, b.Order, false, bottom, oc, b.Progress)
+	d, err := buildLevels(open, b.Count, b.Order, false, bottom, oc, b.Progress, r)
 	if err != nil {
 		return Built{}, err
 	}
@@ -298,7 +350,7 @@ func BuildOutOfCore(path string, n, k int, b KeysBuild, oc OutOfCore) (Built, er
 	if b.ZDD {
 		// the ZDD starts from the levels the BDD's bottom pass ended with:
 		// its tables are seldom larger, and a fallback is a lost pass
-		z, err := buildLevels(open, b.Count, b.Order, true, d.Bottom, oc, b.Progress)
+		z, err := buildLevels(open, b.Count, b.Order, true, d.Bottom, oc, b.Progress, r)
 		if err != nil {
 			d.Close()
 			return Built{}, err
@@ -306,6 +358,7 @@ func BuildOutOfCore(path string, n, k int, b KeysBuild, oc OutOfCore) (Built, er
 		out.ZDDNodes = uint64(z.NodeCount())
 		z.Close()
 		b.ZDD = false
+		out.Took = time.Since(start)
 	}
 	out, err = b.finish(out, nil)
 	if err != nil {
@@ -323,45 +376,76 @@ func maskOf(L int) uint64 {
 
 // buildLevels runs the level passes over the stream open returns (the
 // deepest level's entries: the keys), the deepest bottom levels in one pass
-// if they fit the budget.
-func buildLevels(open func() (source, error), total uint64, o Order, zdd bool, bottom int, oc OutOfCore, progress Progress) (_ *LevelDiagram, err error) {
+// if they fit the budget; with r, in r's state directory, from its
+// checkpoint if it holds one, writing one after each level.
+func buildLevels(open func() (source, error), total uint64, o Order, zdd bool, bottom int, oc OutOfCore, progress Progress, r *resumable) (_ *LevelDiagram, err error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
 	if oc.Memory <= 0 {
 		return nil, fmt.Errorf("%w: no memory for the out-of-core build", ErrBudget)
 	}
-	tmp := oc.TempDir
-	if tmp == "" {
-		tmp = os.TempDir()
-	}
-	dir, err := atomicfile.MkdirTemp(tmp, ScratchName)
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir) // the node file stays readable while mapped
 	L := o.Vars()
-	lb := &levelBuilder{t: newTable(zdd, L), L: L, dir: dir, budget: oc.Memory, progress: progress, total: total, parts: make([]int, L)}
-	if lb.nodes, err = os.Create(filepath.Join(dir, "nodes")); err != nil {
-		return nil, err
-	}
-	defer lb.nodes.Close()
-	// the bottom pass: levels L-1 .. top in memory, the stream of level top
-	top := L
-	in, prevPath, count := open, "", uint64(0)
-	if b := min(bottom, L); b > 0 {
-		if lb.bottom, count, err = lb.makeBottom(b, open); err != nil {
+	lb := &levelBuilder{t: newTable(zdd, L), L: L, budget: oc.Memory, progress: progress, total: total, parts: make([]int, L), zdd: zdd, r: r}
+	var rec *stageRecord
+	if r == nil {
+		tmp := oc.TempDir
+		if tmp == "" {
+			tmp = os.TempDir()
+		}
+		if lb.dir, err = atomicfile.MkdirTemp(tmp, ScratchName); err != nil {
 			return nil, err
 		}
-		if lb.bottom > 0 {
-			top, prevPath = L-lb.bottom, lb.streamPath(L-lb.bottom)
-			p := prevPath
-			in = func() (source, error) { return openSource(p) }
+		defer os.RemoveAll(lb.dir) // the node file stays readable while mapped
+	} else {
+		// the state directory stays until the caller removes it
+		lb.dir, rec = filepath.Join(r.s.dir, stageDir(zdd)), r.m.stage(zdd)
+		if err := os.MkdirAll(lb.dir, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	top, prevPath, count := L, "", uint64(0)
+	in := open
+	if rec != nil {
+		if lb.nodes, err = os.OpenFile(filepath.Join(lb.dir, nodesName), os.O_RDWR, 0); err != nil {
+			return nil, err
+		}
+		defer lb.nodes.Close()
+		if err := lb.restore(rec); err != nil {
+			return nil, err
+		}
+		if rec.Next < 0 {
+			return lb.finishResumed(o, rec.Root)
+		}
+		top, prevPath, count = rec.Next+1, lb.streamPath(rec.Next+1), rec.Entries
+		p := prevPath
+		in = func() (source, error) { return openSource(p) }
+	} else {
+		if lb.nodes, err = os.Create(filepath.Join(lb.dir, nodesName)); err != nil {
+			return nil, err
+		}
+		defer lb.nodes.Close()
+		// the bottom pass: levels L-1 .. top in memory, the stream of level top
+		if b := min(bottom, L); b > 0 {
+			if lb.bottom, count, err = lb.makeBottom(b, open); err != nil {
+				return nil, err
+			}
+			if lb.bottom > 0 {
+				top, prevPath = L-lb.bottom, lb.streamPath(L-lb.bottom)
+				p := prevPath
+				in = func() (source, error) { return openSource(p) }
+				if err := lb.checkpoint(top, prevPath, count); err != nil {
+					return nil, err
+				}
+			}
 		}
 	}
 	for l := top - 1; l >= 0; l-- {
 		outPath := lb.streamPath(l)
 		if count, err = lb.level(l, in, outPath); err != nil {
+			return nil, err
+		}
+		if err := lb.checkpoint(l, outPath, count); err != nil {
 			return nil, err
 		}
 		if prevPath != "" {
@@ -373,25 +457,163 @@ func buildLevels(open func() (source, error), total uint64, o Order, zdd bool, b
 		p := outPath
 		in = func() (source, error) { return openSource(p) }
 	}
-	// the stream of level 0: the root's entry, if any key
-	root := False
-	if count > 1 {
-		return nil, fmt.Errorf("level 0 left %d prefixes", count)
-	}
-	if count == 1 {
-		src, err := openSource(prevPath)
-		if err != nil {
-			return nil, err
-		}
-		_, root, _ = src.next()
-		if err := src.close(); err != nil {
-			return nil, err
-		}
-	}
 	if lb.t.err != nil {
 		return nil, lb.t.err
 	}
+	root, err := rootOf(prevPath, count)
+	if err != nil {
+		return nil, err
+	}
+	if r != nil && prevPath != "" {
+		// the state names no stream once every level is done
+		if err := os.Remove(prevPath); err != nil {
+			return nil, err
+		}
+	}
+	if rec != nil {
+		return lb.finishResumed(o, root)
+	}
 	return lb.finish(o, zdd, root)
+}
+
+// finishResumed is finish for a build that took up a checkpoint: the
+// nodes read back are checked like a loaded file's (children within range
+// and deeper, reduced) before anything walks them.
+func (lb *levelBuilder) finishResumed(o Order, root uint32) (*LevelDiagram, error) {
+	d, err := lb.finish(o, lb.zdd, root)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.check(); err != nil {
+		d.Close()
+		return nil, statedir.Damaged(lb.r.s.dir, "its %s nodes: %v", stageDir(lb.zdd), err)
+	}
+	return d, nil
+}
+
+// rootOf reads the root from the stream of level 0 (count entries: none
+// or the root's).
+func rootOf(path string, count uint64) (uint32, error) {
+	if count > 1 {
+		return 0, fmt.Errorf("level 0 left %d prefixes", count)
+	}
+	if count == 0 {
+		return False, nil
+	}
+	src, err := openSource(path)
+	if err != nil {
+		return 0, err
+	}
+	_, root, _ := src.next()
+	return root, src.close()
+}
+
+// closeStream closes a level's stream, keeping its size and checksum.
+func (lb *levelBuilder) closeStream(w *sink) error {
+	if err := w.close(); err != nil || w.h == nil {
+		return err
+	}
+	st, err := os.Stat(w.f.Name())
+	if err != nil {
+		return err
+	}
+	lb.stream = fileRecord{Name: filepath.Base(w.f.Name()), Bytes: st.Size(), Sum: w.h.crc}
+	return nil
+}
+
+// checkpoint records the state after level l (the bottom pass down to l)
+// is done: its stream, at path with count entries, is the next level's
+// input; after level 0, the root. The stream and the node file reach the
+// disk before the manifest naming them.
+func (lb *levelBuilder) checkpoint(l int, path string, count uint64) error {
+	r := lb.r
+	if r == nil {
+		return nil
+	}
+	if lb.t.err != nil {
+		return lb.t.err
+	}
+	t := lb.t
+	rec := &stageRecord{Next: l - 1, Entries: count, Chunks: len(t.chunks), Parts: lb.parts, Bottom: lb.bottom, Keys: lb.keys, Peak: lb.peak}
+	if l == 0 {
+		root, err := rootOf(path, count)
+		if err != nil {
+			return err
+		}
+		rec.Root, rec.Entries = root, 0
+	} else {
+		if lb.stream.Name != filepath.Base(path) {
+			return fmt.Errorf("the stream of level %d was not hashed", l)
+		}
+		s := lb.stream
+		rec.Stream = &s
+		if err := r.s.sync(path); err != nil {
+			return err
+		}
+	}
+	// the node file: the finished levels' chunks up to the pool's end
+	size := int64(len(t.chunks)) * chunkBytes
+	if err := lb.nodes.Truncate(size); err != nil {
+		return err
+	}
+	head, sum, err := nodeSums(lb.nodes, lb.nodeSum, lb.nodeLen, size)
+	if err != nil {
+		return err
+	}
+	if err := r.s.sync(lb.nodes.Name()); err != nil {
+		return err
+	}
+	lb.nodeLen, lb.nodeSum = size, sum
+	rec.Nodes = nodeRecord{Bytes: size, HeadSum: head, Sum: sum}
+	rec.Levels = make([]levelRec, lb.L)
+	for i := range t.levels {
+		v := t.levels[i].nodes
+		rec.Levels[i] = levelRec{IDs: append([]uint32{}, v.ids...), N: v.n}
+	}
+	rec.Parts = append([]int(nil), lb.parts...)
+	if lb.zdd {
+		r.m.ZDD = rec
+	} else {
+		r.m.BDD = rec
+	}
+	if err := r.s.sync(lb.dir); err != nil {
+		return err
+	}
+	if err := r.save(); err != nil {
+		return err
+	}
+	if r.checkpointed != nil {
+		return r.checkpointed(lb.zdd, l-1)
+	}
+	return nil
+}
+
+// restore takes up the builder's state from a checkpoint: every chunk but
+// the first (level 0's, built last) in the node file.
+func (lb *levelBuilder) restore(rec *stageRecord) error {
+	t := lb.t
+	t.chunks = append(t.chunks[:1], make([][]pair, rec.Chunks-1)...)
+	t.level, t.pos = make([]uint8, rec.Chunks), make([]uint32, rec.Chunks)
+	lb.flushed = make([]bool, rec.Chunks)
+	for l, lr := range rec.Levels {
+		for c, id := range lr.IDs {
+			t.level[id], t.pos[id] = uint8(l), uint32(c)
+			lb.flushed[id] = true
+		}
+		if l > rec.Next {
+			t.levels[l] = levelTable{nodes: levelNodes{ids: lr.IDs, n: lr.N}}
+		}
+	}
+	if rec.Next >= 0 {
+		lb.flushed[0] = false
+	} else {
+		t.chunks[0] = nil
+	}
+	copy(lb.parts, rec.Parts)
+	lb.bottom, lb.keys, lb.peak = rec.Bottom, rec.Keys, rec.Peak
+	lb.nodeLen, lb.nodeSum = rec.Nodes.Bytes, rec.Nodes.Sum
+	// what a level that did not complete wrote after the checkpoint goes
+	return lb.nodes.Truncate(rec.Nodes.Bytes)
 }
 
 // level reduces level l from the stream in returns into the stream at
@@ -458,7 +680,7 @@ func (lb *levelBuilder) reduce(l int, in func() (source, error), out string, par
 	g := &groups{src: src}
 	stage := fmt.Sprintf("level %d of %d", l, lb.L)
 	if parts == 1 {
-		w, err := createSink(out, 1<<20)
+		w, err := lb.createStream(out)
 		if err != nil {
 			return 0, err
 		}
@@ -487,7 +709,7 @@ func (lb *levelBuilder) reduce(l int, in func() (source, error), out string, par
 		}
 		lb.peak = max(lb.peak, tableBytes(lt))
 		lb.counted(l, g.entries)
-		return w.n, w.close()
+		return w.n, lb.closeStream(w)
 	}
 	// pass 1: the children of each prefix to its bucket
 	buckets := make([]*sink, parts)
@@ -549,7 +771,7 @@ func (lb *levelBuilder) reduce(l int, in func() (source, error), out string, par
 		defer f.Close()
 		readers[b] = bufio.NewReaderSize(f, bufSize)
 	}
-	w, err := createSink(out, 1<<20)
+	w, err := lb.createStream(out)
 	if err != nil {
 		return 0, err
 	}
@@ -583,7 +805,7 @@ func (lb *levelBuilder) reduce(l int, in func() (source, error), out string, par
 			return 0, err
 		}
 	}
-	return w.n, w.close()
+	return w.n, lb.closeStream(w)
 }
 
 // reduced applies the reduction rule: the node a pair of children stands

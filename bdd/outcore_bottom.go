@@ -130,7 +130,7 @@ func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out strin
 		return 0, 0, err
 	}
 	defer src.close()
-	w, err := createSink(out, 1<<20)
+	w, err := lb.createStream(out)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -213,7 +213,7 @@ func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out strin
 		t.levels[l] = levelTable{nodes: t.levels[l].nodes}
 	}
 	lb.report(stage, read)
-	return w.n, 0, w.close()
+	return w.n, 0, lb.closeStream(w)
 }
 
 // fewerBottom is the levels a bottom pass of b levels that passed the

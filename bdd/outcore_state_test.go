@@ -1,0 +1,403 @@
+package bdd
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gapset/gapset/internal/statedir"
+	"github.com/gapset/gapset/keyset"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var errStop = errors.New("stopped by the test")
+
+// stopAt is a Checkpointed hook that stops the build at its n-th
+// checkpoint (from 1), counting them in *seen.
+func stopAt(n int, seen *int) func(bool, int) error {
+	return func(bool, int) error {
+		*seen++
+		if *seen == n {
+			return errStop
+		}
+		return nil
+	}
+}
+
+// openState is OpenState for the tests: nothing synced (the fsyncs of
+// hundreds of checkpoints take minutes on a loaded disk).
+func openState(t *testing.T, dir string, fresh bool) (*State, error) {
+	t.Helper()
+	st, err := OpenState(dir, fresh)
+	if st != nil {
+		st.noSync = true
+	}
+	return st, err
+}
+
+// resumeCase is a key file and the build of it to stop and resume.
+type resumeCase struct {
+	name          string
+	path          string
+	rows, cols, k int
+	kb            KeysBuild
+	oc            OutOfCore
+}
+
+func (c resumeCase) build(t *testing.T, st *State, hook func(bool, int) error, onResume func(Resumed)) (Built, error) {
+	oc := c.oc
+	oc.State, oc.Checkpointed, oc.OnResume = st, hook, onResume
+	return BuildOutOfCore(c.path, c.rows*c.cols, c.k, c.kb, oc)
+}
+
+func resumeCases(t *testing.T) []resumeCase {
+	_, g2 := sets3x3(t)
+	dir := t.TempDir()
+	var cases []resumeCase
+	for _, k := range []int{5, 7} {
+		keys := project(g2, k)
+		h := keyset.Header{Rows: 3, Cols: 3, Cells: k, Gap: 2}
+		path := filepath.Join(dir, h.Name()+".keys")
+		require.NoError(t, keyset.WriteFile(path, h, keys))
+		o, err := NamedOrder("natural", 3, 3, k)
+		require.NoError(t, err)
+		kb := KeysBuild{Order: o, Count: uint64(len(keys)), ZDD: true}
+		// no bottom pass with levels in parts, a small bottom pass (in
+		// ranks), the density's (on 7 cells: the others take seconds)
+		for i, oc := range []OutOfCore{{Memory: 1 << 30}, {Memory: 2 << 10, Bottom: NoBottom}, {Memory: 1 << 30, Bottom: 3}} {
+			if k == 7 && i > 0 {
+				break
+			}
+			kb.Encoding = []Encoding{Cells, Cells, Ranks}[i]
+			cases = append(cases, resumeCase{fmt.Sprintf("%s %v bottom %d budget %d", h.Name(), kb.Encoding, oc.Bottom, oc.Memory), path, 3, 3, k, kb, oc})
+		}
+	}
+	return cases
+}
+
+// A build stopped after any checkpoint (the bottom pass, any level, of the
+// BDD and of the ZDD count's build) and resumed gives the file of a build
+// never stopped, says where it continues, and is stopped and resumed
+// again as well; the state goes only when the caller removes it.
+func TestOutOfCoreResumes(t *testing.T) {
+	for _, c := range resumeCases(t) {
+		ref, err := c.build(t, nil, nil, nil)
+		require.NoError(t, err, c.name)
+		want := encodedAs(t, ref.BDD, c.rows, c.cols, c.k)
+		require.NoError(t, ref.BDD.Close())
+		// count the checkpoints of a whole resumable build
+		dir := filepath.Join(t.TempDir(), "state")
+		st, err := openState(t, dir, false)
+		require.NoError(t, err)
+		total := 0
+		got, err := c.build(t, st, stopAt(-1, &total), nil)
+		require.NoError(t, err, c.name)
+		assert.True(t, bytes.Equal(want, encodedAs(t, got.BDD, c.rows, c.cols, c.k)), c.name)
+		require.NoError(t, got.BDD.Close())
+		require.NoError(t, st.Remove())
+		assert.NoDirExists(t, dir)
+		L := 4 * c.k
+		assert.Equal(t, 2*(L-max(ref.BDD.Bottom, 1)+1), total, "%s: a checkpoint a level, one for the bottom pass", c.name)
+
+		// every checkpoint of the short builds, else the first ones, the
+		// last ones and some between, in both stages
+		var stops []int
+		for stop := 1; stop <= total; stop++ {
+			if total <= 12 || stop <= 2 || stop >= total-1 || stop%(total/2) <= 1 || stop%7 == 0 {
+				stops = append(stops, stop)
+			}
+		}
+		for _, stop := range stops {
+			msg := fmt.Sprintf("%s stopped at checkpoint %d of %d", c.name, stop, total)
+			st, err := openState(t, dir, false)
+			require.NoError(t, err)
+			seen := 0
+			_, err = c.build(t, st, stopAt(stop, &seen), nil)
+			require.ErrorIs(t, err, errStop, msg)
+			st.Close()
+			// resumed and stopped again two checkpoints on, then resumed to the end
+			var told []Resumed
+			tell := func(r Resumed) { told = append(told, r) }
+			for again := 2; ; again = -1 {
+				st, err = openState(t, dir, false)
+				require.NoError(t, err)
+				seen = 0
+				got, err = c.build(t, st, stopAt(again, &seen), tell)
+				if again > 0 && stop+again <= total {
+					require.ErrorIs(t, err, errStop, msg)
+					st.Close()
+					continue
+				}
+				require.NoError(t, err, msg)
+				break
+			}
+			assert.True(t, bytes.Equal(want, encodedAs(t, got.BDD, c.rows, c.cols, c.k)), msg)
+			assert.Equal(t, ref.ZDDNodes, got.ZDDNodes, msg)
+			assert.Equal(t, ref.BDD.Count, got.BDD.Count, msg)
+			assert.Equal(t, ref.BDD.Bottom, got.BDD.Bottom, msg)
+			assert.Equal(t, ref.BDD.Parts, got.BDD.Parts, msg)
+			require.NotEmpty(t, told, msg)
+			r := told[0]
+			assert.Equal(t, stop > total/2, r.ZDD, msg)
+			assert.Equal(t, L, r.Levels, msg)
+			if r.ZDD {
+				assert.Equal(t, total-stop-1, r.Next, "%s: continues after the level it stopped at", msg)
+			} else {
+				assert.Equal(t, total/2-stop-1, r.Next, msg)
+			}
+			assert.Contains(t, r.String(), "resuming the out-of-core build from "+dir, msg)
+			assert.Contains(t, r.String(), fmt.Sprintf("of %d done", L), msg)
+			require.NoError(t, got.BDD.Close())
+			require.NoError(t, st.Remove())
+			assert.NoDirExists(t, dir, msg)
+		}
+	}
+}
+
+// stoppedState leaves in a fresh state directory the build of c stopped at
+// checkpoint stop and returns the directory.
+func stoppedState(t *testing.T, c resumeCase, stop int) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "state")
+	st, err := openState(t, dir, false)
+	require.NoError(t, err)
+	seen := 0
+	_, err = c.build(t, st, stopAt(stop, &seen), nil)
+	require.ErrorIs(t, err, errStop)
+	st.Close()
+	return dir
+}
+
+// tree is every file of dir and its bytes.
+func stateTree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	require.NoError(t, filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && fi.Mode().IsRegular() {
+			rel, _ := filepath.Rel(dir, p)
+			out[rel], err = os.ReadFile(p)
+		}
+		return err
+	}))
+	return out
+}
+
+// A state with any byte of its manifest, of its streams or of its node
+// files flipped (every byte of the small ones, a sample of the node
+// files: every chunk's first and last bytes, every byte a node is in,
+// random ones), a file cut short or missing, is refused as damaged, and
+// left as it was; the state undamaged still resumes to the right file.
+func TestOutOfCoreStateRefusesDamage(t *testing.T) {
+	cases := resumeCases(t)
+	c := cases[1] // 5 cells, levels in parts, no bottom pass: 20 levels
+	ref, err := c.build(t, nil, nil, nil)
+	require.NoError(t, err)
+	want := encodedAs(t, ref.BDD, c.rows, c.cols, c.k)
+	require.NoError(t, ref.BDD.Close())
+	L := 4 * c.k
+	dir := stoppedState(t, c, L+L/2) // in the ZDD's build: both stages' files
+	// what a stop may leave beside the state (the stream read last) goes
+	// first, as any resume removes it
+	st, err := openState(t, dir, false)
+	require.NoError(t, err)
+	id, err := identify(c.path, c.rows*c.cols, c.k, c.kb)
+	require.NoError(t, err)
+	_, ok, err := st.resume(id)
+	require.NoError(t, err)
+	require.True(t, ok)
+	st.Close()
+	before := stateTree(t, dir)
+	names := slices.Sorted(func(yield func(string) bool) {
+		for n := range before {
+			if !yield(n) {
+				return
+			}
+		}
+	})
+	require.Equal(t, []string{"bdd/nodes", statedir.MarkerName, statedir.LockName, "manifest.json", fmt.Sprintf("zdd/level-%d", L/2), "zdd/nodes"}, names)
+	refused := func(msg string) {
+		t.Helper()
+		st, err := openState(t, dir, false)
+		require.NoError(t, err, msg)
+		defer st.Close()
+		got, err := c.build(t, st, nil, nil)
+		if err == nil {
+			got.BDD.Close()
+		}
+		require.ErrorIs(t, err, statedir.ErrDamaged, msg)
+		assert.Equal(t, 1, len(strings.Split(err.Error(), "\n")), msg)
+	}
+	rng := rand.New(rand.NewPCG(3, 7))
+	tried := 0
+	for _, name := range names {
+		if name == statedir.MarkerName || name == statedir.LockName {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		b := before[name]
+		var at []int
+		if strings.HasSuffix(name, nodesName) {
+			for off := 0; off < len(b); off += int(chunkBytes) {
+				at = append(at, off, off+int(chunkBytes)-1)
+			}
+			var set []int
+			for i, x := range b {
+				if x != 0 {
+					set = append(set, i)
+				}
+			}
+			rng.Shuffle(len(set), func(i, j int) { set[i], set[j] = set[j], set[i] })
+			at = append(at, set[:min(len(set), 48)]...)
+			for range 16 {
+				at = append(at, rng.IntN(len(b)))
+			}
+		} else {
+			for i := range b {
+				at = append(at, i)
+			}
+		}
+		f, err := os.OpenFile(path, os.O_RDWR, 0)
+		require.NoError(t, err)
+		for _, i := range at {
+			one := []byte{b[i] ^ byte(1+rng.IntN(255))}
+			for sameJSON(b[i], one[0]) {
+				one[0] = b[i] ^ byte(1+rng.IntN(255))
+			}
+			_, err := f.WriteAt(one, int64(i))
+			require.NoError(t, err)
+			refused(fmt.Sprintf("%s byte %d of %d", name, i, len(b)))
+			_, err = f.WriteAt(b[i:i+1], int64(i))
+			require.NoError(t, err)
+			tried++
+		}
+		require.NoError(t, f.Close())
+		require.NoError(t, os.Truncate(path, int64(len(b)-1)))
+		refused(name + " cut short")
+		if name != "manifest.json" { // without it, the build starts over
+			require.NoError(t, os.Remove(path))
+			refused(name + " missing")
+		}
+		require.NoError(t, os.WriteFile(path, b, 0o644))
+		assert.True(t, maps.EqualFunc(before, stateTree(t, dir), bytes.Equal), "%s: the refusals left the state as it was", name)
+	}
+	t.Logf("%d flips refused", tried)
+	st, err = openState(t, dir, false)
+	require.NoError(t, err)
+	got, err := c.build(t, st, nil, nil)
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(want, encodedAs(t, got.BDD, c.rows, c.cols, c.k)))
+	require.NoError(t, got.BDD.Close())
+	require.NoError(t, st.Remove())
+}
+
+// sameJSON tells a flip that leaves a manifest's meaning as it was: one
+// blank for another (the seal is of the compact JSON), a letter's case
+// (the envelope's keys are matched without it).
+func sameJSON(a, b byte) bool {
+	space := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+	return space(a) && space(b) || a|0x20 == b|0x20 && a|0x20 >= 'a' && a|0x20 <= 'z'
+}
+
+// A state made from other keys (the file rewritten, or only touched), in
+// another encoding or with another ZDD flag is refused as a mismatch and
+// left as it was; fresh discards it and the build starts over.
+func TestOutOfCoreStateMismatch(t *testing.T) {
+	c := resumeCases(t)[1]
+	dir := stoppedState(t, c, 3)
+	before := stateTree(t, dir)
+	copied := filepath.Join(t.TempDir(), "copy.keys")
+	orig, err := os.Stat(c.path)
+	require.NoError(t, err)
+	h, keys, err := keyset.ReadAll(c.path)
+	require.NoError(t, err)
+	for _, change := range []struct {
+		name string
+		edit func(*resumeCase)
+	}{
+		{"the same keys, modified later", func(c *resumeCase) {
+			require.NoError(t, keyset.WriteFile(copied, h, keys))
+			require.NoError(t, os.Chtimes(copied, time.Now(), orig.ModTime().Add(time.Second)))
+			c.path = copied
+		}},
+		{"other keys, modified at the same time", func(c *resumeCase) {
+			require.NoError(t, keyset.WriteFile(copied, h, keys[1:]))
+			require.NoError(t, os.Chtimes(copied, time.Now(), orig.ModTime()))
+			c.path, c.kb.Count = copied, uint64(len(keys)-1)
+		}},
+		{"another encoding", func(c *resumeCase) { c.kb.Encoding = Ranks }},
+		{"no ZDD", func(c *resumeCase) { c.kb.ZDD = false }},
+	} {
+		other := c
+		change.edit(&other)
+		st, err := openState(t, dir, false)
+		require.NoError(t, err)
+		_, err = other.build(t, st, nil, nil)
+		st.Close()
+		require.ErrorIs(t, err, ErrStateMismatch, change.name)
+		assert.NotContains(t, err.Error(), "\n")
+		assert.Contains(t, err.Error(), "--fresh")
+		assert.True(t, maps.EqualFunc(before, stateTree(t, dir), bytes.Equal), change.name)
+	}
+	st, err := openState(t, dir, true)
+	require.NoError(t, err)
+	resumed := false
+	got, err := c.build(t, st, nil, func(Resumed) { resumed = true })
+	require.NoError(t, err)
+	assert.False(t, resumed, "fresh starts over")
+	require.NoError(t, got.BDD.Close())
+	require.NoError(t, st.Remove())
+}
+
+// A state directory that is not one (a symlink to a directory or a file,
+// a directory without the marker, a file) is refused, fresh or not, and
+// left as it was; a state in use by another holder is refused too.
+func TestOutOfCoreStateForeign(t *testing.T) {
+	theirs := func(t *testing.T) string {
+		d := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(d, "precious.txt"), []byte("mine\n"), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(d, "nodes"), []byte("mine too\n"), 0o644))
+		return d
+	}
+	for _, c := range []struct {
+		name string
+		make func(t *testing.T, path string) string
+	}{
+		{"symlink to a directory", func(t *testing.T, path string) string {
+			d := theirs(t)
+			require.NoError(t, os.Symlink(d, path))
+			return d
+		}},
+		{"directory without the marker", func(t *testing.T, path string) string {
+			require.NoError(t, os.CopyFS(path, os.DirFS(theirs(t))))
+			return path
+		}},
+		{"regular file", func(t *testing.T, path string) string {
+			require.NoError(t, os.WriteFile(path, []byte("mine\n"), 0o644))
+			return path
+		}},
+	} {
+		for _, fresh := range []bool{false, true} {
+			path := filepath.Join(t.TempDir(), "state")
+			look := c.make(t, path)
+			before := stateTree(t, look)
+			_, err := OpenState(path, fresh)
+			require.ErrorIs(t, err, statedir.ErrForeign, c.name)
+			assert.Equal(t, before, stateTree(t, look), "%s fresh %v", c.name, fresh)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "state")
+	st, err := openState(t, dir, false)
+	require.NoError(t, err)
+	defer st.Close()
+	_, err = OpenState(dir, false)
+	assert.ErrorIs(t, err, statedir.ErrBusy)
+}
