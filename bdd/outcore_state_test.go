@@ -401,3 +401,32 @@ func TestOutOfCoreStateForeign(t *testing.T) {
 	_, err = OpenState(dir, false)
 	assert.ErrorIs(t, err, statedir.ErrBusy)
 }
+
+// Levels of more than one chunk, reduced in parts (chunks flushed in the
+// middle of a level), stopped and resumed: the file of a build never
+// stopped (the BDD alone: the ZDD's build resumes alike, above).
+func TestOutOfCoreResumesWideLevels(t *testing.T) {
+	keys := randomKeys(rand.New(rand.NewPCG(11, 12)), 4, 4, 16, 70_000)
+	path := filepath.Join(t.TempDir(), "random.keys")
+	require.NoError(t, keyset.WriteFile(path, keyset.Header{Rows: 4, Cols: 4, Cells: 16, Gap: 0}, keys))
+	o, err := NamedOrder("natural", 4, 4, 16)
+	require.NoError(t, err)
+	c := resumeCase{"random 4x4", path, 4, 4, 16, KeysBuild{Order: o, Count: uint64(len(keys))}, OutOfCore{Memory: 512 << 10, Bottom: 16}}
+	ref, err := c.build(t, nil, nil, nil)
+	require.NoError(t, err)
+	require.Greater(t, slices.Max(ref.BDD.LevelSizes()), chunkSize, "a level of several chunks")
+	require.Greater(t, slices.Max(ref.BDD.Parts), 1, "levels in parts")
+	want := encodedAs(t, ref.BDD, c.rows, c.cols, c.k)
+	require.NoError(t, ref.BDD.Close())
+	for _, stop := range []int{1, 20} { // the bottom pass, a level
+
+		dir := stoppedState(t, c, stop)
+		st, err := openState(t, dir, false)
+		require.NoError(t, err)
+		got, err := c.build(t, st, nil, nil)
+		require.NoError(t, err)
+		assert.True(t, bytes.Equal(want, encodedAs(t, got.BDD, c.rows, c.cols, c.k)), "stop %d", stop)
+		require.NoError(t, got.BDD.Close())
+		require.NoError(t, st.Remove())
+	}
+}

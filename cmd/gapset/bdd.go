@@ -16,6 +16,7 @@ import (
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/internal/progress"
+	"github.com/gapset/gapset/internal/statedir"
 	"github.com/gapset/gapset/internal/sysprobe"
 	"github.com/gapset/gapset/keyset"
 	"github.com/urfave/cli/v2"
@@ -41,6 +42,8 @@ func buildCommand(e *env) *cli.Command {
 				Action: func(_ *cli.Context, v int) error { return cmdline.InRange("--memory", v, 64, 1<<24) }},
 			&cli.StringFlag{Name: "tmp", Usage: "scratch `DIR` of an out-of-core build (default: the output's directory; implies --out-of-core)",
 				Action: func(_ *cli.Context, v string) error { return cmdline.CheckWritableDir("--tmp", v) }},
+			&cli.StringFlag{Name: "resume", Usage: "keep the out-of-core build's state in `DIR` (made if absent; instead of --tmp), a checkpoint after each level, and continue from it when run again (implies --out-of-core)"},
+			&cli.BoolFlag{Name: "fresh", Usage: "discard the state in --resume DIR and start over"},
 			quietFlag(),
 		),
 		Action: func(c *cli.Context) error { return runBuild(c, e) },
@@ -97,7 +100,12 @@ func runBuild(c *cli.Context, e *env) error {
 	}
 	var built bdd.Built
 	if outOfCore {
-		e.cleanup.WillScratch(oc.TempDir, bdd.ScratchName)
+		if oc.State == nil {
+			e.cleanup.WillScratch(oc.TempDir, bdd.ScratchName)
+		} else {
+			defer oc.State.Close()
+			oc.OnResume = func(r bdd.Resumed) { pr.Done(); fmt.Fprintf(e.stderr, "gapset: %s\n", r) }
+		}
 		oc.Progress = kb.Progress
 		built, err = bdd.BuildOutOfCore(path, h.Rows*h.Cols, h.Cells, kb, oc)
 		if err == nil {
@@ -130,7 +138,7 @@ func runBuild(c *cli.Context, e *env) error {
 		err = fmt.Errorf("%w (solve and bench take the key-set file as it is)", err)
 	}
 	if err != nil {
-		return cmdline.InputIf(err, keyset.ErrFormat, bdd.ErrBudget)
+		return cmdline.InputIf(err, keyset.ErrFormat, bdd.ErrBudget, bdd.ErrStateMismatch, statedir.ErrDamaged)
 	}
 	_, peak := sysprobe.Memory()
 	built.Peak = int64(peak)
@@ -139,6 +147,11 @@ func runBuild(c *cli.Context, e *env) error {
 	pr.Done()
 	if err != nil {
 		return err
+	}
+	if oc.State != nil { // saved: the state goes
+		if err := oc.State.Remove(); err != nil {
+			return err
+		}
 	}
 	mode := ""
 	if outOfCore {
@@ -155,15 +168,24 @@ func runBuild(c *cli.Context, e *env) error {
 // machine and prints its estimate.
 func planBuild(c *cli.Context, e *env, path string, h keyset.Header, o bdd.Order, enc bdd.Encoding) (bdd.OutOfCore, bool, error) {
 	if c.IsSet("out-of-core") && !c.Bool("out-of-core") { // in memory, whatever the estimate
-		if c.IsSet("memory") || c.IsSet("tmp") {
-			return bdd.OutOfCore{}, false, cmdline.BadInputf("--memory and --tmp are for the out-of-core build, not --out-of-core=false")
+		if c.IsSet("memory") || c.IsSet("tmp") || c.IsSet("resume") {
+			return bdd.OutOfCore{}, false, cmdline.BadInputf("--memory, --tmp and --resume are for the out-of-core build, not --out-of-core=false")
 		}
 		return bdd.OutOfCore{}, false, nil
 	}
-	asked := c.Bool("out-of-core") || c.IsSet("memory") || c.IsSet("tmp")
+	resume := c.String("resume")
+	switch {
+	case c.Bool("fresh") && resume == "":
+		return bdd.OutOfCore{}, false, cmdline.BadInputf("--fresh discards the state of --resume DIR: give --resume")
+	case resume != "" && c.IsSet("tmp"):
+		return bdd.OutOfCore{}, false, cmdline.BadInputf("--resume DIR is the scratch directory: give --resume or --tmp, not both")
+	}
+	asked := c.Bool("out-of-core") || c.IsSet("memory") || c.IsSet("tmp") || resume != ""
 	streams := path != "" && !c.Bool("rudd") && bdd.Streams(o, enc)
 	tmp := c.String("tmp")
-	if tmp == "" {
+	if resume != "" {
+		tmp = filepath.Dir(resume)
+	} else if tmp == "" {
 		tmp = filepath.Dir(c.String("out"))
 	}
 	oc := bdd.OutOfCore{Memory: int64(c.Int("memory")) << 20, TempDir: tmp}
@@ -183,6 +205,13 @@ func planBuild(c *cli.Context, e *env, path string, h keyset.Header, o bdd.Order
 	}
 	if total > 0 && uint64(oc.Memory) > total {
 		return oc, false, cmdline.BadInputf("--memory %d MiB is more than the machine's %d MiB", oc.Memory>>20, total>>20)
+	}
+	if resume != "" {
+		st, err := bdd.OpenState(resume, c.Bool("fresh"))
+		if err != nil {
+			return oc, false, cmdline.InputIf(err, statedir.ErrForeign, statedir.ErrDamaged, statedir.ErrBusy)
+		}
+		oc.State = st
 	}
 	if c.Bool("quiet") {
 		return oc, true, nil
