@@ -246,6 +246,9 @@ func (r Resumed) String() string {
 	if r.Next < 0 {
 		next = "every level done"
 	}
+	if r.Next < 0 && !r.ZDD {
+		next = "on to the ZDD count's build (if asked) and the save"
+	}
 	return fmt.Sprintf("resuming the out-of-core build from %s: %s: %s, %d nodes, %s so far; %s",
 		r.Dir, what, done, r.Nodes, r.Elapsed.Round(time.Second), next)
 }
@@ -428,39 +431,17 @@ func (s *State) prune(m *stateManifest) error {
 			return err
 		}
 	}
-	entries, err := os.ReadDir(s.dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if !keep[e.Name()] && !statedir.Keep(e.Name()) {
-			if err := os.RemoveAll(filepath.Join(s.dir, e.Name())); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	keep[statedir.MarkerName], keep[statedir.LockName] = true, true
+	return statedir.RemoveExcept(s.dir, keep)
 }
 
-// removeExcept removes the entries of dir not named in keep; dir must be
-// a real directory.
+// removeExcept is statedir.RemoveExcept in a subdirectory of the state,
+// which must be a real directory.
 func removeExcept(dir string, keep map[string]bool) error {
-	st, err := os.Lstat(dir)
-	if err != nil || !st.IsDir() {
+	if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
 		return statedir.Damaged(filepath.Dir(dir), "its %s is not a directory", filepath.Base(dir))
 	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if !keep[e.Name()] {
-			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return statedir.RemoveExcept(dir, keep)
 }
 
 // checkNodes refuses a node file whose length or checksums are not the

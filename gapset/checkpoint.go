@@ -248,16 +248,8 @@ func prune(dir string, m manifest, ok bool) error {
 			}
 		}
 	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
+	if err := statedir.RemoveExcept(dir, keep); err != nil {
 		return err
-	}
-	for _, e := range entries {
-		if !keep[e.Name()] {
-			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
-				return err
-			}
-		}
 	}
 	if !ok {
 		return nil

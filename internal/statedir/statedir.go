@@ -132,6 +132,23 @@ func create(dir, kind string) error {
 // clearing the state keeps it.
 func Keep(name string) bool { return name == MarkerName || name == LockName }
 
+// RemoveExcept removes the entries of dir not named in keep (the state a
+// checkpoint no longer names, a level that did not complete).
+func RemoveExcept(dir string, keep map[string]bool) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if !keep[e.Name()] {
+			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // table is CRC-32C's (hardware-accelerated on amd64 and arm64).
 var table = crc32.MakeTable(crc32.Castagnoli)
 
