@@ -20,15 +20,7 @@ import (
 func TestGapDBSpecsSameNodes(t *testing.T) {
 	sets, err := gapset.LevelSets(context.Background(), 3, 3, 4, []int{5}, nil)
 	require.NoError(t, err)
-	b, err := gapdb.NewBuilder(3, 3, []int{4, 5, 6, 7, 8}, 3)
-	require.NoError(t, err)
-	for i, l := range sets[5] {
-		for _, k := range l {
-			b.Add(i, k)
-		}
-	}
-	path := filepath.Join(t.TempDir(), "g.gapdb")
-	require.NoError(t, b.Write(path))
+	path := writeGapDB(t, []int{4, 5, 6, 7, 8}, sets[5])
 
 	dir := pdb44Dir(t)
 	chain := New(Options{Rows: 3, Cols: 3, Cells: []int{5}, MaxGap: 4, PDBDir: dir})
@@ -66,20 +58,8 @@ func TestGapDBSpecsSameNodes(t *testing.T) {
 func TestGapDBFewerLevelsJoin(t *testing.T) {
 	sets, err := gapset.LevelSets(context.Background(), 3, 3, 4, []int{5, 6}, nil)
 	require.NoError(t, err)
-	write := func(cells []int, levels [][]uint64) string {
-		b, err := gapdb.NewBuilder(3, 3, cells, len(levels))
-		require.NoError(t, err)
-		for i, l := range levels {
-			for _, k := range l {
-				b.Add(i, k)
-			}
-		}
-		path := filepath.Join(t.TempDir(), "g.gapdb")
-		require.NoError(t, b.Write(path))
-		return path
-	}
-	big := write([]int{3, 4, 5, 6, 7, 8}, sets[6][:2])
-	small := write([]int{4, 5, 6, 7, 8}, sets[5])
+	big := writeGapDB(t, []int{3, 4, 5, 6, 7, 8}, sets[6][:2])
+	small := writeGapDB(t, []int{4, 5, 6, 7, 8}, sets[5])
 	r := New(Options{Rows: 3, Cols: 3, GapDBs: []string{big, small}})
 	h, err := r.Resolve("gap4r")
 	require.NoError(t, err)
@@ -96,4 +76,20 @@ func TestGapDBFewerLevelsJoin(t *testing.T) {
 	assert.ErrorContains(t, err, "gap4 needs a gap database of gap <= 4; the largest given holds gap <= 2 (GapDB2_6)")
 	_, err = r.Resolve("gap2:6")
 	assert.NoError(t, err)
+}
+
+// writeGapDB writes the 3x3 gap database of the level sets (level i: gap
+// <= 2i) on the given cells and returns its path.
+func writeGapDB(t *testing.T, cells []int, levels [][]uint64) string {
+	t.Helper()
+	b, err := gapdb.NewBuilder(3, 3, cells, len(levels))
+	require.NoError(t, err)
+	for i, l := range levels {
+		for _, k := range l {
+			b.Add(i, k)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "g.gapdb")
+	require.NoError(t, b.Write(path))
+	return path
 }
