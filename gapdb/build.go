@@ -17,6 +17,10 @@ import (
 // repeated levels, other boards or cells).
 var ErrLevels = errors.New("bad level files")
 
+// ErrFilter marks a filter the projection cannot have (as many cells as
+// it, or more).
+var ErrFilter = errors.New("bad filter")
+
 // ErrTooBig marks a table beyond MaxTableBytes (a limit, not bad input).
 var ErrTooBig = errors.New("gap database too big")
 
@@ -29,16 +33,19 @@ const MaxTableBytes = 1 << 35
 // level files may come in any order and be nested (gap <= 2i) or disjoint
 // (gap exactly 2i) alike.
 type Builder struct {
-	h     Header
-	table []byte
-	proj  projector
-	mask  uint16
+	h      Header
+	table  []byte
+	filter []byte // nil without one
+	fmask  uint64
+	proj   projector
+	mask   uint16
 }
 
 // NewBuilder makes an empty database of levels levels (gap 0..2(levels-1))
-// on the given cells (increasing) of a rows x cols board.
-func NewBuilder(rows, cols int, cells []int, levels int) (*Builder, error) {
-	h := Header{Rows: rows, Cols: cols, Cells: slices.Clone(cells), Levels: levels}
+// on the given cells (increasing) of a rows x cols board, with a filter of
+// its last filter cells (0: none; DefaultFilterCells gives the usual one).
+func NewBuilder(rows, cols int, cells []int, levels, filter int) (*Builder, error) {
+	h := Header{Rows: rows, Cols: cols, Cells: slices.Clone(cells), Levels: levels, FilterCells: filter}
 	if err := h.layout(); err != nil {
 		return nil, err
 	}
@@ -46,6 +53,9 @@ func NewBuilder(rows, cols int, cells []int, levels int) (*Builder, error) {
 		return nil, fmt.Errorf("%w: %d cells of %d at %d bits an entry take %d GiB, more than %d GiB", ErrTooBig, len(cells), rows*cols, h.Bits, h.TableLen>>30, MaxTableBytes>>30)
 	}
 	b := &Builder{h: h, table: make([]byte, h.TableLen), proj: newProjector(rows*cols, h.Cells), mask: 1<<h.Bits - 1}
+	if filter > 0 {
+		b.filter, b.fmask = newFilter(filter, levels), 1<<(4*filter)-1
+	}
 	// every entry "above": 8 entries fill Bits bytes; repeat them
 	for x := uint64(0); x < 8; x++ {
 		b.put(x, uint16(levels))
@@ -68,17 +78,23 @@ func (b *Builder) put(x uint64, v uint16) {
 
 // Add records that level holds the pattern of key (a board's key, or one
 // projected onto the last cells when the database's are the last ones).
-func (b *Builder) Add(level int, key uint64) { b.add(level, b.proj.index(key)) }
+func (b *Builder) Add(level int, key uint64) { b.add(level, b.proj.pattern(key)) }
 
 // AddPattern records that level holds a pattern: the database's cells'
 // contents gathered in cell order (a key of a key-set file of its cells).
-func (b *Builder) AddPattern(level int, pattern uint64) {
-	b.add(level, placement.RankKey(pattern, b.proj.n, b.proj.k))
-}
+func (b *Builder) AddPattern(level int, pattern uint64) { b.add(level, pattern) }
 
-func (b *Builder) add(level int, x uint64) {
+// add keeps the smaller level in the pattern's entry and in its filter
+// entry, which so ends as the smallest level over the patterns added with
+// its last cells: the smallest entry over the patterns extending them
+// (those never added are "above", the filter's start).
+func (b *Builder) add(level int, pattern uint64) {
+	x := placement.RankKey(pattern, b.proj.n, b.proj.k)
 	if entryAt(b.table, x, b.h.Bits, b.mask) > uint16(level) {
 		b.put(x, uint16(level))
+	}
+	if b.filter != nil {
+		lower(b.filter, pattern&b.fmask, uint16(level))
 	}
 }
 
@@ -87,6 +103,9 @@ func (b *Builder) AddSource(s Source) { b.h.Sources = append(b.h.Sources, s) }
 
 // Table is the table being built, read only.
 func (b *Builder) Table() []byte { return b.table }
+
+// Filter is the filter being built (nil without one), read only.
+func (b *Builder) Filter() []byte { return b.filter }
 
 // Header is the header the database will be written with (counts and
 // CRCs filled by Write).
@@ -100,7 +119,7 @@ func (b *Builder) Write(path string) error {
 	for x := uint64(0); x < h.Entries; x++ {
 		h.Counts[entryAt(b.table, x, h.Bits, b.mask)]++
 	}
-	h.ChunkCRCs = chunkCRCs(b.table, h.ChunkLog)
+	h.ChunkCRCs = chunkCRCs(b.table, b.filter, h.ChunkLog)
 	f, err := atomicfile.Create(path)
 	if err != nil {
 		return err
@@ -112,6 +131,9 @@ func (b *Builder) Write(path string) error {
 	if _, err := f.Write(b.table); err != nil {
 		return err
 	}
+	if _, err := f.Write(b.filter); err != nil {
+		return err
+	}
 	return f.Commit()
 }
 
@@ -120,9 +142,10 @@ type Progress func(done, total uint64)
 
 // FromKeyFiles builds a database from the key-set files of one projection
 // (the last k cells, or a cell set: keyset.Header.Set): one file a level,
-// gaps 0, 2, ..., 2N each once, in any order. Every file is read once; progress (if set) hears every few
-// million keys.
-func FromKeyFiles(paths []string, progress Progress) (*Builder, error) {
+// gaps 0, 2, ..., 2N each once, in any order, with a filter of filter
+// cells (0: none; negative: DefaultFilterCells). Every file is read once;
+// progress (if set) hears every few million keys.
+func FromKeyFiles(paths []string, filter int, progress Progress) (*Builder, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("%w: none given", ErrLevels)
 	}
@@ -154,7 +177,14 @@ func FromKeyFiles(paths []string, progress Progress) (*Builder, error) {
 		}
 	}
 	h0 := hs[0]
-	b, err := NewBuilder(h0.Rows, h0.Cols, h0.Set().Cells(), levels)
+	cells := h0.Set().Cells()
+	if filter < 0 {
+		filter = DefaultFilterCells(h0.Rows*h0.Cols, len(cells), levels)
+	}
+	if filter > 0 && filter >= len(cells) {
+		return nil, fmt.Errorf("%w: a filter of %d cells for a projection of %d: want fewer cells than the projection's", ErrFilter, filter, len(cells))
+	}
+	b, err := NewBuilder(h0.Rows, h0.Cols, cells, levels, filter)
 	if err != nil {
 		return nil, err
 	}

@@ -17,11 +17,12 @@ import (
 // concurrent readers.
 type DB struct {
 	Header
-	Path  string
-	table []byte
-	unmap func()
-	proj  projector
-	mask  uint16 // 1<<Bits - 1
+	Path   string
+	table  []byte
+	filter []byte // FilterLen bytes after the table (nil without one)
+	unmap  func()
+	proj   projector
+	mask   uint16 // 1<<Bits - 1
 }
 
 // Open maps a database and checks it whole: the header's CRC and fields,
@@ -43,16 +44,22 @@ func Open(path string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	if want := int64(h.TableOff + h.TableLen); st.Size() != want {
+	body := int64(h.TableLen + h.FilterLen)
+	if want := int64(h.TableOff) + body; st.Size() != want {
 		return nil, fmt.Errorf("%s: %w: %d bytes, the header says %d", path, ErrFormat, st.Size(), want)
 	}
 	d := &DB{Header: h, Path: path}
-	d.table, d.unmap = mapTable(f, int64(h.TableOff), int64(h.TableLen))
-	if d.table == nil {
-		d.table = make([]byte, h.TableLen)
-		if _, err := f.ReadAt(d.table, int64(h.TableOff)); err != nil {
+	data, unmap := mapTable(f, int64(h.TableOff), body)
+	if data == nil {
+		data = make([]byte, body)
+		if _, err := f.ReadAt(data, int64(h.TableOff)); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
+	}
+	d.unmap = unmap
+	d.table = data[:h.TableLen:h.TableLen]
+	if h.FilterLen > 0 {
+		d.filter = data[h.TableLen:]
 	}
 	if err := d.checkTable(); err != nil {
 		d.Close()
@@ -101,17 +108,27 @@ func readHeader(f *os.File, path string) (Header, error) {
 	return h, nil
 }
 
-// chunkCRCs computes the CRC-32C of each chunk of table, the chunks shared
-// out over the cores.
-func chunkCRCs(table []byte, chunkLog int) []uint32 {
+// chunkCRCs computes the CRC-32C of each chunk of the table followed by
+// the filter (one stream, as the file holds them), the chunks shared out
+// over the cores.
+func chunkCRCs(table, filter []byte, chunkLog int) []uint32 {
 	size := 1 << chunkLog
-	crcs := make([]uint32, (len(table)+size-1)/size)
+	total := len(table) + len(filter)
+	crcs := make([]uint32, (total+size-1)/size)
 	workers := min(runtime.GOMAXPROCS(0), len(crcs))
 	var g safe.Group
 	for w := 0; w < workers; w++ {
 		g.Go(func() {
 			for i := w; i < len(crcs); i += workers {
-				crcs[i] = crc32.Checksum(table[i*size:min((i+1)*size, len(table))], castagnoli)
+				lo, hi := i*size, min((i+1)*size, total)
+				var c uint32
+				if lo < len(table) {
+					c = crc32.Update(c, castagnoli, table[lo:min(hi, len(table))])
+				}
+				if hi > len(table) {
+					c = crc32.Update(c, castagnoli, filter[max(lo-len(table), 0):hi-len(table)])
+				}
+				crcs[i] = c
 			}
 		})
 	}
@@ -122,7 +139,7 @@ func chunkCRCs(table []byte, chunkLog int) []uint32 {
 // checkTable compares the table's chunk CRCs with the header's, and the
 // padding with zeros.
 func (d *DB) checkTable() error {
-	got := chunkCRCs(d.table, d.ChunkLog)
+	got := chunkCRCs(d.table, d.filter, d.ChunkLog)
 	for i, c := range got {
 		if c != d.ChunkCRCs[i] {
 			return fmt.Errorf("%w: the table's chunk %d (bytes %d..) does not match its CRC", ErrFormat, i, i<<d.ChunkLog)
@@ -140,11 +157,24 @@ func (d *DB) Close() {
 		d.unmap()
 		d.unmap = nil
 	}
-	d.table = nil
+	d.table, d.filter = nil, nil
 }
 
 // Table is the packed table, read only (for verify and tests).
 func (d *DB) Table() []byte { return d.table }
+
+// Filter is the filter, read only (nil without one).
+func (d *DB) Filter() []byte { return d.filter }
+
+// Floor is the filter's entry for a board (its key, or a key projected onto
+// cells that include the database's): at most the board's entry. Without a
+// filter it is 0.
+func (d *DB) Floor(key uint64) int {
+	if d.filter == nil {
+		return 0
+	}
+	return int(nibble(d.filter, d.proj.pattern(key)&(1<<(4*d.FilterCells)-1)))
+}
 
 // Index is the entry of a board (its key, or a key projected onto cells
 // that include the database's).

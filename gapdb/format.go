@@ -19,11 +19,12 @@ import (
 	"github.com/gapset/gapset/encode"
 )
 
-// File format, version 1 (integers little-endian):
+// File format, version 2 with a filter, 1 without (f = 0: the format
+// before filters, byte for byte); integers little-endian:
 //
 //	offset size
 //	0      8    magic "GAPDB\x00\x00\x00"
-//	8      2    version (1)
+//	8      2    version (2; 1 when f = 0)
 //	10     1    rows
 //	11     1    cols
 //	12     1    k, the number of cells
@@ -34,30 +35,42 @@ import (
 //	32     8    entries E = n!/(n-k)! (n = rows*cols)
 //	40     8    table length T = ceil(E*b/8) + 8 (8 zero bytes of padding)
 //	48     8    table offset (a multiple of 4096)
-//	56     4    F, the level files it was built from (0..64)
-//	60     4    reserved (0)
+//	56     4    S, the level files it was built from (0..64)
+//	60     1    f, the filter's cells (0: no filter; below k, at most 6)
+//	61     3    reserved (0)
 //	64     128  counts[16]: entries holding v (v = 0..L), then zeros
-//	192    64*F the level files: gap (1), flags (1: bit 0 exact, bit 1
+//	192    64*S the level files: gap (1), flags (1: bit 0 exact, bit 1
 //	            approximated), reserved (2), the file's own CRC-32C trailer
 //	            (4), its key count (8), its base name (48, NUL-padded)
-//	then   4*C  CRC-32C of each chunk of the table (C = ceil(T / chunk))
+//	then   4*C  CRC-32C of each chunk of the table and filter (C = ceil((T+FL) / chunk))
 //	then   4    CRC-32C of every header byte before it
 //	zeros up to the table offset, then the table: entry x at bits
-//	x*b .. x*b+b-1 (bit 0 the least significant of byte 0)
+//	x*b .. x*b+b-1 (bit 0 the least significant of byte 0); then the
+//	filter, FL = 16^f/2 bytes (none when f = 0): entry m, a nibble (the low
+//	one of byte m/2 for even m), is the smallest table entry over the
+//	patterns whose last f cells hold the tiles of m's nibbles (the last cell
+//	least significant), or L where there is none
 //
 // The digest of the table is the CRC-32C of the chunk CRCs (Header.Digest).
+//
+// The filter answers most questions of a search in cache: an entry is at
+// least its filter entry, so a question "entry at most j?" whose filter
+// entry exceeds j is answered "no" without the table.
 
 const (
 	magic    = "GAPDB\x00\x00\x00"
-	version  = 1
+	version  = 2
 	fixedLen = 192
 	// MaxLevels bounds L: 4 bits an entry hold 0..15.
-	MaxLevels  = 15
-	maxSources = 64
-	nameLen    = 48
-	sourceLen  = 16 + nameLen
-	pageAlign  = 4096
-	tablePad   = 8
+	MaxLevels = 15
+	// MaxFilterCells bounds f: a filter of 6 cells is 8 MiB, in the last
+	// level cache.
+	MaxFilterCells = 6
+	maxSources     = 64
+	nameLen        = 48
+	sourceLen      = 16 + nameLen
+	pageAlign      = 4096
+	tablePad       = 8
 	// chunkLog is the check chunk written: 64 MiB, so that two cores share
 	// the check of a 200 MB table and an 11 GB one alike.
 	chunkLog = 26
@@ -82,14 +95,18 @@ type Header struct {
 	Rows, Cols int
 	Cells      []int // increasing
 	Levels     int   // L: levels 0..L-1 (gap 0..2L-2), L = above
-	Bits       int
-	ChunkLog   int
-	Entries    uint64
-	TableLen   uint64
-	TableOff   uint64
-	Counts     [16]uint64
-	Sources    []Source
-	ChunkCRCs  []uint32
+	// FilterCells is f, the last cells of the projection the filter is
+	// indexed by (0: no filter).
+	FilterCells int
+	Bits        int
+	ChunkLog    int
+	Entries     uint64
+	TableLen    uint64
+	TableOff    uint64
+	FilterLen   uint64
+	Counts      [16]uint64
+	Sources     []Source
+	ChunkCRCs   []uint32
 }
 
 // MaxGap is 2N, the largest gap level the database holds.
@@ -144,6 +161,33 @@ func entries(n, k int) uint64 {
 	return p
 }
 
+// version is the version the header is written as: 1 without a filter, so
+// that databases without one stay readable by the programs before filters.
+func (h *Header) version() uint16 {
+	if h.FilterCells == 0 {
+		return 1
+	}
+	return version
+}
+
+// filterLen is the filter's length for f cells.
+func filterLen(f int) uint64 {
+	if f == 0 {
+		return 0
+	}
+	return 1 << (4*f - 1)
+}
+
+// DefaultFilterCells is the filter a database of k cells of an n-cell board
+// gets by default: 6 cells where the table is over 64 MiB (8 MiB beside
+// it), none where the table is small enough to sit in cache itself.
+func DefaultFilterCells(n, k, levels int) int {
+	if k <= MaxFilterCells || entries(n, k)*uint64(bitsFor(levels))/8 <= 64<<20 {
+		return 0
+	}
+	return MaxFilterCells
+}
+
 // bitsFor is the entry width for L levels (values 0..L).
 func bitsFor(levels int) int { return bits.Len(uint(levels)) }
 
@@ -171,11 +215,15 @@ func (h *Header) layout() error {
 	if len(h.Sources) > maxSources {
 		return fmt.Errorf("%d level files: at most %d", len(h.Sources), maxSources)
 	}
+	if h.FilterCells < 0 || h.FilterCells > MaxFilterCells || h.FilterCells > 0 && h.FilterCells >= len(h.Cells) {
+		return fmt.Errorf("a filter of %d cells for %d cells: want 0 (none) or 1..%d, fewer than the cells", h.FilterCells, len(h.Cells), MaxFilterCells)
+	}
 	h.Bits = bitsFor(h.Levels)
 	h.ChunkLog = chunkLog
 	h.Entries = entries(n, len(h.Cells))
 	h.TableLen = (h.Entries*uint64(h.Bits)+7)/8 + tablePad
-	chunks := int((h.TableLen + 1<<chunkLog - 1) >> chunkLog)
+	h.FilterLen = filterLen(h.FilterCells)
+	chunks := int((h.TableLen + h.FilterLen + 1<<chunkLog - 1) >> chunkLog)
 	if len(h.ChunkCRCs) != chunks {
 		h.ChunkCRCs = make([]uint32, chunks)
 	}
@@ -187,7 +235,7 @@ func (h *Header) layout() error {
 func (h *Header) encode() []byte {
 	b := make([]byte, h.TableOff)
 	copy(b, magic)
-	binary.LittleEndian.PutUint16(b[8:], version)
+	binary.LittleEndian.PutUint16(b[8:], h.version())
 	b[10], b[11], b[12], b[13], b[14], b[15] = byte(h.Rows), byte(h.Cols), byte(len(h.Cells)), byte(h.Levels), byte(h.Bits), byte(h.ChunkLog)
 	for i, c := range h.Cells {
 		b[16+i] = byte(c)
@@ -196,6 +244,7 @@ func (h *Header) encode() []byte {
 	binary.LittleEndian.PutUint64(b[40:], h.TableLen)
 	binary.LittleEndian.PutUint64(b[48:], h.TableOff)
 	binary.LittleEndian.PutUint32(b[56:], uint32(len(h.Sources)))
+	b[60] = byte(h.FilterCells)
 	for v, c := range h.Counts {
 		binary.LittleEndian.PutUint64(b[64+8*v:], c)
 	}
@@ -235,8 +284,13 @@ func HeaderLen(b []byte) (int, error) {
 	if string(b[:8]) != magic {
 		return 0, fmt.Errorf("%w: wrong magic (not a gapset gap database)", ErrFormat)
 	}
-	if v := binary.LittleEndian.Uint16(b[8:]); v != version {
-		return 0, fmt.Errorf("%w: version %d, this program reads version %d", ErrFormat, v, version)
+	v := binary.LittleEndian.Uint16(b[8:])
+	if v != 1 && v != version {
+		return 0, fmt.Errorf("%w: version %d, this program reads versions 1 and %d", ErrFormat, v, version)
+	}
+	fc := int(b[60])
+	if fc > MaxFilterCells || (v == version) != (fc > 0) {
+		return 0, fmt.Errorf("%w: a filter of %d cells in a version %d file", ErrFormat, fc, v)
 	}
 	f := binary.LittleEndian.Uint32(b[56:])
 	if f > maxSources {
@@ -247,7 +301,7 @@ func HeaderLen(b []byte) (int, error) {
 	if lg < 20 || lg > 30 || tl > 1<<44 {
 		return 0, fmt.Errorf("%w: chunk 2^%d, table of %d bytes", ErrFormat, lg, tl)
 	}
-	chunks := (tl + 1<<lg - 1) >> lg
+	chunks := (tl + filterLen(fc) + 1<<lg - 1) >> lg
 	return fixedLen + sourceLen*int(f) + 4*int(chunks) + 4, nil
 }
 
@@ -264,7 +318,7 @@ func DecodeHeader(b []byte) (Header, error) {
 	if crc32.Checksum(b[:hl-4], castagnoli) != binary.LittleEndian.Uint32(b[hl-4:]) {
 		return Header{}, fmt.Errorf("%w: the header's CRC does not match", ErrFormat)
 	}
-	h := Header{Rows: int(b[10]), Cols: int(b[11]), Levels: int(b[13])}
+	h := Header{Rows: int(b[10]), Cols: int(b[11]), Levels: int(b[13]), FilterCells: int(b[60])}
 	k := int(b[12])
 	if k < 1 || k > 16 {
 		return Header{}, fmt.Errorf("%w: %d cells", ErrFormat, k)
@@ -276,7 +330,7 @@ func DecodeHeader(b []byte) (Header, error) {
 			return Header{}, fmt.Errorf("%w: bytes after the cells are not zero", ErrFormat)
 		}
 	}
-	if binary.LittleEndian.Uint32(b[60:]) != 0 {
+	if b[61] != 0 || b[62] != 0 || b[63] != 0 {
 		return Header{}, fmt.Errorf("%w: reserved header bytes are not zero", ErrFormat)
 	}
 	o := fixedLen
@@ -307,6 +361,7 @@ func DecodeHeader(b []byte) (Header, error) {
 	h.Entries = binary.LittleEndian.Uint64(b[32:])
 	h.TableLen = binary.LittleEndian.Uint64(b[40:])
 	h.TableOff = binary.LittleEndian.Uint64(b[48:])
+	h.FilterLen = want.FilterLen
 	if h.Bits != want.Bits || h.ChunkLog != want.ChunkLog || h.Entries != want.Entries || h.TableLen != want.TableLen || h.TableOff != want.TableOff {
 		return Header{}, fmt.Errorf("%w: sizes do not match the board, cells and levels", ErrFormat)
 	}

@@ -39,11 +39,15 @@ var (
 	truth2x4 = sync.OnceValue(func() *truth { return newTruth(2, 4, 3) })
 )
 
+// testFilter is the filter the tests' databases of k cells get: half
+// their cells, so that every search in the tests goes through a filter.
+func testFilter(k int) int { return min(k/2, MaxFilterCells) }
+
 // build writes the database of the level sets (cumulative, keys of whole
 // boards or projected onto cells that include cells) and opens it.
 func build(t testing.TB, rows, cols int, cells []int, levels [][]uint64) *DB {
 	t.Helper()
-	b, err := NewBuilder(rows, cols, cells, len(levels))
+	b, err := NewBuilder(rows, cols, cells, len(levels), testFilter(len(cells)))
 	require.NoError(t, err)
 	for i := len(levels) - 1; i >= 0; i-- { // any order
 		for _, k := range levels[i] {

@@ -58,10 +58,21 @@ const maxDBs = 16
 
 // table is one database as the evaluator reads it.
 type table struct {
-	words []byte
-	proj  projector
-	bits  int
-	mask  uint16
+	words  []byte
+	proj   projector
+	bits   int
+	mask   uint16
+	filter []byte // nil without one
+	fmask  uint64
+}
+
+// floor is the filter's entry of the board with key (0 without a filter):
+// a lower bound of its entry, read from cache.
+func (t *table) floor(key uint64) uint16 {
+	if t.filter == nil {
+		return 0
+	}
+	return nibble(t.filter, t.proj.pattern(key)&t.fmask)
 }
 
 // NewEvaluator implements ida.Heuristic.
@@ -86,7 +97,7 @@ func (h Heuristic) NewEvaluator(rows, cols int) (ida.Evaluator, error) {
 			return nil, fmt.Errorf("%s: a %dx%d database, but the boards are %dx%d", d.Path, d.Rows, d.Cols, rows, cols)
 		}
 		top = max(top, d.Levels)
-		e.tabs = append(e.tabs, table{words: d.table, proj: d.proj, bits: d.Bits, mask: d.mask})
+		e.tabs = append(e.tabs, table{words: d.table, proj: d.proj, bits: d.Bits, mask: d.mask, filter: d.filter, fmask: 1<<(4*d.FilterCells) - 1})
 	}
 	// A database of fewer levels still answers: its entry "above gap 2n"
 	// (n+1) is the bound "gap at least 2n+2", one a larger h_G:2N reads the
@@ -139,7 +150,7 @@ type evaluator struct {
 	pre       []prefetched
 	memo      [2 * maxDBs]rankMemo
 
-	queries, skipped, reads, hits, fetched int64
+	queries, skipped, filtered, reads, hits, fetched int64
 }
 
 type prefetched struct {
@@ -147,13 +158,29 @@ type prefetched struct {
 	idx [encode.MaxCells][2 * maxDBs]uint64
 }
 
+// wayKey is the board's key (way < len(tabs)) or its transpose's.
+func (e *evaluator) wayKey(way int) uint64 {
+	if way >= len(e.tabs) {
+		return e.rkey
+	}
+	return e.key
+}
+
 // index is the entry of the board (way < len(tabs)) or its transpose.
 func (e *evaluator) index(way int) uint64 {
-	key := e.key
-	if way >= len(e.tabs) {
-		key = e.rkey
+	return e.memo[way].index(&e.wayTab[way].proj, e.wayKey(way))
+}
+
+// floored reports whether a filter tells that some entry of the current
+// board exceeds j (the question "every entry at most j?" answered "no"
+// from cache).
+func (e *evaluator) floored(j uint16) bool {
+	for w := 0; w < e.ways; w++ {
+		if e.wayTab[w].floor(e.wayKey(w)) > j {
+			return true
+		}
 	}
-	return e.memo[way].index(&e.wayTab[way].proj, key)
+	return false
 }
 
 // rankMemo remembers the ranks of the patterns asked last. A move that
@@ -198,6 +225,10 @@ func (e *evaluator) value() uint16 {
 // using the indexes pre gives when set.
 func (e *evaluator) holds(j uint16, pre *[2 * maxDBs]uint64) bool {
 	e.queries++
+	if e.floored(j) {
+		e.filtered++
+		return false
+	}
 	for w := 0; w < e.ways; w++ {
 		var x uint64
 		if pre != nil {
@@ -279,11 +310,14 @@ func (e *evaluator) Prefetch(p *ida.Position, cells []uint8, need int) {
 			continue
 		}
 		ck := key ^ uint64(t)*e.geo.Flip[c][blank]
-		pr.key[c] = ck
 		e.key = ck
 		if e.transpose {
 			e.rkey = rkey ^ uint64(e.tp.Tile[t])*e.rmul[c][blank]
 		}
+		if e.floored(uint16(x / 2)) {
+			continue // Push answers from the filter
+		}
+		pr.key[c] = ck
 		for w := 0; w < e.ways; w++ {
 			i := e.index(w)
 			pr.idx[c][w] = i
@@ -297,7 +331,7 @@ func (e *evaluator) Prefetch(p *ida.Position, cells []uint8, need int) {
 
 // Counters implements ida.CounterReporter.
 func (e *evaluator) Counters() map[string]int64 {
-	return map[string]int64{"queries": e.queries, "skipped": e.skipped, "db_reads": e.reads,
+	return map[string]int64{"queries": e.queries, "skipped": e.skipped, "filtered": e.filtered, "db_reads": e.reads,
 		"prefetched": e.fetched, "prefetch_hits": e.hits}
 }
 
@@ -333,6 +367,12 @@ func (e *loopEvaluator) GapLoop() *ida.GapLoop { return &e.loop }
 
 func (e *loopEvaluator) ask(j int, key uint64) bool {
 	e.loop.Passed++
+	for w := range e.tabs {
+		if int(e.tabs[w].floor(key)) > j {
+			e.filtered++
+			return false
+		}
+	}
 	for w := range e.tabs {
 		t := &e.tabs[w]
 		e.reads++

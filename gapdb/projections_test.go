@@ -113,7 +113,7 @@ func TestFromKeyFiles(t *testing.T) {
 		paths = append(paths, p)
 	}
 	want := build(t, 3, 3, lastCells(9, 6), tr.levels)
-	b, err := FromKeyFiles([]string{paths[2], paths[0], paths[1]}, nil)
+	b, err := FromKeyFiles([]string{paths[2], paths[0], paths[1]}, testFilter(6), nil)
 	require.NoError(t, err)
 	out := filepath.Join(dir, "g.gapdb")
 	require.NoError(t, b.Write(out))
@@ -121,18 +121,20 @@ func TestFromKeyFiles(t *testing.T) {
 	require.NoError(t, err)
 	defer got.Close()
 	assert.Equal(t, want.Table(), got.Table())
+	assert.Equal(t, want.Filter(), got.Filter())
+	assert.NotEmpty(t, got.Filter())
 	assert.Equal(t, want.Counts, got.Counts)
 	require.Len(t, got.Sources, 3)
 	assert.Equal(t, "Gap4_6.keys", got.Sources[0].Name)
 	assert.Equal(t, "GapDB4_6", got.Name())
 
-	_, err = FromKeyFiles([]string{paths[0], paths[2]}, nil)
+	_, err = FromKeyFiles([]string{paths[0], paths[2]}, -1, nil)
 	assert.ErrorIs(t, err, ErrLevels)
 	assert.ErrorContains(t, err, "no level file of gap 2")
-	_, err = FromKeyFiles([]string{paths[0], paths[0]}, nil)
+	_, err = FromKeyFiles([]string{paths[0], paths[0]}, -1, nil)
 	assert.ErrorIs(t, err, ErrLevels)
 	assert.ErrorContains(t, err, "both of gap 0")
-	_, err = NewBuilder(4, 4, lastCells(16, 11), 5)
+	_, err = NewBuilder(4, 4, lastCells(16, 11), 5, 0)
 	assert.ErrorIs(t, err, ErrTooBig)
 }
 
@@ -215,7 +217,7 @@ func TestFromEnumeratorCellSets(t *testing.T) {
 				h := keyset.Header{Rows: tc.rows, Cols: tc.cols, Gap: gap}.OnCells(s)
 				paths = append(paths, filepath.Join(dir, h.Name()+".keys"))
 			}
-			b, err := FromKeyFiles(paths, nil)
+			b, err := FromKeyFiles(paths, testFilter(s.Len()), nil)
 			require.NoError(t, err, "%s", s)
 			out := filepath.Join(dir, s.Hex()+".gapdb")
 			require.NoError(t, b.Write(out))
@@ -226,6 +228,7 @@ func TestFromEnumeratorCellSets(t *testing.T) {
 			assert.Equal(t, s.Cells(), got.Cells)
 			assert.Equal(t, want.Counts, got.Counts, "%dx%d %s", tc.rows, tc.cols, s)
 			assert.True(t, bytes.Equal(want.Table(), got.Table()), "%dx%d %s: the tables differ", tc.rows, tc.cols, s)
+			assert.True(t, bytes.Equal(want.Filter(), got.Filter()), "%dx%d %s: the filters differ", tc.rows, tc.cols, s)
 			dbs = append(dbs, got)
 		}
 		if n == 9 {
@@ -243,7 +246,7 @@ func TestFromEnumeratorCellSets(t *testing.T) {
 		_, err := gapset.Enumerate(context.Background(), gapset.Config{Rows: 3, Cols: 3, MaxGap: gap, Sets: []encode.CellSet{0x1C7, 0x155}, Dir: dir})
 		require.NoError(t, err)
 	}
-	_, err := FromKeyFiles([]string{filepath.Join(dir, "Gap0_6c01C7.keys"), filepath.Join(dir, "Gap2_5c0155.keys")}, nil)
+	_, err := FromKeyFiles([]string{filepath.Join(dir, "Gap0_6c01C7.keys"), filepath.Join(dir, "Gap2_5c0155.keys")}, -1, nil)
 	assert.ErrorIs(t, err, ErrLevels)
 	assert.ErrorContains(t, err, "on the cells 0+2+4+6+8")
 }

@@ -37,7 +37,7 @@ func (r *Resolver) gapDBs() ([]*gapdb.DB, error) {
 // about the board's transpose too.
 func (r *Resolver) gapDBHeuristic(maxGap, cells, filter int, transpose bool) (gapdb.Heuristic, error) {
 	if filter != 0 {
-		return gapdb.Heuristic{}, fmt.Errorf("gap%d:%d/%d: a filter does not apply to --gapdb (one read answers every level)", maxGap, cells, filter)
+		return gapdb.Heuristic{}, fmt.Errorf("gap%d:%d/%d: filter sets do not apply to --gapdb (its filter is its own: gapset gapdb --filter-cells)", maxGap, cells, filter)
 	}
 	if transpose && r.opt.Rows != r.opt.Cols {
 		return gapdb.Heuristic{}, fmt.Errorf("gap%dr asks about the transpose: a square board, not %dx%d", maxGap, r.opt.Rows, r.opt.Cols)

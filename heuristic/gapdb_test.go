@@ -82,7 +82,7 @@ func TestGapDBFewerLevelsJoin(t *testing.T) {
 // <= 2i) on the given cells and returns its path.
 func writeGapDB(t *testing.T, cells []int, levels [][]uint64) string {
 	t.Helper()
-	b, err := gapdb.NewBuilder(3, 3, cells, len(levels))
+	b, err := gapdb.NewBuilder(3, 3, cells, len(levels), len(cells)/2) // a filter, as the big databases have
 	require.NoError(t, err)
 	for i, l := range levels {
 		for _, k := range l {

@@ -240,7 +240,7 @@ func verifyGapDB(path string) (string, error) {
 	if err := d.Recount(); err != nil {
 		return "", failed(fmt.Errorf("%s: %w", path, err))
 	}
-	msg := fmt.Sprintf("%s: gap database %s, %d entries: header, chunk CRCs and counts valid", path, d.Name(), d.Entries)
+	msg := fmt.Sprintf("%s: gap database %s, %d entries: header, chunk CRCs, counts and filter valid", path, d.Name(), d.Entries)
 	var files []string
 	for _, s := range d.Sources {
 		f := filepath.Join(filepath.Dir(path), s.Name)
@@ -252,12 +252,15 @@ func verifyGapDB(path string) (string, error) {
 	if len(files) == 0 {
 		return msg + "; not built again (it names no level files)", nil
 	}
-	b, err := gapdb.FromKeyFiles(files, nil)
+	b, err := gapdb.FromKeyFiles(files, d.FilterCells, nil)
 	if err != nil {
 		return "", err
 	}
 	if !bytes.Equal(b.Table(), d.Table()) {
 		return "", fmt.Errorf("%w: %s: the table differs from the one its level files build", ErrFailed, path)
+	}
+	if !bytes.Equal(b.Filter(), d.Filter()) {
+		return "", fmt.Errorf("%w: %s: the filter differs from the one its level files build", ErrFailed, path)
 	}
 	return msg + "; equal to the table its level files build", nil
 }

@@ -20,6 +20,7 @@ func gapdbCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "keys", Usage: "key-set `FILE` of one level (Gap0_K, Gap2_K, Gap4_Ka, ...); repeat, one a level, any order", Action: cmdline.InputsFlag("--keys")},
 			&cli.StringFlag{Name: "out", Usage: "output gap database `FILE` (required)"},
+			&cli.IntFlag{Name: "filter-cells", Value: -1, Usage: "`F`: a filter of the projection's last F cells (0: none, at most 6, fewer than K); default 6 where the table is over 64 MiB, else none"},
 			quietFlag(),
 		},
 		Action: func(c *cli.Context) error { return runGapDB(c, e) },
@@ -43,15 +44,19 @@ func runGapDB(c *cli.Context, e *env) error {
 	}
 	start := time.Now()
 	pr := progress.New(e.stderr, c.Bool("quiet"))
-	b, err := gapdb.FromKeyFiles(paths, func(done, total uint64) {
+	filter := c.Int("filter-cells")
+	if filter < -1 || filter > gapdb.MaxFilterCells {
+		return cmdline.BadInputf("--filter-cells %d: want 0 (none) to %d", filter, gapdb.MaxFilterCells)
+	}
+	b, err := gapdb.FromKeyFiles(paths, filter, func(done, total uint64) {
 		pr.Update(int64(done), int64(total), false, "reading the levels: %d of %d keys", done, total)
 	})
 	if err != nil {
 		pr.Done()
-		return cmdline.InputIf(err, gapdb.ErrLevels, keyset.ErrFormat, os.ErrNotExist)
+		return cmdline.InputIf(err, gapdb.ErrLevels, gapdb.ErrFilter, keyset.ErrFormat, os.ErrNotExist)
 	}
 	h := b.Header()
-	pr.Update(0, 0, true, "%s: counting and writing %d bytes", h.Name(), h.TableOff+h.TableLen)
+	pr.Update(0, 0, true, "%s: counting and writing %d bytes", h.Name(), h.TableOff+h.TableLen+h.FilterLen)
 	err = b.Write(out)
 	pr.Done()
 	if err != nil {
@@ -61,7 +66,7 @@ func runGapDB(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%s levels=%d bits=%d entries=%d bytes=%d digest=%08x build=%.1fs -> %s\n",
-		h.Name(), h.Levels, h.Bits, h.Entries, h.TableOff+h.TableLen, h.Digest(), time.Since(start).Seconds(), out)
+	fmt.Fprintf(e.stdout, "%s levels=%d bits=%d entries=%d filter_cells=%d bytes=%d digest=%08x build=%.1fs -> %s\n",
+		h.Name(), h.Levels, h.Bits, h.Entries, h.FilterCells, h.TableOff+h.TableLen+h.FilterLen, h.Digest(), time.Since(start).Seconds(), out)
 	return nil
 }

@@ -50,6 +50,25 @@ func TestGapDBCommand(t *testing.T) {
 	}
 	solve[len(solve)-1] = "gap4:6"
 
+	// with a filter of the last 3 cells: the same nodes, verify and report know it
+	fdb := filepath.Join(dir, "f.gapdb")
+	code, out, errs = runCmd(t, "", append([]string{"gapdb", "-q", "--filter-cells", "3", "--out", fdb}, keys...)...)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "filter_cells=3")
+	for _, h := range []string{"gap4:6", "gap4r:6"} {
+		code, plain, errs := runCmd(t, boards3x3, "solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-H", h, "--gapdb", db)
+		require.Equal(t, 0, code, errs)
+		code, filtered, errs := runCmd(t, boards3x3, "solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-H", h, "--gapdb", fdb)
+		require.Equal(t, 0, code, errs)
+		assert.Equal(t, nodesOf(plain), nodesOf(filtered))
+	}
+	code, out, errs = runCmd(t, "", "verify", fdb)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "counts and filter valid; equal to the table its level files build")
+	code, out, errs = runCmd(t, "", "report", fdb)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "a filter of its last 3 cells")
+
 	code, out, errs = runCmd(t, "", "verify", db)
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, out, "equal to the table its level files build")
@@ -71,11 +90,13 @@ func TestGapDBCommand(t *testing.T) {
 	}{
 		{[]string{"gapdb", "--out", filepath.Join(dir, "x.gapdb"), keys[0], keys[1], keys[4], keys[5]}, "no level file of gap 0"},
 		{[]string{"gapdb", "--out", filepath.Join(dir, "x.gapdb")}, "give the level files"},
+		{append([]string{"gapdb", "--filter-cells", "7", "--out", filepath.Join(dir, "x.gapdb")}, keys...), "--filter-cells 7: want 0 (none) to 6"},
+		{append([]string{"gapdb", "--filter-cells", "6", "--out", filepath.Join(dir, "x.gapdb")}, keys...), "a filter of 6 cells for a projection of 6"},
 		{[]string{"gapdb", "--out", filepath.Join(dir, "x.gapdb"), "--keys", db}, "bad key-set file"},
 		{append(solve, "--gapdb", bad), "does not match its CRC"},
 		{append(append(solve, "--gapdb", db), keys[:2]...), "give the gap levels one way"},
 		{[]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-H", "gap6:6", "--gapdb", db}, "gap6 needs a gap database of gap <= 6; the largest given holds gap <= 4"},
-		{[]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-H", "gap4:6/4", "--gapdb", db}, "a filter does not apply"},
+		{[]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-H", "gap4:6/4", "--gapdb", db}, "filter sets do not apply"},
 		{[]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-H", "gap4:5", "--gapdb", db}, "no gap database on 5 cells"},
 		{[]string{"solve", "-q", "-H", "gap4:6", "--gapdb", db, "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "0", "15"}, "a 3x3 database, but the boards are 4x4"},
 		{[]string{"verify", bad}, "does not match its CRC"},
