@@ -384,10 +384,16 @@ func (e *loopEvaluator) ask(j int, key uint64) bool {
 }
 
 // PrefetchKey implements ida.GapPrefetcher: the cache line of every
-// database's entry of the board.
-func (e *loopEvaluator) PrefetchKey(key uint64) {
+// database's entry of the board, unless a filter answers the question
+// about level j (ask then reads no table).
+func (e *loopEvaluator) PrefetchKey(key uint64, j int) {
 	if !e.prefetch {
 		return
+	}
+	for w := range e.tabs {
+		if int(e.tabs[w].floor(key)) > j {
+			return
+		}
 	}
 	for w := range e.tabs {
 		t := &e.tabs[w]

@@ -114,9 +114,10 @@ func (c Combined) NewEvaluator(rows, cols int) (Evaluator, error) {
 
 // GapPrefetcher is implemented by gap evaluators whose levels are read
 // from large tables (the gap databases): PrefetchKey asks for the cache
-// lines a question about the board with this key will read.
+// lines the question "does level j hold the board with this key?" will
+// read (none where a filter in cache will answer it).
 type GapPrefetcher interface {
-	PrefetchKey(key uint64)
+	PrefetchKey(key uint64, j int)
 }
 
 // combinedPrefetch is combinedEval over a database tracker or a gap
@@ -145,9 +146,9 @@ func (e *combinedPrefetch) Prefetch(p *Position, cells []uint8, need int) {
 		if x < 0 || x >= e.top {
 			continue
 		}
-		e.gpf.PrefetchKey(e.key ^ uint64(t)*e.mul[c][blank])
+		e.gpf.PrefetchKey(e.key^uint64(t)*e.mul[c][blank], x>>1)
 		if e.transpose {
-			e.gpf.PrefetchKey(e.rkey ^ uint64(e.tp.Tile[t])*e.rmul[c][blank])
+			e.gpf.PrefetchKey(e.rkey^uint64(e.tp.Tile[t])*e.rmul[c][blank], x>>1)
 		}
 	}
 }
