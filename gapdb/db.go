@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 
+	"github.com/gapset/gapset/internal/hugemem"
 	"github.com/gapset/gapset/internal/safe"
 )
 
@@ -21,6 +22,9 @@ type DB struct {
 	table  []byte
 	filter []byte // FilterLen bytes after the table (nil without one)
 	unmap  func()
+	// Huge is how many bytes of the mapping the kernel maps with 2 MiB
+	// pages (-1: not known); see hugemem.Mapped.
+	Huge int64
 	proj   projector
 	mask   uint16 // 1<<Bits - 1
 }
@@ -57,6 +61,12 @@ func Open(path string) (*DB, error) {
 		}
 	}
 	d.unmap = unmap
+	d.Huge = -1
+	if unmap != nil {
+		if huge, ok := hugemem.Mapped(data); ok {
+			d.Huge = huge
+		}
+	}
 	d.table = data[:h.TableLen:h.TableLen]
 	if h.FilterLen > 0 {
 		d.filter = data[h.TableLen:]

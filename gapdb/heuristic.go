@@ -38,6 +38,9 @@ type Heuristic struct {
 	NoSkip bool
 	// NoPrefetch turns off the prefetch (comparisons: nodes are the same).
 	NoPrefetch bool
+	// NoFilter asks the tables without the databases' filters
+	// (comparisons: nodes are the same).
+	NoFilter bool
 	Label      string
 }
 
@@ -97,7 +100,11 @@ func (h Heuristic) NewEvaluator(rows, cols int) (ida.Evaluator, error) {
 			return nil, fmt.Errorf("%s: a %dx%d database, but the boards are %dx%d", d.Path, d.Rows, d.Cols, rows, cols)
 		}
 		top = max(top, d.Levels)
-		e.tabs = append(e.tabs, table{words: d.table, proj: d.proj, bits: d.Bits, mask: d.mask, filter: d.filter, fmask: 1<<(4*d.FilterCells) - 1})
+		t := table{words: d.table, proj: d.proj, bits: d.Bits, mask: d.mask}
+		if !h.NoFilter {
+			t.filter, t.fmask = d.filter, 1<<(4*d.FilterCells)-1
+		}
+		e.tabs = append(e.tabs, t)
 	}
 	// A database of fewer levels still answers: its entry "above gap 2n"
 	// (n+1) is the bound "gap at least 2n+2", one a larger h_G:2N reads the

@@ -47,6 +47,14 @@ func (r *Resolver) gapDBHeuristic(maxGap, cells, filter int, transpose bool) (ga
 		return gapdb.Heuristic{}, err
 	}
 	h := gapdb.Heuristic{Levels: maxGap/2 + 1, Transpose: transpose, NoSkip: r.opt.NoSkip}
+	// The databases' filters are their dense tables: --dense 0 turns them
+	// off (comparisons: the same nodes); their cells are the build's.
+	if r.opt.NameDense {
+		if len(r.opt.Dense) != 1 || r.opt.Dense[0] != 0 {
+			return gapdb.Heuristic{}, fmt.Errorf("--dense %v with --gapdb: a gap database's filter is chosen when it is built (gapset gapdb --filter-cells); --dense 0 turns it off", r.opt.Dense)
+		}
+		h.NoFilter = true
+	}
 	var names []string
 	top := -1
 	for _, d := range dbs {
@@ -72,6 +80,9 @@ func (r *Resolver) gapDBHeuristic(maxGap, cells, filter int, transpose bool) (ga
 	h.Label = fmt.Sprintf("gap%d%s(%s)", maxGap, r2, strings.Join(names, "+"))
 	if h.NoSkip {
 		h.Label += "-noskip"
+	}
+	if h.NoFilter {
+		h.Label += "-nofilter"
 	}
 	return h, nil
 }

@@ -61,6 +61,10 @@ func TestGapDBCommand(t *testing.T) {
 		code, filtered, errs := runCmd(t, boards3x3, "solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-H", h, "--gapdb", fdb)
 		require.Equal(t, 0, code, errs)
 		assert.Equal(t, nodesOf(plain), nodesOf(filtered))
+		code, off, errs := runCmd(t, boards3x3, "solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-H", h, "--gapdb", fdb, "--dense", "0")
+		require.Equal(t, 0, code, errs)
+		assert.Equal(t, nodesOf(plain), nodesOf(off))
+		assert.Contains(t, off, "(GapDB4_6)-nofilter")
 	}
 	code, out, errs = runCmd(t, "", "verify", fdb)
 	require.Equal(t, 0, code, errs)
@@ -99,6 +103,7 @@ func TestGapDBCommand(t *testing.T) {
 		{[]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-H", "gap4:6/4", "--gapdb", db}, "filter sets do not apply"},
 		{[]string{"solve", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-H", "gap4:5", "--gapdb", db}, "no gap database on 5 cells"},
 		{[]string{"solve", "-q", "-H", "gap4:6", "--gapdb", db, "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "0", "15"}, "a 3x3 database, but the boards are 4x4"},
+		{append(append(solve, "--gapdb", db), "--dense", "4"), "a gap database's filter is chosen when it is built"},
 		{[]string{"verify", bad}, "does not match its CRC"},
 		{[]string{"report", bad}, "does not match its CRC"},
 	} {

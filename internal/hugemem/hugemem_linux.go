@@ -7,6 +7,9 @@
 package hugemem
 
 import (
+	"os"
+	"strconv"
+	"strings"
 	"syscall"
 	"unsafe"
 )
@@ -68,4 +71,50 @@ func Alloc[W any](n int) ([]W, func(), func(lo, hi int)) {
 		}
 	}
 	return unsafe.Slice((*W)(unsafe.Pointer(&mem[0])), n), func() { _ = syscall.Munmap(mem) }, release
+}
+
+// Mapped reports how many bytes of the mapping that holds b are mapped
+// with huge pages (the kernel's FilePmdMapped and AnonHugePages in
+// /proc/self/smaps), and false where the kernel does not say. A file's
+// pages are mapped huge only where the page cache holds them in 2 MiB
+// folios: those read from the disk, not those the file was written with.
+func Mapped(b []byte) (int64, bool) {
+	if len(b) == 0 {
+		return 0, false
+	}
+	addr := uint64(uintptr(unsafe.Pointer(&b[0])))
+	raw, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		return 0, false
+	}
+	in, found := false, false
+	var huge int64
+	for _, line := range strings.Split(string(raw), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		if lo, hi, ok := strings.Cut(f[0], "-"); ok && !strings.HasSuffix(f[0], ":") {
+			a, err1 := strconv.ParseUint(lo, 16, 64)
+			z, err2 := strconv.ParseUint(hi, 16, 64)
+			in = err1 == nil && err2 == nil && a <= addr && addr < z
+			found = found || in
+			continue
+		}
+		if in && len(f) >= 2 && (f[0] == "FilePmdMapped:" || f[0] == "AnonHugePages:") {
+			kb, err := strconv.ParseInt(f[1], 10, 64)
+			if err == nil {
+				huge += kb << 10
+			}
+		}
+	}
+	return huge, found
+}
+
+// Uncache asks the kernel to drop a file's pages from the page cache (a
+// hint; dirty pages stay), so that its next read comes from the disk into
+// large folios: a table written and then mapped would otherwise be mapped
+// with the 4 KiB pages it was written with.
+func Uncache(f *os.File) {
+	_, _, _ = syscall.Syscall6(syscall.SYS_FADVISE64, f.Fd(), 0, 0, 4 /* POSIX_FADV_DONTNEED */, 0, 0)
 }

@@ -2,7 +2,9 @@ package hugemem
 
 import (
 	"testing"
+	"unsafe"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -30,4 +32,24 @@ func TestAllocRelease(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Mapped finds the mapping of a table (on the heap, or mapped outside it)
+// and reports no more huge bytes than the mapping has; nil finds nothing.
+func TestMapped(t *testing.T) {
+	heap := make([]byte, 1<<20)
+	huge, ok := Mapped(heap)
+	assert.True(t, ok)
+	assert.GreaterOrEqual(t, huge, int64(0))
+	w, free, _ := Alloc[uint64](Min / 8 * 2)
+	defer free()
+	for i := range w {
+		w[i] = uint64(i)
+	}
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 8*len(w))
+	huge, ok = Mapped(b)
+	assert.True(t, ok)
+	assert.LessOrEqual(t, huge, int64(len(b)))
+	_, ok = Mapped(nil)
+	assert.False(t, ok)
 }

@@ -4,6 +4,8 @@
 // tables; elsewhere than Linux it does nothing.
 package hugemem
 
+import "os"
+
 // Min is the size from which a table is worth the hint.
 const Min = 64 << 20
 
@@ -18,3 +20,9 @@ func Words([]uint64) {}
 func Alloc[W any](n int) ([]W, func(), func(lo, hi int)) {
 	return make([]W, n), func() {}, func(int, int) {}
 }
+
+// Mapped reports nothing where the kernel's page sizes are not known.
+func Mapped([]byte) (int64, bool) { return 0, false }
+
+// Uncache does nothing where the page cache cannot be told.
+func Uncache(*os.File) {}
