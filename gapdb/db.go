@@ -25,8 +25,8 @@ type DB struct {
 	// Huge is how many bytes of the mapping the kernel maps with 2 MiB
 	// pages (-1: not known); see hugemem.Mapped.
 	Huge int64
-	proj   projector
-	mask   uint16 // 1<<Bits - 1
+	proj projector
+	mask uint16 // 1<<Bits - 1
 }
 
 // Open maps a database and checks it whole: the header's CRC and fields,

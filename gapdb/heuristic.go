@@ -41,7 +41,7 @@ type Heuristic struct {
 	// NoFilter asks the tables without the databases' filters
 	// (comparisons: nodes are the same).
 	NoFilter bool
-	Label      string
+	Label    string
 }
 
 // Name implements ida.Heuristic.
