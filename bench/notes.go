@@ -18,6 +18,7 @@ type RunInfo struct {
 	Repeat     int      // solves per instance and heuristic (the fastest kept)
 	Included   []string // results.jsonl files of earlier runs
 	SetNotes   []string // the gap sets in memory, a line each
+	DBNotes    []string // the gap databases mapped, a line each
 	// Ready is the wall time from the command's start until every
 	// heuristic was built (files loaded and checked whole), Done until the
 	// last search ended: the load is part of what a user waits for.
@@ -45,6 +46,9 @@ func (r RunInfo) Notes() []string {
 	}
 	if len(r.SetNotes) > 0 {
 		notes = append(append(append(notes, "", "Gap sets (exact, in memory):", ""), r.SetNotes...), "")
+	}
+	if len(r.DBNotes) > 0 {
+		notes = append(append(append(notes, "", "Gap databases (mapped):", ""), r.DBNotes...), "")
 	}
 	return notes
 }

@@ -19,7 +19,9 @@ func TestRunInfoNotes(t *testing.T) {
 		"", "Records included from earlier runs: a.jsonl, b.jsonl.",
 		"", "Gap sets (exact, in memory):", "", "- Gap0_8: 1 key", "",
 	}, r.Notes())
-	r.Included, r.SetNotes = nil, nil
+	r.Included, r.SetNotes, r.DBNotes = nil, nil, []string{"| GapDB8_8 | a.gapdb | 9 | 6 | 84% |"}
+	assert.Equal(t, []string{"", "Gap databases (mapped):", "", "| GapDB8_8 | a.gapdb | 9 | 6 | 84% |", ""}, r.Notes()[1:])
+	r.DBNotes = nil
 	r.Ready, r.Done = 1500*time.Millisecond, 62*time.Second
 	assert.Equal(t, []string{"", "Wall time from the start: heuristics ready (files loaded and checked) at 1.500 s, the last search done at 62.000 s."}, r.Notes()[1:])
 	r.Solved = false

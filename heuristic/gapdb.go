@@ -2,6 +2,7 @@ package heuristic
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/gapset/gapset/gapdb"
@@ -30,6 +31,24 @@ func (r *Resolver) gapDBs() ([]*gapdb.DB, error) {
 	}
 	r.dbs = dbs
 	return dbs, nil
+}
+
+// DBNotes describes the gap databases opened, a table row each: how much
+// of each the kernel maps with 2 MiB pages, which decides what a read of a
+// big table costs (a TLB miss on nearly every read with 4 KiB pages).
+func (r *Resolver) DBNotes() []string {
+	if len(r.dbs) == 0 {
+		return nil
+	}
+	out := []string{"| database | file | bytes | filter cells | mapped with 2 MiB pages |", "|---|---|---:|---:|---:|"}
+	for _, d := range r.dbs {
+		huge := "not known"
+		if size := d.TableOff + d.TableLen + d.FilterLen; d.Huge >= 0 {
+			huge = fmt.Sprintf("%.0f%%", 100*float64(d.Huge)/float64(size))
+		}
+		out = append(out, fmt.Sprintf("| %s | %s | %d | %d | %s |", d.Name(), filepath.Base(d.Path), d.TableOff+d.TableLen+d.FilterLen, d.FilterCells, huge))
+	}
+	return out
 }
 
 // gapDBHeuristic is h_G:maxGap read from the gap databases on the given

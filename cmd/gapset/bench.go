@@ -101,7 +101,7 @@ func runBench(c *cli.Context, e *env) error {
 	}
 	s := bench.Summarize(recs, c.String("baseline"))
 	notes := bench.RunInfo{Instances: len(insts), Input: c.String("input"), Heuristics: c.String("heuristics"), Solved: len(hs) > 0,
-		Jobs: c.Int("jobs"), Cores: runtime.NumCPU(), Repeat: c.Int("repeat"), Included: c.StringSlice("include"), SetNotes: res.SetNotes(),
+		Jobs: c.Int("jobs"), Cores: runtime.NumCPU(), Repeat: c.Int("repeat"), Included: c.StringSlice("include"), SetNotes: res.SetNotes(), DBNotes: res.DBNotes(),
 		Ready: ready, Done: done}.Notes()
 	title := cmp.Or(c.String("title"), s.DefaultTitle(c.String("input"), time.Now()))
 	if err := bench.WriteAll(c.String("out"), recs, s, title, notes); err != nil {

@@ -66,6 +66,15 @@ func TestGapDBCommand(t *testing.T) {
 		assert.Equal(t, nodesOf(plain), nodesOf(off))
 		assert.Contains(t, off, "(GapDB4_6)-nofilter")
 	}
+	// bench names the databases it mapped and how much of them has 2 MiB pages
+	bout := filepath.Join(dir, "bench")
+	code, _, errs = runCmd(t, boards3x3, "bench", "-q", "--rows", "3", "--cols", "3", "-i", "-", "-H", "gap4r:6", "--gapdb", fdb, "--out", bout)
+	require.Equal(t, 0, code, errs)
+	sum, err := os.ReadFile(filepath.Join(bout, "summary.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(sum), "Gap databases (mapped):")
+	assert.Regexp(t, `\| GapDB4_6 \| f.gapdb \| \d+ \| 3 \| (\d+%|not known) \|`, string(sum))
+
 	code, out, errs = runCmd(t, "", "verify", fdb)
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, out, "counts and filter valid; equal to the table its level files build")
