@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"time"
 
 	"github.com/gapset/gapset/internal/placement"
 )
@@ -97,18 +98,23 @@ type suffix struct{ s, id uint32 }
 // them, as many as fit the budget: a pass whose tables pass it starts again
 // with fewer levels. It returns the levels made (0: none; the level passes
 // start from the keys) and the entries of the stream written (at
-// streamPath(L - levels)).
-func (lb *levelBuilder) makeBottom(b int, open func() (source, error)) (int, uint64, error) {
+// streamPath(L - levels)). from, when set, is the pass's checkpoint to
+// continue from (its b levels; the tables are loaded).
+func (lb *levelBuilder) makeBottom(b int, open func() (source, error), from *stageRecord) (int, uint64, error) {
 	for b > 0 {
 		out := lb.streamPath(lb.L - b)
-		written, next, err := lb.bottomPass(b, open, out)
+		written, next, err := lb.bottomPass(b, open, out, from)
+		from = nil
 		if err == nil {
 			return b, written, nil
 		}
 		if !errors.Is(err, errSpill) {
 			return 0, 0, err
 		}
-		// nothing is flushed before the pass succeeds: start afresh
+		// start afresh: first the checkpoint naming the pass's files goes
+		if err := lb.dropPass(); err != nil {
+			return 0, 0, err
+		}
 		lb.t = newTable(lb.t.zdd, lb.L)
 		if err := os.Remove(out); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return 0, 0, err
@@ -122,7 +128,7 @@ func (lb *levelBuilder) makeBottom(b int, open func() (source, error)) (int, uin
 // bottomPass makes levels L-1 .. L-b from the keys. On errSpill it returns
 // the levels the next attempt should make: the deepest ones whose tables,
 // extrapolated from the keys read to all the keys, fit the budget.
-func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out string) (uint64, int, error) {
+func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out string, from *stageRecord) (uint64, int, error) {
 	t := lb.t
 	L, top := lb.L, lb.L-b
 	src, err := open()
@@ -130,11 +136,30 @@ func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out strin
 		return 0, 0, err
 	}
 	defer src.close()
-	w, err := lb.createStream(out)
+	var prefix, read, groups uint64
+	var w *sink
+	if from != nil {
+		read, prefix = from.Pass.Read, from.Pass.Prev
+		ks, ok := src.(*keySource)
+		if !ok {
+			return 0, 0, errors.New("a bottom pass resumes from the key file only")
+		}
+		if err := ks.skip(read); err != nil {
+			return 0, 0, err
+		}
+		w, err = lb.reopenStream(out, from)
+	} else {
+		w, err = lb.createStream(out)
+	}
 	if err != nil {
 		return 0, 0, err
 	}
 	defer w.close()
+	every := passEvery(lb.total, lb.every)
+	if lb.r == nil {
+		every = 0
+	}
+	nextAt, lastAt := read+every, time.Now()
 	stage := fmt.Sprintf("bottom %d levels (%d-%d of %d) in one pass", b, L-1, top, L)
 	mask := uint64(1)<<uint(b) - 1
 	tables := func() int64 {
@@ -145,7 +170,6 @@ func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out strin
 		return s
 	}
 	var grp []suffix
-	var prefix, read, groups uint64
 	// finish reduces the group of prefix to its node, pairing the suffixes
 	// level by level as groups pairs a stream's entries.
 	finish := func() error {
@@ -179,7 +203,7 @@ func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out strin
 		if !ok {
 			break
 		}
-		if read > 0 && key>>uint(b) != prefix {
+		if len(grp) > 0 && key>>uint(b) != prefix {
 			if err := finish(); err != nil {
 				return 0, 0, err
 			}
@@ -187,6 +211,12 @@ func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out strin
 				return 0, lb.fewerBottom(b, read), errSpill
 			}
 			grp = grp[:0]
+			if every > 0 && (read >= nextAt || groups&4095 == 0 && time.Since(lastAt) >= passInterval) {
+				if err := lb.passCheckpoint(b, read, w); err != nil {
+					return 0, 0, err
+				}
+				nextAt, lastAt = read+every, time.Now()
+			}
 		}
 		prefix = key >> uint(b)
 		grp = append(grp, suffix{uint32(key & mask), True})
@@ -195,7 +225,7 @@ func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out strin
 	if err := src.close(); err != nil {
 		return 0, 0, err
 	}
-	if read > 0 {
+	if len(grp) > 0 {
 		if err := finish(); err != nil {
 			return 0, 0, err
 		}
@@ -212,6 +242,7 @@ func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out strin
 		}
 		t.levels[l] = levelTable{nodes: t.levels[l].nodes}
 	}
+	lb.saved = nil
 	lb.report(stage, read)
 	return w.n, 0, lb.closeStream(w)
 }
@@ -232,4 +263,26 @@ func (lb *levelBuilder) fewerBottom(b int, read uint64) int {
 		}
 	}
 	return b - 1
+}
+
+// dropPass forgets the stage's checkpoint inside a bottom pass that starts
+// again (a kill now starts the stage over) and empties the node file the
+// pass wrote its chunks to.
+func (lb *levelBuilder) dropPass() error {
+	lb.saved = nil
+	if lb.r == nil {
+		return nil
+	}
+	if rec := lb.r.m.stage(lb.zdd); rec == nil || rec.Pass == nil {
+		return nil
+	}
+	if lb.zdd {
+		lb.r.m.ZDD = nil
+	} else {
+		lb.r.m.BDD = nil
+	}
+	if err := lb.r.save(); err != nil {
+		return err
+	}
+	return lb.nodes.Truncate(0)
 }

@@ -224,6 +224,16 @@ func TestOutOfCoreStateRefusesDamage(t *testing.T) {
 		}
 	})
 	require.Equal(t, []string{"bdd/nodes", statedir.MarkerName, statedir.LockName, "manifest.json", fmt.Sprintf("zdd/level-%d", L/2), "zdd/nodes"}, names)
+	refusesDamage(t, c, dir, want)
+}
+
+// refusesDamage flips, cuts and removes the files of the stopped state in
+// dir one at a time: each damage is refused as damaged in one line and
+// leaves the state as it was; the state undamaged then resumes to want.
+func refusesDamage(t *testing.T, c resumeCase, dir string, want []byte) {
+	t.Helper()
+	before := stateTree(t, dir)
+	names := slices.Sorted(maps.Keys(before))
 	refused := func(msg string) {
 		t.Helper()
 		st, err := openState(t, dir, false)
@@ -290,7 +300,7 @@ func TestOutOfCoreStateRefusesDamage(t *testing.T) {
 		assert.True(t, maps.EqualFunc(before, stateTree(t, dir), bytes.Equal), "%s: the refusals left the state as it was", name)
 	}
 	t.Logf("%d flips refused", tried)
-	st, err = openState(t, dir, false)
+	st, err := openState(t, dir, false)
 	require.NoError(t, err)
 	got, err := c.build(t, st, nil, nil)
 	require.NoError(t, err)
@@ -405,4 +415,152 @@ func TestOutOfCoreResumesWideLevels(t *testing.T) {
 		require.NoError(t, got.BDD.Close())
 		require.NoError(t, st.Remove())
 	}
+}
+
+// passCases are builds with checkpoints inside their bottom pass (every
+// few keys): the density's pass on 5 and 7 cells, a 3-level pass in ranks,
+// and a pass that passes a tiny budget and starts again with fewer levels.
+func passCases(t *testing.T) []resumeCase {
+	cases := resumeCases(t)
+	out := []resumeCase{cases[0], cases[2], cases[3]}
+	fb := cases[0]
+	fb.name, fb.oc.Memory = fb.name+" falling back", 6<<10
+	out = append(out, fb)
+	for i := range out {
+		out[i].oc.PassEvery = out[i].kb.Count/12 + 1
+		out[i].name += " pass checkpoints"
+	}
+	return out
+}
+
+// A build stopped at checkpoints inside its bottom pass (the BDD's and the
+// ZDD count's) and resumed, stopped again one checkpoint on and resumed to
+// the end, gives the file of a build never stopped, and says where in the
+// pass it continues.
+func TestOutOfCoreResumesInsideBottomPass(t *testing.T) {
+	for _, c := range passCases(t) {
+		ref, err := c.build(t, nil, nil, nil)
+		require.NoError(t, err, c.name)
+		want := encodedAs(t, ref.BDD, c.rows, c.cols, c.k)
+		require.NoError(t, ref.BDD.Close())
+		if b := bottomLevels(c.kb.Count, c.rows*c.cols, c.k, c.oc.Bottom); strings.HasSuffix(c.name, "falling back pass checkpoints") {
+			require.Less(t, ref.BDD.Bottom, b, "%s: the pass fell back", c.name)
+		} else {
+			require.Equal(t, b, ref.BDD.Bottom, c.name)
+		}
+		L := 4 * c.k
+		// the checkpoints of a whole build: those inside a pass say level L
+		dir := filepath.Join(t.TempDir(), "state")
+		st, err := openState(t, dir, false)
+		require.NoError(t, err)
+		var inPass []int // the checkpoints (from 1) inside a pass
+		zddPass, seen := 0, 0
+		got, err := c.build(t, st, func(zdd bool, next int) error {
+			seen++
+			if next == L {
+				inPass = append(inPass, seen)
+				if zdd {
+					zddPass++
+				}
+			}
+			return nil
+		}, nil)
+		require.NoError(t, err, c.name)
+		assert.True(t, bytes.Equal(want, encodedAs(t, got.BDD, c.rows, c.cols, c.k)), c.name)
+		assert.Equal(t, ref.BDD.Bottom, got.BDD.Bottom, c.name)
+		require.NoError(t, got.BDD.Close())
+		require.NoError(t, st.Remove())
+		require.Greater(t, len(inPass)-zddPass, 3, "%s: checkpoints inside the BDD's pass", c.name)
+		require.Positive(t, zddPass, "%s: and inside the ZDD's", c.name)
+
+		// the first ones, the last ones and some between
+		var stops []int
+		for i, stop := range inPass {
+			if i < 3 || i >= len(inPass)-2 || i%5 == 0 {
+				stops = append(stops, stop)
+			}
+		}
+		for _, stop := range stops {
+			msg := fmt.Sprintf("%s stopped at checkpoint %d", c.name, stop)
+			dir := stoppedState(t, c, stop)
+			var told []Resumed
+			for again := 1; ; again = -1 {
+				st, err := openState(t, dir, false)
+				require.NoError(t, err)
+				n := 0
+				got, err := c.build(t, st, stopAt(again, &n), func(r Resumed) { told = append(told, r) })
+				if again > 0 {
+					require.ErrorIs(t, err, errStop, msg)
+					st.Close()
+					continue
+				}
+				require.NoError(t, err, msg)
+				assert.True(t, bytes.Equal(want, encodedAs(t, got.BDD, c.rows, c.cols, c.k)), msg)
+				assert.Equal(t, ref.ZDDNodes, got.ZDDNodes, msg)
+				assert.Equal(t, ref.BDD.Count, got.BDD.Count, msg)
+				assert.Equal(t, ref.BDD.Bottom, got.BDD.Bottom, msg)
+				require.NoError(t, got.BDD.Close())
+				require.NoError(t, st.Remove())
+				break
+			}
+			require.Len(t, told, 2, msg)
+			r := told[0]
+			assert.Positive(t, r.Read, msg)
+			assert.Less(t, r.Read, r.Total, msg)
+			assert.Equal(t, c.kb.Count, r.Total, msg)
+			assert.Equal(t, L-1-r.Bottom, r.Next, msg)
+			assert.Contains(t, r.String(), fmt.Sprintf("inside the first pass (the deepest %d levels, %d-%d of %d): %d of %d keys read",
+				r.Bottom, L-1, L-r.Bottom, L, r.Read, r.Total), msg)
+			assert.Contains(t, r.String(), fmt.Sprintf("continuing at key %d", r.Read), msg)
+			assert.Equal(t, stop > inPass[len(inPass)-zddPass-1], r.ZDD, msg)
+		}
+	}
+}
+
+// A state stopped inside the ZDD count's bottom pass with any byte of its
+// manifest, of the pass's stream or of a node file flipped, a file cut
+// short or missing, is refused and left as it was; a stream longer than
+// its checkpoint (written on before the stop) is cut back and resumes.
+func TestOutOfCoreStateInsidePassRefusesDamage(t *testing.T) {
+	c := passCases(t)[0]
+	ref, err := c.build(t, nil, nil, nil)
+	require.NoError(t, err)
+	want := encodedAs(t, ref.BDD, c.rows, c.cols, c.k)
+	require.NoError(t, ref.BDD.Close())
+	L := 4 * c.k
+	last := 0
+	dir := filepath.Join(t.TempDir(), "state")
+	st, err := openState(t, dir, false)
+	require.NoError(t, err)
+	seen := 0
+	_, err = c.build(t, st, func(zdd bool, next int) error {
+		seen++
+		if zdd && next == L {
+			last = seen
+		}
+		return nil
+	}, nil)
+	require.NoError(t, err)
+	require.NoError(t, st.Remove())
+	require.Positive(t, last)
+	dir = stoppedState(t, c, last-1) // inside the ZDD's pass, a table of several levels
+	b := ref.BDD.Bottom
+	names := slices.Sorted(maps.Keys(stateTree(t, dir)))
+	require.Equal(t, []string{"bdd/nodes", statedir.MarkerName, statedir.LockName, "manifest.json", fmt.Sprintf("zdd/level-%d", L-b), "zdd/nodes"}, names)
+	refusesDamage(t, c, dir, want)
+
+	// written on after the checkpoint: resumed all the same
+	dir = stoppedState(t, c, last-1)
+	f, err := os.OpenFile(filepath.Join(dir, "zdd", fmt.Sprintf("level-%d", L-b)), os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.Write([]byte{1, 2, 3, 4, 5})
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	st, err = openState(t, dir, false)
+	require.NoError(t, err)
+	got, err := c.build(t, st, nil, nil)
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(want, encodedAs(t, got.BDD, c.rows, c.cols, c.k)))
+	require.NoError(t, got.BDD.Close())
+	require.NoError(t, st.Remove())
 }
