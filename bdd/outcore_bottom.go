@@ -95,8 +95,9 @@ func expectedPrefixes(keys uint64, n, k, b int) float64 {
 type suffix struct{ s, id uint32 }
 
 // makeBottom makes the deepest levels in one pass over the keys, at most b of
-// them, as many as fit the budget: a pass whose tables pass it starts again
-// with fewer levels. It returns the levels made (0: none; the level passes
+// them, as many as fit the budget: a pass whose tables pass it goes on with
+// fewer levels (narrow), or, when none would fit, leaves the keys to the
+// level passes. It returns the levels made (0: none; the level passes
 // start from the keys) and the entries of the stream written (at
 // streamPath(L - levels)). from, when set, is the pass's checkpoint to
 // continue from (its b levels; the tables are loaded).
@@ -106,7 +107,7 @@ func (lb *levelBuilder) makeBottom(b int, open func() (source, error), from *sta
 		written, next, err := lb.bottomPass(b, open, out, from)
 		from = nil
 		if err == nil {
-			return b, written, nil
+			return next, written, nil
 		}
 		if !errors.Is(err, errSpill) {
 			return 0, 0, err
@@ -125,9 +126,12 @@ func (lb *levelBuilder) makeBottom(b int, open func() (source, error), from *sta
 	return 0, 0, nil
 }
 
-// bottomPass makes levels L-1 .. L-b from the keys. On errSpill it returns
-// the levels the next attempt should make: the deepest ones whose tables,
-// extrapolated from the keys read to all the keys, fit the budget.
+// bottomPass makes levels L-1 .. L-b from the keys, or fewer when their
+// tables pass the budget (see narrow); it returns the entries of the
+// stream written and the levels made. On errSpill (no fewer levels would
+// fit, or the pass makes every level) it returns the levels the next
+// attempt should make: the deepest ones whose tables, extrapolated from the
+// keys read to all the keys, fit the budget.
 func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out string, from *stageRecord) (uint64, int, error) {
 	t := lb.t
 	L, top := lb.L, lb.L-b
@@ -154,7 +158,7 @@ func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out strin
 	if err != nil {
 		return 0, 0, err
 	}
-	defer w.close()
+	defer func() { w.close() }()
 	every := passEvery(lb.total, lb.every)
 	if lb.r == nil {
 		every = 0
@@ -207,10 +211,19 @@ func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out strin
 			if err := finish(); err != nil {
 				return 0, 0, err
 			}
-			if tables() > lb.budget {
-				return 0, lb.fewerBottom(b, read), errSpill
-			}
 			grp = grp[:0]
+			if tables() > lb.budget {
+				nb := lb.fewerBottom(b, read)
+				if nb == 0 || b == L {
+					return 0, nb, errSpill
+				}
+				if w, err = lb.narrow(b, nb, w, read); err != nil {
+					return 0, 0, err
+				}
+				b, top, mask = nb, L-nb, uint64(1)<<uint(nb)-1
+				stage = fmt.Sprintf("bottom %d levels (%d-%d of %d) in one pass", b, L-1, top, L)
+				nextAt = read // a checkpoint of the narrower pass at once
+			}
 			if every > 0 && (read >= nextAt || groups&4095 == 0 && time.Since(lastAt) >= passInterval) {
 				if err := lb.passCheckpoint(b, read, w); err != nil {
 					return 0, 0, err
@@ -230,7 +243,15 @@ func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out strin
 			return 0, 0, err
 		}
 		if tables() > lb.budget {
-			return 0, lb.fewerBottom(b, read), errSpill
+			nb := lb.fewerBottom(b, read)
+			if nb == 0 || b == L {
+				return 0, nb, errSpill
+			}
+			if w, err = lb.narrow(b, nb, w, read); err != nil {
+				return 0, 0, err
+			}
+			b, top = nb, L-nb
+			stage = fmt.Sprintf("bottom %d levels (%d-%d of %d) in one pass", b, L-1, top, L)
 		}
 	}
 	lb.peak = max(lb.peak, tables())
@@ -244,7 +265,7 @@ func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out strin
 	}
 	lb.saved = nil
 	lb.report(stage, read)
-	return w.n, 0, lb.closeStream(w)
+	return w.n, b, lb.closeStream(w)
 }
 
 // fewerBottom is the levels a bottom pass of b levels that passed the
@@ -285,4 +306,122 @@ func (lb *levelBuilder) dropPass() error {
 		return err
 	}
 	return lb.nodes.Truncate(0)
+}
+
+// narrow goes on with a bottom pass of b levels whose tables passed the
+// budget after the groups of its first read keys as a pass of nb < b
+// levels, without reading those keys again. The tables of the deepest nb
+// levels stay as they are: a pass of nb levels over the same keys would
+// have asked them for the same nodes in the same order (each level's in
+// key order), and goes on asking them for the rest. The stream of level
+// L-nb for the keys read is read off the diagram: the node of each
+// (L-b)-bit prefix in the stream written so far, followed down its
+// b-nb next variables by every suffix (a variable its node skips: both
+// branches in a BDD, the 0-branch in a ZDD), is the node of each
+// (L-nb)-bit prefix under it, False where no key has that prefix; the
+// pass's groups end on (L-b)-bit prefixes, so no (L-nb)-bit prefix
+// straddles read. Levels L-b .. L-nb-1 are dropped and left to the level
+// passes, which make them from that stream; the pool is compacted (their
+// chunks go, the references of the nodes kept are renumbered and their
+// slots rebuilt). The file is the one the pass of nb levels from the first
+// key makes: the levels hold the same nodes, and Save numbers by walking.
+func (lb *levelBuilder) narrow(b, nb int, w *sink, read uint64) (*sink, error) {
+	t, L := lb.t, lb.L
+	if err := lb.dropPass(); err != nil {
+		return nil, err
+	}
+	old := w.f.Name()
+	if err := w.close(); err != nil {
+		return nil, err
+	}
+	// the chunks kept: the first (level 0's, outside the pass) and the
+	// deepest nb levels', in their order
+	newID := make([]uint32, len(t.chunks))
+	keep := 0
+	for c := range t.chunks {
+		if c == 0 || int(t.level[c]) >= L-nb {
+			newID[c] = uint32(keep)
+			keep++
+		}
+	}
+	remap := func(r uint32) uint32 {
+		if r < 2 {
+			return r
+		}
+		return newID[r>>chunkBits]<<chunkBits | r&chunkMask
+	}
+	src, err := openSource(old)
+	if err != nil {
+		return nil, err
+	}
+	defer src.close()
+	nw, err := lb.createStream(lb.streamPath(L - nb))
+	if err != nil {
+		return nil, err
+	}
+	var down func(r uint32, l int, q uint64) error
+	down = func(r uint32, l int, q uint64) error {
+		if r == False {
+			return nil
+		}
+		if l == L-nb {
+			return nw.entry(q, remap(r))
+		}
+		lo, hi := r, r
+		if r >= 2 && t.refLevel(r) == l {
+			n := t.node(r)
+			lo, hi = n.lo, n.hi
+		} else if t.zdd {
+			hi = False
+		}
+		if err := down(lo, l+1, q<<1); err != nil {
+			return err
+		}
+		return down(hi, l+1, q<<1|1)
+	}
+	for {
+		p, id, ok := src.next()
+		if !ok {
+			break
+		}
+		if err := down(id, L-b, p); err != nil {
+			nw.close()
+			return nil, err
+		}
+	}
+	if err := src.close(); err != nil {
+		nw.close()
+		return nil, err
+	}
+	// the pool without the dropped levels' chunks
+	a := arena{chunks: make([][]pair, 0, keep), level: make([]uint8, 0, keep), pos: make([]uint32, 0, keep)}
+	for c, ch := range t.chunks {
+		if c != 0 && int(t.level[c]) < L-nb {
+			continue
+		}
+		for i := range ch {
+			ch[i] = pair{remap(ch[i].lo), remap(ch[i].hi)}
+		}
+		a.chunks, a.level, a.pos = append(a.chunks, ch), append(a.level, t.level[c]), append(a.pos, t.pos[c])
+	}
+	t.arena = a
+	lb.flushed = nil
+	for l := L - b; l < L; l++ {
+		lt := &t.levels[l]
+		t.recent[l] = [recentSize]recentEntry{}
+		if l < L-nb {
+			*lt = levelTable{slots: make([]uint32, minSlots), ib: startIB}
+			continue
+		}
+		for i, c := range lt.nodes.ids {
+			lt.nodes.ids[i] = newID[c]
+		}
+		lt.resize(&t.arena, l, len(lt.slots))
+	}
+	if err := os.Remove(old); err != nil {
+		nw.close()
+		return nil, err
+	}
+	lb.report(fmt.Sprintf("bottom %d levels passed the budget (%d KiB) after %d keys: going on with %d", b, lb.budget>>10, read, nb), read)
+	return nw, nil
 }

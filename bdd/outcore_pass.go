@@ -26,7 +26,10 @@ import (
 // in creation order, not its slot, so the references are the same; the
 // sizes make the budget checks the same), skips the keys read and goes on
 // appending to the stream. Saving needs no memory beyond the tables: the
-// chunks are written and hashed where they are.
+// chunks are written and hashed where they are. The checksum covers each
+// chunk's nodes only, not the rest of its 512 KiB: a process killed after
+// a checkpoint may have written more nodes there, which a resume ignores
+// and overwrites.
 
 const (
 	passShare    = 20 // a checkpoint every 1/passShare of the keys,
@@ -87,7 +90,7 @@ func (lb *levelBuilder) passCheckpoint(b int, read uint64, w *sink) error {
 	if err := r.s.sync(lb.nodes.Name()); err != nil {
 		return err
 	}
-	head, sum := poolSums(t.chunks)
+	sum := poolSum(t.chunks)
 	L, top := lb.L, lb.L-b
 	p := &passRecord{Read: read, Total: lb.total, Prev: w.prev}
 	for l := top; l < L; l++ {
@@ -96,7 +99,7 @@ func (lb *levelBuilder) passCheckpoint(b int, read uint64, w *sink) error {
 	}
 	rec := &stageRecord{Next: top - 1, Entries: w.n, Chunks: len(t.chunks), Parts: make([]int, L), Bottom: b, Peak: lb.peak,
 		Stream: &fileRecord{Name: filepath.Base(w.f.Name()), Bytes: st.Size(), Sum: w.h.crc}, Pass: p,
-		Nodes: nodeRecord{Bytes: size, HeadSum: head, Sum: sum}, Levels: make([]levelRec, L)}
+		Nodes: nodeRecord{Bytes: size, Sum: sum}, Levels: make([]levelRec, L)}
 	for i := range t.levels {
 		v := t.levels[i].nodes
 		rec.Levels[i] = levelRec{IDs: append([]uint32{}, v.ids...), N: v.n}
@@ -124,28 +127,52 @@ func (lb *levelBuilder) writeChunk(id int, ch []pair) error {
 	return nil
 }
 
-// poolSums is nodeSums of the node file the chunks make, each at its
-// place and padded with zeros to its full size, taken from memory.
-func poolSums(chunks [][]pair) (head, sum uint32) {
-	zeros := make([]byte, chunkBytes)
-	for id, ch := range chunks {
-		crc := sum
-		if id == 0 {
-			crc = 0
-		}
-		var b []byte
+// poolSum is the checksum of the chunks' nodes, in chunk order, taken
+// from memory.
+func poolSum(chunks [][]pair) uint32 {
+	var sum uint32
+	for _, ch := range chunks {
 		if len(ch) > 0 {
-			b = unsafe.Slice((*byte)(unsafe.Pointer(&ch[0])), 8*len(ch))
-		}
-		crc = statedir.Update(crc, b)
-		crc = statedir.Update(crc, zeros[:chunkBytes-int64(len(b))])
-		if id == 0 {
-			head = crc
-		} else {
-			sum = crc
+			sum = statedir.Update(sum, unsafe.Slice((*byte)(unsafe.Pointer(&ch[0])), 8*len(ch)))
 		}
 	}
-	return head, sum
+	return sum
+}
+
+// checkPassNodes refuses the node file of a checkpoint inside the bottom
+// pass whose chunks' nodes (as many as the levels say) fail poolSum's
+// checksum.
+func checkPassNodes(dir, path string, rec *stageRecord) error {
+	st, err := os.Lstat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return statedir.Damaged(dir, "its node file is missing or not a file")
+	}
+	if st.Size() < rec.Nodes.Bytes {
+		return statedir.Damaged(dir, "its node file has %d bytes, the manifest says %d", st.Size(), rec.Nodes.Bytes)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return statedir.Damaged(dir, "%v", err)
+	}
+	defer f.Close()
+	used := make([]int64, rec.Chunks)
+	for _, lr := range rec.Levels {
+		for c, id := range lr.IDs {
+			used[id] = 8 * min(chunkSize, int64(lr.N)-int64(c)<<chunkBits)
+		}
+	}
+	buf := make([]byte, chunkBytes)
+	var sum uint32
+	for id, n := range used {
+		if _, err := f.ReadAt(buf[:n], int64(id)*chunkBytes); err != nil {
+			return statedir.Damaged(dir, "its node file: %v", err)
+		}
+		sum = statedir.Update(sum, buf[:n])
+	}
+	if sum != rec.Nodes.Sum || rec.Nodes.HeadSum != 0 {
+		return statedir.Damaged(dir, "its node file fails its checksum")
+	}
+	return nil
 }
 
 // loadPass takes up a bottom pass from its checkpoint (after restore): the

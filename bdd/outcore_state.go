@@ -305,6 +305,8 @@ func (s *State) resume(id buildIdentity) (*resumable, bool, error) {
 			}
 			dir := filepath.Join(s.dir, stageDir(z))
 			switch {
+			case nodes && rec.Pass != nil:
+				err = checkPassNodes(s.dir, filepath.Join(dir, nodesName), rec)
 			case nodes:
 				err = checkNodes(s.dir, filepath.Join(dir, nodesName), rec.Nodes)
 			case rec.Pass != nil:
