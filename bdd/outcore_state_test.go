@@ -59,6 +59,16 @@ func (c resumeCase) build(t *testing.T, st *State, hook func(bool, int) error, o
 	return BuildOutOfCore(c.path, c.rows*c.cols, c.k, c.kb, oc)
 }
 
+// reference is c's build never stopped (closed) and its file's bytes.
+func (c resumeCase) reference(t *testing.T) (Built, []byte) {
+	t.Helper()
+	ref, err := c.build(t, nil, nil, nil)
+	require.NoError(t, err, c.name)
+	want := encodedAs(t, ref.BDD, c.rows, c.cols, c.k)
+	require.NoError(t, ref.BDD.Close())
+	return ref, want
+}
+
 func resumeCases(t *testing.T) []resumeCase {
 	_, g2 := sets3x3(t)
 	dir := t.TempDir()
@@ -90,10 +100,7 @@ func resumeCases(t *testing.T) []resumeCase {
 // again as well; the state goes only when the caller removes it.
 func TestOutOfCoreResumes(t *testing.T) {
 	for _, c := range resumeCases(t) {
-		ref, err := c.build(t, nil, nil, nil)
-		require.NoError(t, err, c.name)
-		want := encodedAs(t, ref.BDD, c.rows, c.cols, c.k)
-		require.NoError(t, ref.BDD.Close())
+		ref, want := c.reference(t)
 		// count the checkpoints of a whole resumable build
 		dir := filepath.Join(t.TempDir(), "state")
 		st, err := openState(t, dir, false)
@@ -199,10 +206,7 @@ func stateTree(t *testing.T, dir string) map[string][]byte {
 func TestOutOfCoreStateRefusesDamage(t *testing.T) {
 	cases := resumeCases(t)
 	c := cases[1] // 5 cells, levels in parts, no bottom pass: 20 levels
-	ref, err := c.build(t, nil, nil, nil)
-	require.NoError(t, err)
-	want := encodedAs(t, ref.BDD, c.rows, c.cols, c.k)
-	require.NoError(t, ref.BDD.Close())
+	_, want := c.reference(t)
 	L := 4 * c.k
 	dir := stoppedState(t, c, L+L/2) // in the ZDD's build: both stages' files
 	// what a stop may leave beside the state (the stream read last) goes
@@ -327,6 +331,13 @@ func refusesDamage(t *testing.T, c resumeCase, dir string, want []byte, unused m
 		assert.True(t, maps.EqualFunc(before, stateTree(t, dir), bytes.Equal), "%s: the refusals left the state as it was", name)
 	}
 	t.Logf("%d flips refused, %d of them (outside the nodes) resumed right", tried, ignored)
+	resumesTo(t, c, dir, want)
+}
+
+// resumesTo resumes the build of c from the state in dir to its end: the
+// file is want; the state is removed.
+func resumesTo(t *testing.T, c resumeCase, dir string, want []byte) {
+	t.Helper()
 	st, err := openState(t, dir, false)
 	require.NoError(t, err)
 	got, err := c.build(t, st, nil, nil)
@@ -466,10 +477,7 @@ func passCases(t *testing.T) []resumeCase {
 // pass it continues.
 func TestOutOfCoreResumesInsideBottomPass(t *testing.T) {
 	for _, c := range passCases(t) {
-		ref, err := c.build(t, nil, nil, nil)
-		require.NoError(t, err, c.name)
-		want := encodedAs(t, ref.BDD, c.rows, c.cols, c.k)
-		require.NoError(t, ref.BDD.Close())
+		ref, want := c.reference(t)
 		if b := bottomLevels(c.kb.Count, c.rows*c.cols, c.k, c.oc.Bottom); strings.HasSuffix(c.name, "falling back pass checkpoints") {
 			require.Less(t, ref.BDD.Bottom, b, "%s: the pass fell back", c.name)
 		} else {
@@ -550,10 +558,7 @@ func TestOutOfCoreResumesInsideBottomPass(t *testing.T) {
 // its checkpoint (written on before the stop) is cut back and resumes.
 func TestOutOfCoreStateInsidePassRefusesDamage(t *testing.T) {
 	c := passCases(t)[0]
-	ref, err := c.build(t, nil, nil, nil)
-	require.NoError(t, err)
-	want := encodedAs(t, ref.BDD, c.rows, c.cols, c.k)
-	require.NoError(t, ref.BDD.Close())
+	ref, want := c.reference(t)
 	L := 4 * c.k
 	last := 0
 	dir := filepath.Join(t.TempDir(), "state")
@@ -583,11 +588,5 @@ func TestOutOfCoreStateInsidePassRefusesDamage(t *testing.T) {
 	_, err = f.Write([]byte{1, 2, 3, 4, 5})
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
-	st, err = openState(t, dir, false)
-	require.NoError(t, err)
-	got, err := c.build(t, st, nil, nil)
-	require.NoError(t, err)
-	assert.True(t, bytes.Equal(want, encodedAs(t, got.BDD, c.rows, c.cols, c.k)))
-	require.NoError(t, got.BDD.Close())
-	require.NoError(t, st.Remove())
+	resumesTo(t, c, dir, want)
 }

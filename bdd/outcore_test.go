@@ -162,28 +162,14 @@ func TestBottomPassPairsSuffixes(t *testing.T) {
 		}
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
-	type tc struct {
-		name          string
-		keys          []uint64
-		rows, cols, k int
-	}
-	cases := []tc{
+	cases := []setCase{
 		{"full", full, 3, 3, 5}, {"all but a few", fewOut, 3, 3, 5}, {"a block out", blockOut, 3, 3, 5},
 		{"singletons", randomKeys(rng, 3, 3, 9, 300), 3, 3, 9}, {"Gap2_9", g2, 3, 3, 9},
 		{"ball 8", project(ball4x4(t), 8), 4, 4, 8}, {"one key", g2[:1], 3, 3, 9},
 	}
-	dir := t.TempDir()
 	for _, c := range cases {
-		n := c.rows * c.cols
-		path := filepath.Join(dir, "set.keys")
-		require.NoError(t, keyset.WriteFile(path, keyset.Header{Rows: c.rows, Cols: c.cols, Cells: c.k, Gap: 2}, c.keys))
-		o, err := NamedOrder("natural", c.rows, c.cols, c.k)
-		require.NoError(t, err)
-		for _, enc := range []Encoding{Cells, Ranks} {
-			kb := KeysBuild{Order: o, Encoding: enc, Count: uint64(len(c.keys)), ZDD: true}
-			mem, err := BuildKeyFile(path, n, c.k, kb)
-			require.NoError(t, err)
-			want := encodedAs(t, mem.BDD, c.rows, c.cols, c.k)
+		c.inMemory(t, func(path string, kb KeysBuild, mem Built, want []byte) {
+			n, enc := c.rows*c.cols, kb.Encoding
 			for _, b := range []int{1, 2, 3, 4, 5, 8, 11, 16} {
 				msg := []any{"%s %v bottom %d", c.name, enc, b}
 				got, err := BuildOutOfCore(path, n, c.k, kb, OutOfCore{Memory: 1 << 30, TempDir: t.TempDir(), Bottom: b})
@@ -193,7 +179,31 @@ func TestBottomPassPairsSuffixes(t *testing.T) {
 				assert.Equal(t, mem.ZDDNodes, got.ZDDNodes, msg...)
 				require.NoError(t, got.BDD.Close())
 			}
-		}
+		})
+	}
+}
+
+// setCase is a set of keys of k of the cells of a board.
+type setCase struct {
+	name          string
+	keys          []uint64
+	rows, cols, k int
+}
+
+// inMemory writes c's key file and calls f, in the cells and the ranks
+// encoding (natural order, ZDD counted), with the in-memory build of it
+// and its file's bytes.
+func (c setCase) inMemory(t *testing.T, f func(path string, kb KeysBuild, mem Built, want []byte)) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "set.keys")
+	require.NoError(t, keyset.WriteFile(path, keyset.Header{Rows: c.rows, Cols: c.cols, Cells: c.k, Gap: 2}, c.keys))
+	o, err := NamedOrder("natural", c.rows, c.cols, c.k)
+	require.NoError(t, err)
+	for _, enc := range []Encoding{Cells, Ranks} {
+		kb := KeysBuild{Order: o, Encoding: enc, Count: uint64(len(c.keys)), ZDD: true}
+		mem, err := BuildKeyFile(path, c.rows*c.cols, c.k, kb)
+		require.NoError(t, err)
+		f(path, kb, mem, encodedAs(t, mem.BDD, c.rows, c.cols, c.k))
 	}
 }
 
@@ -239,11 +249,6 @@ func TestBottomPassNarrows(t *testing.T) {
 	_, g2 := sets3x3(t)
 	full := allPlacements(5)
 	rng := rand.New(rand.NewPCG(21, 22))
-	type tc struct {
-		name          string
-		keys          []uint64
-		rows, cols, k int
-	}
 	// dense first, then sparse: the tables grow late, past the estimate
 	var late []uint64
 	for i, key := range full {
@@ -270,23 +275,14 @@ func TestBottomPassNarrows(t *testing.T) {
 			blocks = append(blocks, key)
 		}
 	}
-	cases := []tc{
+	cases := []setCase{
 		{"full", full, 3, 3, 5}, {"late", late, 3, 3, 5}, {"blocks first", blocks, 3, 3, 5}, {"Gap2_9", g2, 3, 3, 9},
 		{"ball 8", project(ball4x4(t), 8), 4, 4, 8}, {"sparse", randomKeys(rng, 4, 4, 16, 3000), 4, 4, 16},
 	}
-	dir := t.TempDir()
 	var midway, twice, zddNarrowed int
 	for _, c := range cases {
-		n := c.rows * c.cols
-		path := filepath.Join(dir, "set.keys")
-		require.NoError(t, keyset.WriteFile(path, keyset.Header{Rows: c.rows, Cols: c.cols, Cells: c.k, Gap: 2}, c.keys))
-		o, err := NamedOrder("natural", c.rows, c.cols, c.k)
-		require.NoError(t, err)
-		for _, enc := range []Encoding{Cells, Ranks} {
-			kb := KeysBuild{Order: o, Encoding: enc, Count: uint64(len(c.keys)), ZDD: true}
-			mem, err := BuildKeyFile(path, n, c.k, kb)
-			require.NoError(t, err)
-			want := encodedAs(t, mem.BDD, c.rows, c.cols, c.k)
+		c.inMemory(t, func(path string, kb KeysBuild, mem Built, want []byte) {
+			n, enc, o := c.rows*c.cols, kb.Encoding, kb.Order
 			for _, budget := range []int64{6 << 10, 12 << 10, 24 << 10, 48 << 10} {
 				msg := []any{"%s %v budget %d", c.name, enc, budget}
 				narrowed := 0
@@ -325,7 +321,7 @@ func TestBottomPassNarrows(t *testing.T) {
 				}
 				require.NoError(t, got.BDD.Close())
 			}
-		}
+		})
 	}
 	t.Logf("%d narrowings part way, %d builds narrowing more than twice", midway, twice)
 	assert.Greater(t, midway, 20, "passes narrowed part way")
