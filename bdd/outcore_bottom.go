@@ -164,14 +164,34 @@ func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out strin
 		every = 0
 	}
 	nextAt, lastAt := read+every, time.Now()
-	stage := fmt.Sprintf("bottom %d levels (%d-%d of %d) in one pass", b, L-1, top, L)
-	mask := uint64(1)<<uint(b) - 1
+	stage := ""
+	var mask uint64
+	levels := func(nb int) {
+		b, top, mask = nb, L-nb, uint64(1)<<uint(nb)-1
+		stage = fmt.Sprintf("bottom %d levels (%d-%d of %d) in one pass", b, L-1, top, L)
+	}
+	levels(b)
 	tables := func() int64 {
 		var s int64
 		for l := top; l < L; l++ {
 			s += tableBytes(&t.levels[l])
 		}
 		return s
+	}
+	// fewer goes on with the levels that fit, or returns errSpill and
+	// the levels to start again with
+	fewer := func() (int, error) {
+		nb := lb.fewerBottom(b, read)
+		if nb == 0 || b == L {
+			return nb, errSpill
+		}
+		nw, err := lb.narrow(b, nb, w, read)
+		if err != nil {
+			return 0, err
+		}
+		w = nw
+		levels(nb)
+		return nb, nil
 	}
 	var grp []suffix
 	// finish reduces the group of prefix to its node, pairing the suffixes
@@ -213,15 +233,9 @@ func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out strin
 			}
 			grp = grp[:0]
 			if tables() > lb.budget {
-				nb := lb.fewerBottom(b, read)
-				if nb == 0 || b == L {
-					return 0, nb, errSpill
+				if nb, err := fewer(); err != nil {
+					return 0, nb, err
 				}
-				if w, err = lb.narrow(b, nb, w, read); err != nil {
-					return 0, 0, err
-				}
-				b, top, mask = nb, L-nb, uint64(1)<<uint(nb)-1
-				stage = fmt.Sprintf("bottom %d levels (%d-%d of %d) in one pass", b, L-1, top, L)
 				nextAt = read // a checkpoint of the narrower pass at once
 			}
 			if every > 0 && (read >= nextAt || groups&4095 == 0 && time.Since(lastAt) >= passInterval) {
@@ -243,15 +257,9 @@ func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out strin
 			return 0, 0, err
 		}
 		if tables() > lb.budget {
-			nb := lb.fewerBottom(b, read)
-			if nb == 0 || b == L {
-				return 0, nb, errSpill
+			if nb, err := fewer(); err != nil {
+				return 0, nb, err
 			}
-			if w, err = lb.narrow(b, nb, w, read); err != nil {
-				return 0, 0, err
-			}
-			b, top = nb, L-nb
-			stage = fmt.Sprintf("bottom %d levels (%d-%d of %d) in one pass", b, L-1, top, L)
 		}
 	}
 	lb.peak = max(lb.peak, tables())
