@@ -68,6 +68,10 @@ type OutOfCore struct {
 	// level of the BDD's or the ZDD's build); an error it returns stops
 	// the build (tests stop builds there).
 	Checkpointed func(zdd bool, next int) error
+	// PassEvery is the keys between two checkpoints inside the bottom
+	// pass (outcore_pass.go); 0: the default, every 5% of the keys or 10
+	// minutes, none below 2^26 keys.
+	PassEvery uint64
 }
 
 // entryBytes is the most bytes a stream entry takes: two uvarints.
@@ -292,6 +296,10 @@ type levelBuilder struct {
 	nodeLen int64
 	nodeSum uint32
 	stream  fileRecord // the last stream written (when hashed)
+	// inside the bottom pass: the pairs of each chunk in the node file,
+	// and the keys between two checkpoints asked (OutOfCore.PassEvery)
+	saved []int
+	every uint64
 }
 
 var errSpill = errors.New("level does not fit the memory budget")
@@ -386,7 +394,7 @@ func buildLevels(open func() (source, error), total uint64, o Order, zdd bool, b
 		return nil, fmt.Errorf("%w: no memory for the out-of-core build", ErrBudget)
 	}
 	L := o.Vars()
-	lb := &levelBuilder{t: newTable(zdd, L), L: L, budget: oc.Memory, progress: progress, total: total, parts: make([]int, L), zdd: zdd, r: r}
+	lb := &levelBuilder{t: newTable(zdd, L), L: L, budget: oc.Memory, progress: progress, total: total, parts: make([]int, L), zdd: zdd, r: r, every: oc.PassEvery}
 	var rec *stageRecord
 	if r == nil {
 		tmp := oc.TempDir
@@ -406,6 +414,7 @@ func buildLevels(open func() (source, error), total uint64, o Order, zdd bool, b
 	}
 	top, prevPath, count := L, "", uint64(0)
 	in := open
+	var pass *stageRecord // a bottom pass to continue
 	if rec != nil {
 		if lb.nodes, err = os.OpenFile(filepath.Join(lb.dir, nodesName), os.O_RDWR, 0); err != nil {
 			return nil, err
@@ -414,6 +423,19 @@ func buildLevels(open func() (source, error), total uint64, o Order, zdd bool, b
 		if err := lb.restore(rec); err != nil {
 			return nil, err
 		}
+		if rec.Pass != nil {
+			if err := lb.loadPass(rec); err != nil {
+				return nil, err
+			}
+			pass, bottom = rec, rec.Bottom
+		}
+	} else {
+		if lb.nodes, err = os.Create(filepath.Join(lb.dir, nodesName)); err != nil {
+			return nil, err
+		}
+		defer lb.nodes.Close()
+	}
+	if rec != nil && pass == nil {
 		if rec.Next < 0 {
 			return lb.finishResumed(o, rec.Root)
 		}
@@ -421,13 +443,9 @@ func buildLevels(open func() (source, error), total uint64, o Order, zdd bool, b
 		p := prevPath
 		in = func() (source, error) { return openSource(p) }
 	} else {
-		if lb.nodes, err = os.Create(filepath.Join(lb.dir, nodesName)); err != nil {
-			return nil, err
-		}
-		defer lb.nodes.Close()
 		// the bottom pass: levels L-1 .. top in memory, the stream of level top
 		if b := min(bottom, L); b > 0 {
-			if lb.bottom, count, err = lb.makeBottom(b, open); err != nil {
+			if lb.bottom, count, err = lb.makeBottom(b, open, pass); err != nil {
 				return nil, err
 			}
 			if lb.bottom > 0 {
@@ -571,6 +589,13 @@ func (lb *levelBuilder) checkpoint(l int, path string, count uint64) error {
 		rec.Levels[i] = levelRec{IDs: append([]uint32{}, v.ids...), N: v.n}
 	}
 	rec.Parts = append([]int(nil), lb.parts...)
+	return lb.commit(rec, l-1)
+}
+
+// commit makes rec the stage's checkpoint: the directory synced, the
+// manifest written; then the Checkpointed hook is told next.
+func (lb *levelBuilder) commit(rec *stageRecord, next int) error {
+	r := lb.r
 	if lb.zdd {
 		r.m.ZDD = rec
 	} else {
@@ -583,7 +608,7 @@ func (lb *levelBuilder) checkpoint(l int, path string, count uint64) error {
 		return err
 	}
 	if r.checkpointed != nil {
-		return r.checkpointed(lb.zdd, l-1)
+		return r.checkpointed(lb.zdd, next)
 	}
 	return nil
 }
@@ -879,11 +904,8 @@ func (lb *levelBuilder) flush(l int, upTo uint32) error {
 		if lb.isFlushed(id) {
 			continue
 		}
-		if ch := t.chunks[id]; len(ch) > 0 {
-			b := unsafe.Slice((*byte)(unsafe.Pointer(&ch[0])), 8*len(ch))
-			if _, err := lb.nodes.WriteAt(b, int64(id)<<chunkBits*8); err != nil {
-				return err
-			}
+		if err := lb.writeChunk(id, t.chunks[id]); err != nil {
+			return err
 		}
 		for len(lb.flushed) <= id {
 			lb.flushed = append(lb.flushed, false)

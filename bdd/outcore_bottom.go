@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"time"
 
 	"github.com/gapset/gapset/internal/placement"
 )
@@ -94,21 +95,27 @@ func expectedPrefixes(keys uint64, n, k, b int) float64 {
 type suffix struct{ s, id uint32 }
 
 // makeBottom makes the deepest levels in one pass over the keys, at most b of
-// them, as many as fit the budget: a pass whose tables pass it starts again
-// with fewer levels. It returns the levels made (0: none; the level passes
+// them, as many as fit the budget: a pass whose tables pass it goes on with
+// fewer levels (narrow), or, when none would fit, leaves the keys to the
+// level passes. It returns the levels made (0: none; the level passes
 // start from the keys) and the entries of the stream written (at
-// streamPath(L - levels)).
-func (lb *levelBuilder) makeBottom(b int, open func() (source, error)) (int, uint64, error) {
+// streamPath(L - levels)). from, when set, is the pass's checkpoint to
+// continue from (its b levels; the tables are loaded).
+func (lb *levelBuilder) makeBottom(b int, open func() (source, error), from *stageRecord) (int, uint64, error) {
 	for b > 0 {
 		out := lb.streamPath(lb.L - b)
-		written, next, err := lb.bottomPass(b, open, out)
+		written, next, err := lb.bottomPass(b, open, out, from)
+		from = nil
 		if err == nil {
-			return b, written, nil
+			return next, written, nil
 		}
 		if !errors.Is(err, errSpill) {
 			return 0, 0, err
 		}
-		// nothing is flushed before the pass succeeds: start afresh
+		// start afresh: first the checkpoint naming the pass's files goes
+		if err := lb.dropPass(); err != nil {
+			return 0, 0, err
+		}
 		lb.t = newTable(lb.t.zdd, lb.L)
 		if err := os.Remove(out); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return 0, 0, err
@@ -119,10 +126,13 @@ func (lb *levelBuilder) makeBottom(b int, open func() (source, error)) (int, uin
 	return 0, 0, nil
 }
 
-// bottomPass makes levels L-1 .. L-b from the keys. On errSpill it returns
-// the levels the next attempt should make: the deepest ones whose tables,
-// extrapolated from the keys read to all the keys, fit the budget.
-func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out string) (uint64, int, error) {
+// bottomPass makes levels L-1 .. L-b from the keys, or fewer when their
+// tables pass the budget (see narrow); it returns the entries of the
+// stream written and the levels made. On errSpill (no fewer levels would
+// fit, or the pass makes every level) it returns the levels the next
+// attempt should make: the deepest ones whose tables, extrapolated from the
+// keys read to all the keys, fit the budget.
+func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out string, from *stageRecord) (uint64, int, error) {
 	t := lb.t
 	L, top := lb.L, lb.L-b
 	src, err := open()
@@ -130,13 +140,37 @@ func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out strin
 		return 0, 0, err
 	}
 	defer src.close()
-	w, err := lb.createStream(out)
+	var prefix, read, groups uint64
+	var w *sink
+	if from != nil {
+		read, prefix = from.Pass.Read, from.Pass.Prev
+		ks, ok := src.(*keySource)
+		if !ok {
+			return 0, 0, errors.New("a bottom pass resumes from the key file only")
+		}
+		if err := ks.skip(read); err != nil {
+			return 0, 0, err
+		}
+		w, err = lb.reopenStream(out, from)
+	} else {
+		w, err = lb.createStream(out)
+	}
 	if err != nil {
 		return 0, 0, err
 	}
-	defer w.close()
-	stage := fmt.Sprintf("bottom %d levels (%d-%d of %d) in one pass", b, L-1, top, L)
-	mask := uint64(1)<<uint(b) - 1
+	defer func() { w.close() }()
+	every := passEvery(lb.total, lb.every)
+	if lb.r == nil {
+		every = 0
+	}
+	nextAt, lastAt := read+every, time.Now()
+	stage := ""
+	var mask uint64
+	levels := func(nb int) {
+		b, top, mask = nb, L-nb, uint64(1)<<uint(nb)-1
+		stage = fmt.Sprintf("bottom %d levels (%d-%d of %d) in one pass", b, L-1, top, L)
+	}
+	levels(b)
 	tables := func() int64 {
 		var s int64
 		for l := top; l < L; l++ {
@@ -144,8 +178,22 @@ func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out strin
 		}
 		return s
 	}
+	// fewer goes on with the levels that fit, or returns errSpill and
+	// the levels to start again with
+	fewer := func() (int, error) {
+		nb := lb.fewerBottom(b, read)
+		if nb == 0 || b == L {
+			return nb, errSpill
+		}
+		nw, err := lb.narrow(b, nb, w, read)
+		if err != nil {
+			return 0, err
+		}
+		w = nw
+		levels(nb)
+		return nb, nil
+	}
 	var grp []suffix
-	var prefix, read, groups uint64
 	// finish reduces the group of prefix to its node, pairing the suffixes
 	// level by level as groups pairs a stream's entries.
 	finish := func() error {
@@ -179,14 +227,23 @@ func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out strin
 		if !ok {
 			break
 		}
-		if read > 0 && key>>uint(b) != prefix {
+		if len(grp) > 0 && key>>uint(b) != prefix {
 			if err := finish(); err != nil {
 				return 0, 0, err
 			}
-			if tables() > lb.budget {
-				return 0, lb.fewerBottom(b, read), errSpill
-			}
 			grp = grp[:0]
+			if tables() > lb.budget {
+				if nb, err := fewer(); err != nil {
+					return 0, nb, err
+				}
+				nextAt = read // a checkpoint of the narrower pass at once
+			}
+			if every > 0 && (read >= nextAt || groups&4095 == 0 && time.Since(lastAt) >= passInterval) {
+				if err := lb.passCheckpoint(b, read, w); err != nil {
+					return 0, 0, err
+				}
+				nextAt, lastAt = read+every, time.Now()
+			}
 		}
 		prefix = key >> uint(b)
 		grp = append(grp, suffix{uint32(key & mask), True})
@@ -195,12 +252,14 @@ func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out strin
 	if err := src.close(); err != nil {
 		return 0, 0, err
 	}
-	if read > 0 {
+	if len(grp) > 0 {
 		if err := finish(); err != nil {
 			return 0, 0, err
 		}
 		if tables() > lb.budget {
-			return 0, lb.fewerBottom(b, read), errSpill
+			if nb, err := fewer(); err != nil {
+				return 0, nb, err
+			}
 		}
 	}
 	lb.peak = max(lb.peak, tables())
@@ -212,8 +271,9 @@ func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out strin
 		}
 		t.levels[l] = levelTable{nodes: t.levels[l].nodes}
 	}
+	lb.saved = nil
 	lb.report(stage, read)
-	return w.n, 0, lb.closeStream(w)
+	return w.n, b, lb.closeStream(w)
 }
 
 // fewerBottom is the levels a bottom pass of b levels that passed the
@@ -232,4 +292,144 @@ func (lb *levelBuilder) fewerBottom(b int, read uint64) int {
 		}
 	}
 	return b - 1
+}
+
+// dropPass forgets the stage's checkpoint inside a bottom pass that starts
+// again (a kill now starts the stage over) and empties the node file the
+// pass wrote its chunks to.
+func (lb *levelBuilder) dropPass() error {
+	lb.saved = nil
+	if lb.r == nil {
+		return nil
+	}
+	if rec := lb.r.m.stage(lb.zdd); rec == nil || rec.Pass == nil {
+		return nil
+	}
+	if lb.zdd {
+		lb.r.m.ZDD = nil
+	} else {
+		lb.r.m.BDD = nil
+	}
+	if err := lb.r.save(); err != nil {
+		return err
+	}
+	return lb.nodes.Truncate(0)
+}
+
+// narrow goes on with a bottom pass of b levels whose tables passed the
+// budget after the groups of its first read keys as a pass of nb < b
+// levels, without reading those keys again. The tables of the deepest nb
+// levels stay as they are: a pass of nb levels over the same keys would
+// have asked them for the same nodes in the same order (each level's in
+// key order), and goes on asking them for the rest. The stream of level
+// L-nb for the keys read is read off the diagram: the node of each
+// (L-b)-bit prefix in the stream written so far, followed down its
+// b-nb next variables by every suffix (a variable its node skips: both
+// branches in a BDD, the 0-branch in a ZDD), is the node of each
+// (L-nb)-bit prefix under it, False where no key has that prefix; the
+// pass's groups end on (L-b)-bit prefixes, so no (L-nb)-bit prefix
+// straddles read. Levels L-b .. L-nb-1 are dropped and left to the level
+// passes, which make them from that stream; the pool is compacted (their
+// chunks go, the references of the nodes kept are renumbered and their
+// slots rebuilt). The file is the one the pass of nb levels from the first
+// key makes: the levels hold the same nodes, and Save numbers by walking.
+func (lb *levelBuilder) narrow(b, nb int, w *sink, read uint64) (*sink, error) {
+	t, L := lb.t, lb.L
+	if err := lb.dropPass(); err != nil {
+		return nil, err
+	}
+	old := w.f.Name()
+	if err := w.close(); err != nil {
+		return nil, err
+	}
+	// the chunks kept: the first (level 0's, outside the pass) and the
+	// deepest nb levels', in their order
+	newID := make([]uint32, len(t.chunks))
+	keep := 0
+	for c := range t.chunks {
+		if c == 0 || int(t.level[c]) >= L-nb {
+			newID[c] = uint32(keep)
+			keep++
+		}
+	}
+	remap := func(r uint32) uint32 {
+		if r < 2 {
+			return r
+		}
+		return newID[r>>chunkBits]<<chunkBits | r&chunkMask
+	}
+	src, err := openSource(old)
+	if err != nil {
+		return nil, err
+	}
+	defer src.close()
+	nw, err := lb.createStream(lb.streamPath(L - nb))
+	if err != nil {
+		return nil, err
+	}
+	var down func(r uint32, l int, q uint64) error
+	down = func(r uint32, l int, q uint64) error {
+		if r == False {
+			return nil
+		}
+		if l == L-nb {
+			return nw.entry(q, remap(r))
+		}
+		lo, hi := r, r
+		if r >= 2 && t.refLevel(r) == l {
+			n := t.node(r)
+			lo, hi = n.lo, n.hi
+		} else if t.zdd {
+			hi = False
+		}
+		if err := down(lo, l+1, q<<1); err != nil {
+			return err
+		}
+		return down(hi, l+1, q<<1|1)
+	}
+	for {
+		p, id, ok := src.next()
+		if !ok {
+			break
+		}
+		if err := down(id, L-b, p); err != nil {
+			nw.close()
+			return nil, err
+		}
+	}
+	if err := src.close(); err != nil {
+		nw.close()
+		return nil, err
+	}
+	// the pool without the dropped levels' chunks
+	a := arena{chunks: make([][]pair, 0, keep), level: make([]uint8, 0, keep), pos: make([]uint32, 0, keep)}
+	for c, ch := range t.chunks {
+		if c != 0 && int(t.level[c]) < L-nb {
+			continue
+		}
+		for i := range ch {
+			ch[i] = pair{remap(ch[i].lo), remap(ch[i].hi)}
+		}
+		a.chunks, a.level, a.pos = append(a.chunks, ch), append(a.level, t.level[c]), append(a.pos, t.pos[c])
+	}
+	t.arena = a
+	lb.flushed = nil
+	for l := L - b; l < L; l++ {
+		lt := &t.levels[l]
+		t.recent[l] = [recentSize]recentEntry{}
+		if l < L-nb {
+			*lt = levelTable{slots: make([]uint32, minSlots), ib: startIB}
+			continue
+		}
+		for i, c := range lt.nodes.ids {
+			lt.nodes.ids[i] = newID[c]
+		}
+		lt.resize(&t.arena, l, len(lt.slots))
+	}
+	if err := os.Remove(old); err != nil {
+		nw.close()
+		return nil, err
+	}
+	lb.report(fmt.Sprintf("bottom %d levels passed the budget (%d KiB) after %d keys: going on with %d", b, lb.budget>>10, read, nb), read)
+	return nw, nil
 }

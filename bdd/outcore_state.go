@@ -133,6 +133,9 @@ type stageRecord struct {
 	Bottom  int         `json:"bottom"`           // levels of the bottom pass
 	Keys    uint64      `json:"keys"`             // counted by the deepest level
 	Peak    int64       `json:"peak_table_bytes"` // the largest table so far
+	// Pass, when set, is the bottom pass under way (outcore_pass.go): the
+	// levels below Next hold its tables so far, and the stream is its.
+	Pass *passRecord `json:"bottom_pass,omitempty"`
 }
 
 type fileRecord struct {
@@ -231,6 +234,9 @@ type Resumed struct {
 	Bottom  int    // levels the bottom pass made
 	Nodes   uint64 // made so far in that build
 	Elapsed time.Duration
+	// Read is, inside the bottom pass (Next is then the level after it),
+	// the keys of the groups done, of Total; 0 after the pass.
+	Read, Total uint64
 }
 
 func (r Resumed) String() string {
@@ -239,6 +245,12 @@ func (r Resumed) String() string {
 		what = "the BDD done; the ZDD count's build"
 	}
 	done := fmt.Sprintf("levels %d-%d of %d done", r.Levels-1, r.Next+1, r.Levels)
+	if r.Read > 0 {
+		return fmt.Sprintf("resuming the out-of-core build from %s: %s: inside the first pass (the deepest %d levels, %d-%d of %d): "+
+			"%d of %d keys read (%.1f%%), %d nodes, %s so far; continuing at key %d",
+			r.Dir, what, r.Bottom, r.Levels-1, r.Next+1, r.Levels, r.Read, r.Total, 100*float64(r.Read)/float64(max(r.Total, 1)),
+			r.Nodes, r.Elapsed.Round(time.Second), r.Read)
+	}
 	if r.Bottom > 0 {
 		done += fmt.Sprintf(" (the deepest %d in the first pass)", r.Bottom)
 	}
@@ -293,8 +305,12 @@ func (s *State) resume(id buildIdentity) (*resumable, bool, error) {
 			}
 			dir := filepath.Join(s.dir, stageDir(z))
 			switch {
+			case nodes && rec.Pass != nil:
+				err = checkPassNodes(s.dir, filepath.Join(dir, nodesName), rec)
 			case nodes:
 				err = checkNodes(s.dir, filepath.Join(dir, nodesName), rec.Nodes)
+			case rec.Pass != nil:
+				err = checkStreamHead(s.dir, filepath.Join(dir, rec.Stream.Name), rec.Stream.Bytes, rec.Stream.Sum)
 			case rec.Stream != nil:
 				err = statedir.CheckFile(s.dir, filepath.Join(dir, rec.Stream.Name), rec.Stream.Bytes, rec.Stream.Sum)
 			}
@@ -318,7 +334,11 @@ func (m *stateManifest) stage(zdd bool) *stageRecord {
 func (r *resumable) resumed() Resumed {
 	z := r.m.ZDD != nil
 	rec := r.m.stage(z)
-	return Resumed{Dir: r.s.dir, ZDD: z, Next: rec.Next, Levels: len(rec.Levels), Bottom: rec.Bottom, Nodes: rec.nodes(), Elapsed: r.m.Elapsed}
+	out := Resumed{Dir: r.s.dir, ZDD: z, Next: rec.Next, Levels: len(rec.Levels), Bottom: rec.Bottom, Nodes: rec.nodes(), Elapsed: r.m.Elapsed}
+	if rec.Pass != nil {
+		out.Read, out.Total = rec.Pass.Read, rec.Pass.Total
+	}
+	return out
 }
 
 // check refuses a manifest whose state could not be this build's.
@@ -340,28 +360,49 @@ func (m *stateManifest) check(id buildIdentity) error {
 }
 
 func (rec *stageRecord) check(L int) error {
-	switch {
-	case len(rec.Levels) != L || len(rec.Parts) != L:
+	if len(rec.Levels) != L || len(rec.Parts) != L {
 		return fmt.Errorf("%d levels for %d variables", len(rec.Levels), L)
+	}
+	if rec.Pass != nil {
+		if err := rec.checkPass(L); err != nil {
+			return err
+		}
+	} else if err := rec.checkStage(L); err != nil {
+		return err
+	}
+	return rec.checkChunks()
+}
+
+// checkStage refuses the shape of a record between two levels.
+func (rec *stageRecord) checkStage(L int) error {
+	switch {
 	case rec.Bottom < 0 || rec.Bottom > min(L, maxBottom):
 		return fmt.Errorf("bottom levels %d", rec.Bottom)
 	case rec.Next < -1 || rec.Next > L-2 || rec.Bottom > 0 && rec.Next > L-1-rec.Bottom:
 		return fmt.Errorf("next level %d", rec.Next)
-	case rec.Chunks < 1 || rec.Chunks > maxChunks || rec.Nodes.Bytes != int64(rec.Chunks)*chunkBytes:
-		return fmt.Errorf("%d chunks in %d bytes", rec.Chunks, rec.Nodes.Bytes)
 	case rec.Next >= 0 && (rec.Stream == nil || rec.Stream.Name != fmt.Sprintf("level-%d", rec.Next+1) ||
 		rec.Next+1 < 64 && rec.Entries > 1<<uint(rec.Next+1)):
 		return fmt.Errorf("stream of level %d", rec.Next+1)
 	case rec.Next < 0 && (rec.Stream != nil || rec.Entries > 1):
 		return errors.New("stream after the last level")
 	}
+	for l, p := range rec.Parts {
+		if p < 0 || p > maxParts || (p == 0) != (l <= rec.Next) {
+			return fmt.Errorf("level %d in %d parts", l, p)
+		}
+	}
+	return nil
+}
+
+// checkChunks refuses levels and a root the pool's chunks cannot hold.
+func (rec *stageRecord) checkChunks() error {
+	if rec.Chunks < 1 || rec.Chunks > maxChunks || rec.Nodes.Bytes != int64(rec.Chunks)*chunkBytes {
+		return fmt.Errorf("%d chunks in %d bytes", rec.Chunks, rec.Nodes.Bytes)
+	}
 	owner := make([]bool, rec.Chunks)
 	level := make([]int, rec.Chunks)
 	for l, lr := range rec.Levels {
 		n := uint64(lr.N)
-		if p := rec.Parts[l]; p < 0 || p > maxParts || (p == 0) != (l <= rec.Next) {
-			return fmt.Errorf("level %d in %d parts", l, p)
-		}
 		switch {
 		case l == 0 && (n < 2 || n > 3 || rec.Next >= 0 && n != 2):
 			return fmt.Errorf("level 0 of %d entries", n)

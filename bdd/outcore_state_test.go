@@ -59,6 +59,16 @@ func (c resumeCase) build(t *testing.T, st *State, hook func(bool, int) error, o
 	return BuildOutOfCore(c.path, c.rows*c.cols, c.k, c.kb, oc)
 }
 
+// reference is c's build never stopped (closed) and its file's bytes.
+func (c resumeCase) reference(t *testing.T) (Built, []byte) {
+	t.Helper()
+	ref, err := c.build(t, nil, nil, nil)
+	require.NoError(t, err, c.name)
+	want := encodedAs(t, ref.BDD, c.rows, c.cols, c.k)
+	require.NoError(t, ref.BDD.Close())
+	return ref, want
+}
+
 func resumeCases(t *testing.T) []resumeCase {
 	_, g2 := sets3x3(t)
 	dir := t.TempDir()
@@ -90,10 +100,7 @@ func resumeCases(t *testing.T) []resumeCase {
 // again as well; the state goes only when the caller removes it.
 func TestOutOfCoreResumes(t *testing.T) {
 	for _, c := range resumeCases(t) {
-		ref, err := c.build(t, nil, nil, nil)
-		require.NoError(t, err, c.name)
-		want := encodedAs(t, ref.BDD, c.rows, c.cols, c.k)
-		require.NoError(t, ref.BDD.Close())
+		ref, want := c.reference(t)
 		// count the checkpoints of a whole resumable build
 		dir := filepath.Join(t.TempDir(), "state")
 		st, err := openState(t, dir, false)
@@ -199,10 +206,7 @@ func stateTree(t *testing.T, dir string) map[string][]byte {
 func TestOutOfCoreStateRefusesDamage(t *testing.T) {
 	cases := resumeCases(t)
 	c := cases[1] // 5 cells, levels in parts, no bottom pass: 20 levels
-	ref, err := c.build(t, nil, nil, nil)
-	require.NoError(t, err)
-	want := encodedAs(t, ref.BDD, c.rows, c.cols, c.k)
-	require.NoError(t, ref.BDD.Close())
+	_, want := c.reference(t)
 	L := 4 * c.k
 	dir := stoppedState(t, c, L+L/2) // in the ZDD's build: both stages' files
 	// what a stop may leave beside the state (the stream read last) goes
@@ -224,6 +228,19 @@ func TestOutOfCoreStateRefusesDamage(t *testing.T) {
 		}
 	})
 	require.Equal(t, []string{"bdd/nodes", statedir.MarkerName, statedir.LockName, "manifest.json", fmt.Sprintf("zdd/level-%d", L/2), "zdd/nodes"}, names)
+	refusesDamage(t, c, dir, want, nil)
+}
+
+// refusesDamage flips, cuts and removes the files of the stopped state in
+// dir one at a time: each damage is refused as damaged in one line and
+// leaves the state as it was; the state undamaged then resumes to want.
+// In the node files named in unused, a flip of a byte no node is in (a
+// zero byte) may also be ignored: a copy of the state must then resume to
+// want.
+func refusesDamage(t *testing.T, c resumeCase, dir string, want []byte, unused map[string]bool) {
+	t.Helper()
+	before := stateTree(t, dir)
+	names := slices.Sorted(maps.Keys(before))
 	refused := func(msg string) {
 		t.Helper()
 		st, err := openState(t, dir, false)
@@ -235,6 +252,26 @@ func TestOutOfCoreStateRefusesDamage(t *testing.T) {
 		}
 		require.ErrorIs(t, err, statedir.ErrDamaged, msg)
 		assert.Equal(t, 1, len(strings.Split(err.Error(), "\n")), msg)
+	}
+	ignored := 0
+	refusedOrRight := func(msg string) {
+		t.Helper()
+		cp := filepath.Join(t.TempDir(), "state")
+		for name, b := range stateTree(t, dir) {
+			require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(cp, name)), 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(cp, name), b, 0o644))
+		}
+		st, err := openState(t, cp, false)
+		require.NoError(t, err, msg)
+		defer st.Close()
+		got, err := c.build(t, st, nil, nil)
+		if err != nil {
+			require.ErrorIs(t, err, statedir.ErrDamaged, msg)
+			return
+		}
+		ignored++
+		assert.True(t, bytes.Equal(want, encodedAs(t, got.BDD, c.rows, c.cols, c.k)), msg)
+		got.BDD.Close()
 	}
 	rng := rand.New(rand.NewPCG(3, 7))
 	tried := 0
@@ -274,7 +311,11 @@ func TestOutOfCoreStateRefusesDamage(t *testing.T) {
 			}
 			_, err := f.WriteAt(one, int64(i))
 			require.NoError(t, err)
-			refused(fmt.Sprintf("%s byte %d of %d", name, i, len(b)))
+			if unused[name] && b[i] == 0 {
+				refusedOrRight(fmt.Sprintf("%s byte %d of %d", name, i, len(b)))
+			} else {
+				refused(fmt.Sprintf("%s byte %d of %d", name, i, len(b)))
+			}
 			_, err = f.WriteAt(b[i:i+1], int64(i))
 			require.NoError(t, err)
 			tried++
@@ -289,8 +330,15 @@ func TestOutOfCoreStateRefusesDamage(t *testing.T) {
 		require.NoError(t, os.WriteFile(path, b, 0o644))
 		assert.True(t, maps.EqualFunc(before, stateTree(t, dir), bytes.Equal), "%s: the refusals left the state as it was", name)
 	}
-	t.Logf("%d flips refused", tried)
-	st, err = openState(t, dir, false)
+	t.Logf("%d flips refused, %d of them (outside the nodes) resumed right", tried, ignored)
+	resumesTo(t, c, dir, want)
+}
+
+// resumesTo resumes the build of c from the state in dir to its end: the
+// file is want; the state is removed.
+func resumesTo(t *testing.T, c resumeCase, dir string, want []byte) {
+	t.Helper()
+	st, err := openState(t, dir, false)
 	require.NoError(t, err)
 	got, err := c.build(t, st, nil, nil)
 	require.NoError(t, err)
@@ -405,4 +453,140 @@ func TestOutOfCoreResumesWideLevels(t *testing.T) {
 		require.NoError(t, got.BDD.Close())
 		require.NoError(t, st.Remove())
 	}
+}
+
+// passCases are builds with checkpoints inside their bottom pass (every
+// few keys): the density's pass on 5 and 7 cells, a 3-level pass in ranks,
+// and a pass that passes a tiny budget and starts again with fewer levels.
+func passCases(t *testing.T) []resumeCase {
+	cases := resumeCases(t)
+	out := []resumeCase{cases[0], cases[2], cases[3]}
+	fb := cases[0]
+	fb.name, fb.oc.Memory = fb.name+" falling back", 6<<10
+	out = append(out, fb)
+	for i := range out {
+		out[i].oc.PassEvery = out[i].kb.Count/12 + 1
+		out[i].name += " pass checkpoints"
+	}
+	return out
+}
+
+// A build stopped at checkpoints inside its bottom pass (the BDD's and the
+// ZDD count's) and resumed, stopped again one checkpoint on and resumed to
+// the end, gives the file of a build never stopped, and says where in the
+// pass it continues.
+func TestOutOfCoreResumesInsideBottomPass(t *testing.T) {
+	for _, c := range passCases(t) {
+		ref, want := c.reference(t)
+		if b := bottomLevels(c.kb.Count, c.rows*c.cols, c.k, c.oc.Bottom); strings.HasSuffix(c.name, "falling back pass checkpoints") {
+			require.Less(t, ref.BDD.Bottom, b, "%s: the pass fell back", c.name)
+		} else {
+			require.Equal(t, b, ref.BDD.Bottom, c.name)
+		}
+		L := 4 * c.k
+		// the checkpoints of a whole build: those inside a pass say level L
+		dir := filepath.Join(t.TempDir(), "state")
+		st, err := openState(t, dir, false)
+		require.NoError(t, err)
+		var inPass []int // the checkpoints (from 1) inside a pass
+		zddPass, seen := 0, 0
+		got, err := c.build(t, st, func(zdd bool, next int) error {
+			seen++
+			if next == L {
+				inPass = append(inPass, seen)
+				if zdd {
+					zddPass++
+				}
+			}
+			return nil
+		}, nil)
+		require.NoError(t, err, c.name)
+		assert.True(t, bytes.Equal(want, encodedAs(t, got.BDD, c.rows, c.cols, c.k)), c.name)
+		assert.Equal(t, ref.BDD.Bottom, got.BDD.Bottom, c.name)
+		require.NoError(t, got.BDD.Close())
+		require.NoError(t, st.Remove())
+		require.Greater(t, len(inPass)-zddPass, 3, "%s: checkpoints inside the BDD's pass", c.name)
+		require.Positive(t, zddPass, "%s: and inside the ZDD's", c.name)
+
+		// the first ones, the last ones and some between
+		var stops []int
+		for i, stop := range inPass {
+			if i < 3 || i >= len(inPass)-2 || i%5 == 0 {
+				stops = append(stops, stop)
+			}
+		}
+		for _, stop := range stops {
+			msg := fmt.Sprintf("%s stopped at checkpoint %d", c.name, stop)
+			dir := stoppedState(t, c, stop)
+			var told []Resumed
+			for again := 1; ; again = -1 {
+				st, err := openState(t, dir, false)
+				require.NoError(t, err)
+				n := 0
+				got, err := c.build(t, st, stopAt(again, &n), func(r Resumed) { told = append(told, r) })
+				if again > 0 {
+					require.ErrorIs(t, err, errStop, msg)
+					st.Close()
+					continue
+				}
+				require.NoError(t, err, msg)
+				assert.True(t, bytes.Equal(want, encodedAs(t, got.BDD, c.rows, c.cols, c.k)), msg)
+				assert.Equal(t, ref.ZDDNodes, got.ZDDNodes, msg)
+				assert.Equal(t, ref.BDD.Count, got.BDD.Count, msg)
+				assert.Equal(t, ref.BDD.Bottom, got.BDD.Bottom, msg)
+				require.NoError(t, got.BDD.Close())
+				require.NoError(t, st.Remove())
+				break
+			}
+			require.Len(t, told, 2, msg)
+			r := told[0]
+			assert.Positive(t, r.Read, msg)
+			assert.Less(t, r.Read, r.Total, msg)
+			assert.Equal(t, c.kb.Count, r.Total, msg)
+			assert.Equal(t, L-1-r.Bottom, r.Next, msg)
+			assert.Contains(t, r.String(), fmt.Sprintf("inside the first pass (the deepest %d levels, %d-%d of %d): %d of %d keys read",
+				r.Bottom, L-1, L-r.Bottom, L, r.Read, r.Total), msg)
+			assert.Contains(t, r.String(), fmt.Sprintf("continuing at key %d", r.Read), msg)
+			assert.Equal(t, stop > inPass[len(inPass)-zddPass-1], r.ZDD, msg)
+		}
+	}
+}
+
+// A state stopped inside the ZDD count's bottom pass with any byte of its
+// manifest, of the pass's stream or of a node file flipped, a file cut
+// short or missing, is refused and left as it was; a stream longer than
+// its checkpoint (written on before the stop) is cut back and resumes.
+func TestOutOfCoreStateInsidePassRefusesDamage(t *testing.T) {
+	c := passCases(t)[0]
+	ref, want := c.reference(t)
+	L := 4 * c.k
+	last := 0
+	dir := filepath.Join(t.TempDir(), "state")
+	st, err := openState(t, dir, false)
+	require.NoError(t, err)
+	seen := 0
+	_, err = c.build(t, st, func(zdd bool, next int) error {
+		seen++
+		if zdd && next == L {
+			last = seen
+		}
+		return nil
+	}, nil)
+	require.NoError(t, err)
+	require.NoError(t, st.Remove())
+	require.Positive(t, last)
+	dir = stoppedState(t, c, last-1) // inside the ZDD's pass, a table of several levels
+	b := ref.BDD.Bottom
+	names := slices.Sorted(maps.Keys(stateTree(t, dir)))
+	require.Equal(t, []string{"bdd/nodes", statedir.MarkerName, statedir.LockName, "manifest.json", fmt.Sprintf("zdd/level-%d", L-b), "zdd/nodes"}, names)
+	refusesDamage(t, c, dir, want, map[string]bool{"zdd/nodes": true})
+
+	// written on after the checkpoint: resumed all the same
+	dir = stoppedState(t, c, last-1)
+	f, err := os.OpenFile(filepath.Join(dir, "zdd", fmt.Sprintf("level-%d", L-b)), os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.Write([]byte{1, 2, 3, 4, 5})
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	resumesTo(t, c, dir, want)
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gapset/gapset/keyset"
@@ -161,28 +162,14 @@ func TestBottomPassPairsSuffixes(t *testing.T) {
 		}
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
-	type tc struct {
-		name          string
-		keys          []uint64
-		rows, cols, k int
-	}
-	cases := []tc{
+	cases := []setCase{
 		{"full", full, 3, 3, 5}, {"all but a few", fewOut, 3, 3, 5}, {"a block out", blockOut, 3, 3, 5},
 		{"singletons", randomKeys(rng, 3, 3, 9, 300), 3, 3, 9}, {"Gap2_9", g2, 3, 3, 9},
 		{"ball 8", project(ball4x4(t), 8), 4, 4, 8}, {"one key", g2[:1], 3, 3, 9},
 	}
-	dir := t.TempDir()
 	for _, c := range cases {
-		n := c.rows * c.cols
-		path := filepath.Join(dir, "set.keys")
-		require.NoError(t, keyset.WriteFile(path, keyset.Header{Rows: c.rows, Cols: c.cols, Cells: c.k, Gap: 2}, c.keys))
-		o, err := NamedOrder("natural", c.rows, c.cols, c.k)
-		require.NoError(t, err)
-		for _, enc := range []Encoding{Cells, Ranks} {
-			kb := KeysBuild{Order: o, Encoding: enc, Count: uint64(len(c.keys)), ZDD: true}
-			mem, err := BuildKeyFile(path, n, c.k, kb)
-			require.NoError(t, err)
-			want := encodedAs(t, mem.BDD, c.rows, c.cols, c.k)
+		c.inMemory(t, func(path string, kb KeysBuild, mem Built, want []byte) {
+			n, enc := c.rows*c.cols, kb.Encoding
 			for _, b := range []int{1, 2, 3, 4, 5, 8, 11, 16} {
 				msg := []any{"%s %v bottom %d", c.name, enc, b}
 				got, err := BuildOutOfCore(path, n, c.k, kb, OutOfCore{Memory: 1 << 30, TempDir: t.TempDir(), Bottom: b})
@@ -192,7 +179,31 @@ func TestBottomPassPairsSuffixes(t *testing.T) {
 				assert.Equal(t, mem.ZDDNodes, got.ZDDNodes, msg...)
 				require.NoError(t, got.BDD.Close())
 			}
-		}
+		})
+	}
+}
+
+// setCase is a set of keys of k of the cells of a board.
+type setCase struct {
+	name          string
+	keys          []uint64
+	rows, cols, k int
+}
+
+// inMemory writes c's key file and calls f, in the cells and the ranks
+// encoding (natural order, ZDD counted), with the in-memory build of it
+// and its file's bytes.
+func (c setCase) inMemory(t *testing.T, f func(path string, kb KeysBuild, mem Built, want []byte)) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "set.keys")
+	require.NoError(t, keyset.WriteFile(path, keyset.Header{Rows: c.rows, Cols: c.cols, Cells: c.k, Gap: 2}, c.keys))
+	o, err := NamedOrder("natural", c.rows, c.cols, c.k)
+	require.NoError(t, err)
+	for _, enc := range []Encoding{Cells, Ranks} {
+		kb := KeysBuild{Order: o, Encoding: enc, Count: uint64(len(c.keys)), ZDD: true}
+		mem, err := BuildKeyFile(path, c.rows*c.cols, c.k, kb)
+		require.NoError(t, err)
+		f(path, kb, mem, encodedAs(t, mem.BDD, c.rows, c.cols, c.k))
 	}
 }
 
@@ -227,4 +238,93 @@ func TestBottomLevelsFromDensity(t *testing.T) {
 	assert.InEpsilon(t, none.DiskAll, none.Disk, 1e-6)
 	assert.Equal(t, g6.DiskAll, none.DiskAll)
 	assert.Contains(t, g6.String(), "if the deepest levels do not fit")
+}
+
+// A bottom pass whose tables pass the budget part way goes on with fewer
+// levels from where it stands (once or several times, in the BDD's and the
+// ZDD's builds): the file, the ZDD count and the level sizes are the
+// in-memory build's, on full, dense, clustered and sparse sets, in both
+// encodings, at budgets from a few KiB up.
+func TestBottomPassNarrows(t *testing.T) {
+	_, g2 := sets3x3(t)
+	full := allPlacements(5)
+	rng := rand.New(rand.NewPCG(21, 22))
+	// dense first, then sparse: the tables grow late, past the estimate
+	var late []uint64
+	for i, key := range full {
+		if i < len(full)/2 || rng.IntN(3) == 0 {
+			late = append(late, key)
+		}
+	}
+	// the first group's suffixes in whole blocks of 4: levels L-1 and L-2
+	// get their first nodes after the levels above them, so that dropping
+	// those renumbers the chunks kept
+	var blocks []uint64
+	for _, key := range full {
+		if key>>16 != full[0]>>16 {
+			if rng.IntN(3) > 0 {
+				blocks = append(blocks, key)
+			}
+			continue
+		}
+		lo, whole := key&15&^3, true
+		for c := 1; c < 5; c++ {
+			whole = whole && (key>>(4*c)&15 < lo || key>>(4*c)&15 > lo+3)
+		}
+		if whole && lo+3 < 9 {
+			blocks = append(blocks, key)
+		}
+	}
+	cases := []setCase{
+		{"full", full, 3, 3, 5}, {"late", late, 3, 3, 5}, {"blocks first", blocks, 3, 3, 5}, {"Gap2_9", g2, 3, 3, 9},
+		{"ball 8", project(ball4x4(t), 8), 4, 4, 8}, {"sparse", randomKeys(rng, 4, 4, 16, 3000), 4, 4, 16},
+	}
+	var midway, twice, zddNarrowed int
+	for _, c := range cases {
+		c.inMemory(t, func(path string, kb KeysBuild, mem Built, want []byte) {
+			n, enc, o := c.rows*c.cols, kb.Encoding, kb.Order
+			for _, budget := range []int64{6 << 10, 12 << 10, 24 << 10, 48 << 10} {
+				msg := []any{"%s %v budget %d", c.name, enc, budget}
+				narrowed := 0
+				kb.Progress = func(stage string, done, total uint64) {
+					if strings.Contains(stage, "passed the budget") && strings.Contains(stage, "going on with") {
+						narrowed++
+						if done > 0 && done < total {
+							midway++
+						}
+					}
+				}
+				got, err := BuildOutOfCore(path, n, c.k, kb, OutOfCore{Memory: budget, TempDir: t.TempDir(), Bottom: 16})
+				require.NoError(t, err, msg...)
+				assert.True(t, bytes.Equal(want, encodedAs(t, got.BDD, c.rows, c.cols, c.k)), msg...)
+				assert.Equal(t, mem.ZDDNodes, got.ZDDNodes, msg...)
+				assert.Equal(t, mem.BDD.LevelSizes(), got.BDD.LevelSizes(), msg...)
+				// the ZDD from 16 levels too (the count's build starts
+				// from the BDD's)
+				before := narrowed
+				open := func() (source, error) {
+					r, err := keyset.Open(path)
+					return &keySource{r: r, enc: enc, n: n, k: c.k, mask: maskOf(o.Vars())}, err
+				}
+				z, err := buildLevels(open, kb.Count, o, true, 16, OutOfCore{Memory: budget, TempDir: t.TempDir()}, kb.Progress, nil)
+				require.NoError(t, err, msg...)
+				assert.Equal(t, mem.ZDDNodes, uint64(z.NodeCount()), msg...)
+				if narrowed > before {
+					zddNarrowed++
+				}
+				require.NoError(t, z.Close())
+				if narrowed > 0 {
+					assert.Less(t, got.BDD.Bottom, min(16, 4*c.k), msg...)
+				}
+				if narrowed > 2 { // the BDD's and the ZDD's, at least one twice
+					twice++
+				}
+				require.NoError(t, got.BDD.Close())
+			}
+		})
+	}
+	t.Logf("%d narrowings part way, %d builds narrowing more than twice", midway, twice)
+	assert.Greater(t, midway, 20, "passes narrowed part way")
+	assert.Positive(t, twice, "a pass narrowed more than once")
+	assert.Greater(t, zddNarrowed, 10, "ZDD passes narrowed")
 }
