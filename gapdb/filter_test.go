@@ -47,17 +47,7 @@ func TestFilterIsTheSmallestExtension(t *testing.T) {
 		{truth2x4(), []int{1, 2, 5, 6, 7}, []int{3}},
 	} {
 		for _, f := range c.f {
-			b, err := NewBuilder(c.tr.rows, c.tr.cols, c.cells, len(c.tr.levels), f)
-			require.NoError(t, err)
-			for i, l := range c.tr.levels {
-				for _, k := range l {
-					b.Add(i, k)
-				}
-			}
-			path := filepath.Join(t.TempDir(), "f.gapdb")
-			require.NoError(t, b.Write(path))
-			d, err := Open(path)
-			require.NoError(t, err)
+			d := buildFiltered(t, c.tr.rows, c.tr.cols, c.cells, c.tr.levels, f)
 			want := bruteFilter(d, f)
 			low := 0
 			for m := uint64(0); m < 1<<(4*f); m++ {
@@ -83,7 +73,6 @@ func TestFilterIsTheSmallestExtension(t *testing.T) {
 					require.LessOrEqual(t, d.Floor(key), d.Value(key), "%x", key)
 				}
 			}
-			d.Close()
 		}
 	}
 }
@@ -97,17 +86,7 @@ func TestFilterSameNodes(t *testing.T) {
 		var res [2][2]int64 // expanded, reads; without and with the filter
 		filtered := int64(0)
 		for i, f := range []int{0, 3} {
-			b, err := NewBuilder(3, 3, lastCells(9, 6), len(tr.levels), f)
-			require.NoError(t, err)
-			for lv, l := range tr.levels {
-				for _, k := range l {
-					b.Add(lv, k)
-				}
-			}
-			path := filepath.Join(t.TempDir(), "f.gapdb")
-			require.NoError(t, b.Write(path))
-			d, err := Open(path)
-			require.NoError(t, err)
+			d := buildFiltered(t, 3, 3, lastCells(9, 6), tr.levels, f)
 			h := Heuristic{DBs: []*DB{d}, Levels: len(tr.levels), Transpose: transpose}
 			for _, bd := range boards(t, tr, 30, 3) {
 				r := solve(t, bd, h)
@@ -118,7 +97,6 @@ func TestFilterSameNodes(t *testing.T) {
 					filtered += r.Counters["filtered"]
 				}
 			}
-			d.Close()
 		}
 		assert.Equal(t, res[0][0], res[1][0], "expanded, transpose %v", transpose)
 		assert.Less(t, res[1][1], res[0][1], "table reads, transpose %v", transpose)

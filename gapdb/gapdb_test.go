@@ -47,7 +47,13 @@ func testFilter(k int) int { return min(k/2, MaxFilterCells) }
 // boards or projected onto cells that include cells) and opens it.
 func build(t testing.TB, rows, cols int, cells []int, levels [][]uint64) *DB {
 	t.Helper()
-	b, err := NewBuilder(rows, cols, cells, len(levels), testFilter(len(cells)))
+	return buildFiltered(t, rows, cols, cells, levels, testFilter(len(cells)))
+}
+
+// buildFiltered is build with a filter of f cells (0: none).
+func buildFiltered(t testing.TB, rows, cols int, cells []int, levels [][]uint64, f int) *DB {
+	t.Helper()
+	b, err := NewBuilder(rows, cols, cells, len(levels), f)
 	require.NoError(t, err)
 	for i := len(levels) - 1; i >= 0; i-- { // any order
 		for _, k := range levels[i] {
