@@ -108,14 +108,3 @@ func (s *scanner) walk(i int, used uint32, low uint64, only int) {
 		s.x++
 	}
 }
-
-// coarser is the filter of the last c < f cells made from one of f cells:
-// each entry the smallest of those it covers.
-func coarser(fine []byte, f, c, levels int) []byte {
-	out := newFilter(c, levels)
-	cm := uint64(1)<<(4*c) - 1
-	for m := uint64(0); m < uint64(1)<<(4*f); m++ {
-		lower(out, m&cm, nibble(fine, m))
-	}
-	return out
-}

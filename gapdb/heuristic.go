@@ -232,7 +232,9 @@ func (e *evaluator) value() uint16 {
 // using the indexes pre gives when set.
 func (e *evaluator) holds(j uint16, pre *[2 * maxDBs]uint64) bool {
 	e.queries++
-	if e.floored(j) {
+	// With pre the filter was asked already: Prefetch keeps indexes only
+	// for the children it did not answer.
+	if pre == nil && e.floored(j) {
 		e.filtered++
 		return false
 	}

@@ -42,11 +42,12 @@ func (r *Resolver) DBNotes() []string {
 	}
 	out := []string{"| database | file | bytes | filter cells | mapped with 2 MiB pages |", "|---|---|---:|---:|---:|"}
 	for _, d := range r.dbs {
+		size := d.TableOff + d.TableLen + d.FilterLen
 		huge := "not known"
-		if size := d.TableOff + d.TableLen + d.FilterLen; d.Huge >= 0 {
+		if d.Huge >= 0 {
 			huge = fmt.Sprintf("%.0f%%", 100*float64(d.Huge)/float64(size))
 		}
-		out = append(out, fmt.Sprintf("| %s | %s | %d | %d | %s |", d.Name(), filepath.Base(d.Path), d.TableOff+d.TableLen+d.FilterLen, d.FilterCells, huge))
+		out = append(out, fmt.Sprintf("| %s | %s | %d | %d | %s |", d.Name(), filepath.Base(d.Path), size, d.FilterCells, huge))
 	}
 	return out
 }
