@@ -206,23 +206,17 @@ func FromKeyFiles(paths []string, filter int, progress Progress) (*Builder, erro
 		if err != nil {
 			return nil, err
 		}
-		r, err := keyset.OpenAny(p)
-		if err != nil {
-			return nil, err
-		}
 		level := hs[i].Gap / 2
-		for {
-			k, ok := r.Next()
-			if !ok {
-				break
+		err = readBatches(p, func(keys []uint64) {
+			for _, k := range keys {
+				b.AddPattern(level, k)
 			}
-			b.AddPattern(level, k)
-			if done++; done&(1<<22-1) == 0 && progress != nil {
+			before := done
+			done += uint64(len(keys))
+			if progress != nil && done>>22 != before>>22 {
 				progress(done, total)
 			}
-		}
-		err = r.Err()
-		r.Close()
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -232,6 +226,52 @@ func FromKeyFiles(paths []string, filter int, progress Progress) (*Builder, erro
 		progress(done, total)
 	}
 	return b, nil
+}
+
+// batchKeys is the keys a batch of readBatches holds: big enough that a
+// batch's hand-over costs nothing beside its keys, small enough to stay in
+// cache.
+const batchKeys = 1 << 14
+
+// readBatches reads a key-set file on its own goroutine, decoding and
+// checking the keys (about half a build's CPU), and gives them to use in
+// batches, in file order, on the caller's goroutine: the table is written
+// by one goroutine in the order of the keys, so the file is the same bytes
+// as a build that reads and writes on one.
+func readBatches(path string, use func(keys []uint64)) error {
+	r, err := keyset.OpenAny(path)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	const inFlight = 4
+	full := make(chan []uint64, inFlight)
+	free := make(chan []uint64, inFlight)
+	for range inFlight {
+		free <- make([]uint64, 0, batchKeys)
+	}
+	go func() { // ends at the file's end or first error: the loop below drains it
+		defer close(full)
+		for {
+			batch := (<-free)[:0]
+			for len(batch) < batchKeys {
+				k, ok := r.Next()
+				if !ok {
+					break
+				}
+				batch = append(batch, k)
+			}
+			if len(batch) == 0 {
+				return
+			}
+			full <- batch
+		}
+	}()
+	for batch := range full {
+		use(batch)
+		free <- batch
+	}
+	return r.Err() // the reader's goroutine has ended: full is closed
 }
 
 // Trailer is a key-set file's CRC-32C trailer (its last 4 bytes), the

@@ -13,6 +13,7 @@ import (
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/internal/placement"
 	"github.com/gapset/gapset/keyset"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -293,4 +294,36 @@ func TestFewerLevelsJoin(t *testing.T) {
 	}
 	_, err := Heuristic{DBs: []*DB{dBig}, Levels: 3}.NewEvaluator(3, 3)
 	assert.ErrorContains(t, err, "no gap database holds gap <= 4")
+}
+
+// A key file of several batches, damaged in the middle of one, is refused
+// with the reader's error (the reading goroutine stops, nothing is kept);
+// undamaged, every placement lands in the table.
+func TestFromKeyFilesBatchesAndDamage(t *testing.T) {
+	dir := t.TempDir()
+	h := keyset.Header{Rows: 3, Cols: 3, Cells: 6, Gap: 0}
+	var keys []uint64 // all 60,480 placements of 6 cells: about 4 batches
+	pos := make([]uint8, 6)
+	for r := 0; r < 60480; r++ {
+		placement.Unrank(r, pos, 9)
+		k := uint64(0)
+		for _, v := range pos {
+			k = k<<4 | uint64(v)
+		}
+		keys = append(keys, k)
+	}
+	require.Greater(t, len(keys), 3*batchKeys)
+	p := filepath.Join(dir, h.Name()+".keys")
+	require.NoError(t, keyset.WriteFile(p, h, keys))
+	b, err := FromKeyFiles([]string{p}, 0, nil)
+	require.NoError(t, err)
+	for x := uint64(0); x < 60480; x++ {
+		require.Equal(t, uint16(0), entryAt(b.Table(), x, b.Header().Bits, 1<<b.Header().Bits-1), x)
+	}
+	raw, err := os.ReadFile(p)
+	require.NoError(t, err)
+	raw[len(raw)*2/3] ^= 0x10
+	require.NoError(t, os.WriteFile(p, raw, 0o644))
+	_, err = FromKeyFiles([]string{p}, 0, nil)
+	assert.ErrorIs(t, err, keyset.ErrFormat)
 }
