@@ -152,17 +152,31 @@ func (b *Builder) Write(path string) error {
 // Progress is told the keys read so far and the keys of all level files.
 type Progress func(done, total uint64)
 
-// FromKeyFiles builds a database from the key-set files of one projection
-// (the last k cells, or a cell set: keyset.Header.Set): one file a level,
-// gaps 0, 2, ..., 2N each once, in any order, with a filter of filter
-// cells (0: none; negative: DefaultFilterCells). Every file is read once;
-// progress (if set) hears every few million keys.
-func FromKeyFiles(paths []string, filter int, progress Progress) (*Builder, error) {
+// Plan is a database to be built from level files, checked and sized
+// before any key is read: what a long build says before it starts.
+type Plan struct {
+	Header  Header // the layout: Entries, Bits, TableLen, FilterLen, TableOff
+	Keys    uint64 // keys to read, over all files
+	paths   []string
+	headers []keyset.Header
+}
+
+// Memory is what the build holds: the table and the filter.
+func (p *Plan) Memory() uint64 { return p.Header.TableLen + p.Header.FilterLen }
+
+// FileBytes is the size of the file it writes.
+func (p *Plan) FileBytes() uint64 { return p.Header.TableOff + p.Memory() }
+
+// PlanKeyFiles checks the key-set files of one projection (the last k
+// cells, or a cell set: keyset.Header.Set; one file a level, gaps 0, 2,
+// ..., 2N each once, in any order) from their headers and sizes the
+// database with a filter of filter cells (0: none; negative:
+// DefaultFilterCells).
+func PlanKeyFiles(paths []string, filter int) (*Plan, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("%w: none given", ErrLevels)
 	}
-	var hs []keyset.Header
-	var total uint64
+	pl := &Plan{paths: paths}
 	byGap := map[int]string{}
 	for _, p := range paths {
 		h, err := keyset.ReadHeader(p)
@@ -173,14 +187,14 @@ func FromKeyFiles(paths []string, filter int, progress Progress) (*Builder, erro
 			return nil, fmt.Errorf("%w: %s and %s are both of gap %d", ErrLevels, prev, p, h.Gap)
 		}
 		byGap[h.Gap] = p
-		if h0 := hs; len(h0) > 0 && (h.Rows != h0[0].Rows || h.Cols != h0[0].Cols || h.Set() != h0[0].Set()) {
+		if h0 := pl.headers; len(h0) > 0 && (h.Rows != h0[0].Rows || h.Cols != h0[0].Cols || h.Set() != h0[0].Set()) {
 			return nil, fmt.Errorf("%w: %s is a %dx%d set on the cells %s, but %s is %dx%d on %s", ErrLevels, p, h.Rows, h.Cols, h.Set(), paths[0], h0[0].Rows, h0[0].Cols, h0[0].Set())
 		}
 		if len(filepath.Base(p)) > nameLen {
 			return nil, fmt.Errorf("%w: %s: a name over %d bytes", ErrLevels, p, nameLen)
 		}
-		hs = append(hs, h)
-		total += h.Count
+		pl.headers = append(pl.headers, h)
+		pl.Keys += h.Count
 	}
 	levels := len(paths)
 	for g := 0; g < 2*levels; g += 2 {
@@ -188,7 +202,7 @@ func FromKeyFiles(paths []string, filter int, progress Progress) (*Builder, erro
 			return nil, fmt.Errorf("%w: no level file of gap %d (want gaps 0, 2, ..., %d, one file each)", ErrLevels, g, 2*levels-2)
 		}
 	}
-	h0 := hs[0]
+	h0 := pl.headers[0]
 	cells := h0.Set().Cells()
 	if filter < 0 {
 		filter = DefaultFilterCells(h0.Rows*h0.Cols, len(cells), levels)
@@ -196,17 +210,44 @@ func FromKeyFiles(paths []string, filter int, progress Progress) (*Builder, erro
 	if filter > 0 && filter >= len(cells) {
 		return nil, fmt.Errorf("%w: a filter of %d cells for a projection of %d: want fewer cells than the projection's", ErrFilter, filter, len(cells))
 	}
-	b, err := NewBuilder(h0.Rows, h0.Cols, cells, levels, filter)
+	pl.Header = Header{Rows: h0.Rows, Cols: h0.Cols, Cells: slices.Clone(cells), Levels: levels, FilterCells: filter,
+		Sources: make([]Source, levels)} // sized as the built header will be
+	if err := pl.Header.layout(); err != nil {
+		return nil, err
+	}
+	pl.Header.Sources = nil
+	if pl.Header.TableLen > MaxTableBytes {
+		return nil, fmt.Errorf("%w: %d cells of %d at %d bits an entry take %d GiB, more than %d GiB", ErrTooBig, len(cells), h0.Rows*h0.Cols, pl.Header.Bits, pl.Header.TableLen>>30, MaxTableBytes>>30)
+	}
+	return pl, nil
+}
+
+// FromKeyFiles builds a database from the key-set files of one projection
+// (PlanKeyFiles, then Build).
+func FromKeyFiles(paths []string, filter int, progress Progress) (*Builder, error) {
+	pl, err := PlanKeyFiles(paths, filter)
+	if err != nil {
+		return nil, err
+	}
+	return pl.Build(progress)
+}
+
+// Build reads every file once and fills the table; progress (if set)
+// hears every few million keys.
+func (pl *Plan) Build(progress Progress) (*Builder, error) {
+	h := pl.Header
+	b, err := NewBuilder(h.Rows, h.Cols, h.Cells, h.Levels, h.FilterCells)
 	if err != nil {
 		return nil, err
 	}
 	var done uint64
-	for i, p := range paths {
+	for i, p := range pl.paths {
 		crc, err := Trailer(p)
 		if err != nil {
 			return nil, err
 		}
-		level := hs[i].Gap / 2
+		hi := pl.headers[i]
+		level := hi.Gap / 2
 		err = readBatches(p, func(keys []uint64) {
 			for _, k := range keys {
 				b.AddPattern(level, k)
@@ -214,16 +255,16 @@ func FromKeyFiles(paths []string, filter int, progress Progress) (*Builder, erro
 			before := done
 			done += uint64(len(keys))
 			if progress != nil && done>>22 != before>>22 {
-				progress(done, total)
+				progress(done, pl.Keys)
 			}
 		})
 		if err != nil {
 			return nil, err
 		}
-		b.AddSource(Source{Gap: hs[i].Gap, Exact: hs[i].Exact, Approx: hs[i].Approx, CRC: crc, Count: hs[i].Count, Name: filepath.Base(p)})
+		b.AddSource(Source{Gap: hi.Gap, Exact: hi.Exact, Approx: hi.Approx, CRC: crc, Count: hi.Count, Name: filepath.Base(p)})
 	}
 	if progress != nil {
-		progress(done, total)
+		progress(done, pl.Keys)
 	}
 	return b, nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gapset/gapset/gapdb"
+	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -154,4 +156,38 @@ func TestGapDBCellSet(t *testing.T) {
 	assert.Equal(t, 2, code, errs)
 	assert.Contains(t, errs, "on the cells 0-3")
 	assert.NoFileExists(t, filepath.Join(dir, "mixed.gapdb"))
+}
+
+// Before reading a key, gapdb says what the build takes (the table's
+// memory, the file, the keys), and refuses with exit 3 a table the
+// available memory or a file the free disk cannot hold.
+func TestGapDBSaysAndFits(t *testing.T) {
+	dir := t.TempDir()
+	var keys []string
+	for _, g := range []string{"0", "2"} {
+		code, _, errs := runCmd(t, "", "enumerate", "-q", "--rows", "3", "--cols", "3", "--gap", g, "--cells", "6", "--out-dir", dir)
+		require.Equal(t, 0, code, errs)
+		keys = append(keys, filepath.Join(dir, "Gap"+g+"_6.keys"))
+	}
+	code, _, errs := runCmd(t, "", "gapdb", "--out", filepath.Join(dir, "g.gapdb"), "--keys", keys[0], "--keys", keys[1])
+	require.Equal(t, 0, code, errs)
+	// 60,480 patterns of 6 cells of 9 at 1 bit (two levels and "above": 2 bits)
+	assert.Regexp(t, `gapset: GapDB2_6: 60480 patterns at 2 bits; [0-9]+ keys to read; 0\.0 GiB of memory, a 0\.0 GiB file; about 0s`, errs)
+
+	plan, err := gapdb.PlanKeyFiles(keys, 0)
+	require.NoError(t, err)
+	b, err := plan.Build(nil)
+	require.NoError(t, err)
+	assert.Equal(t, uint64(len(b.Table())+len(b.Filter())), plan.Memory())
+	st, err := os.Stat(filepath.Join(dir, "g.gapdb"))
+	require.NoError(t, err)
+	assert.Equal(t, uint64(st.Size()), plan.FileBytes(), "the plan's file is the file written")
+	assert.NoError(t, gapdbFits(plan, plan.Memory(), int64(plan.FileBytes()), dir))
+	assert.NoError(t, gapdbFits(plan, 0, -1, dir), "unknown figures do not refuse")
+	err = gapdbFits(plan, plan.Memory()-1, -1, dir)
+	assert.Equal(t, 3, cmdline.ExitCode(err))
+	assert.ErrorContains(t, err, "GapDB2_6: the table takes")
+	err = gapdbFits(plan, 0, int64(plan.FileBytes())-1, dir)
+	assert.Equal(t, 3, cmdline.ExitCode(err))
+	assert.ErrorContains(t, err, "GapDB2_6: the file takes")
 }
