@@ -41,12 +41,28 @@ func LevelNodes(path string) ([]uint64, Info, error) {
 }
 
 // readLevels is LevelNodes on the size bytes of a file image read from r.
-func readLevels(r io.Reader, size int64) ([]uint64, Info, error) {
+func readLevels(r io.Reader, size int64) (levels []uint64, in Info, err error) {
+	in, err = readStream(r, size, func(br *bitReader, in Info) error {
+		if in.Version == bddV2 {
+			levels, err = levelsV2(br, in)
+		} else {
+			levels, err = levelsV3(br, in)
+		}
+		return err
+	})
+	return levels, in, err
+}
+
+// readStream reads a file image of size bytes from r: the header, then the
+// payload through walk, then the checksum, which it checks whatever walk
+// said (a damaged file is reported as damaged, however its stream looked).
+// Errors of the file's form wrap ErrFormat; walk's ErrTooBig is passed on.
+func readStream(r io.Reader, size int64, walk func(br *bitReader, in Info) error) (Info, error) {
 	sum := crc32.New(castagnoli)
 	r = io.TeeReader(io.LimitReader(r, size), sum)
 	head := make([]byte, fixedSize, fixedSize+255+extSize) // L is a byte
 	if _, err := io.ReadFull(r, head); err != nil {
-		return nil, Info{}, fmt.Errorf("%w: too short for a header (%d bytes)", ErrFormat, size)
+		return Info{}, fmt.Errorf("%w: too short for a header (%d bytes)", ErrFormat, size)
 	}
 	more := int(head[15]) // the order; version 4 adds its block
 	if binary.LittleEndian.Uint16(head[8:]) >= bddVersion {
@@ -54,41 +70,36 @@ func readLevels(r io.Reader, size int64) ([]uint64, Info, error) {
 	}
 	head = head[:fixedSize+more]
 	if _, err := io.ReadFull(r, head[fixedSize:]); err != nil {
-		return nil, Info{}, fmt.Errorf("%w: too short for the header", ErrFormat)
+		return Info{}, fmt.Errorf("%w: too short for the header", ErrFormat)
 	}
 	in, err := parseHeader(head)
 	if err != nil {
-		return nil, Info{}, err
+		return Info{}, err
 	}
 	in.FileSize = size
 	if want := int64(in.headerSize()) + int64(in.PayloadSize) + 4; want != size || in.PayloadSize > uint64(size) {
-		return nil, Info{}, fmt.Errorf("%w: %d bytes, header says %d: truncated or padded", ErrFormat, size, want)
+		return Info{}, fmt.Errorf("%w: %d bytes, header says %d: truncated or padded", ErrFormat, size, want)
 	}
 	payload := io.LimitReader(r, int64(in.PayloadSize))
-	br := &bitReader{src: payload}
-	var levels []uint64
-	if in.Version == bddV2 {
-		levels, err = levelsV2(br, in)
-	} else {
-		levels, err = levelsV3(br, in)
+	err = walk(&bitReader{src: payload}, in)
+	if errors.Is(err, ErrTooBig) {
+		return Info{}, err
 	}
-	// The checksum first: a damaged file is reported as damaged whatever
-	// its stream looked like.
 	if _, cerr := io.Copy(io.Discard, payload); cerr != nil {
-		return nil, Info{}, cerr
+		return Info{}, cerr
 	}
 	want := sum.Sum32()
 	var tail [4]byte
 	if _, cerr := io.ReadFull(r, tail[:]); cerr != nil {
-		return nil, Info{}, fmt.Errorf("%w: %v", ErrFormat, cerr)
+		return Info{}, fmt.Errorf("%w: %v", ErrFormat, cerr)
 	}
 	if want != binary.LittleEndian.Uint32(tail[:]) {
-		return nil, Info{}, fmt.Errorf("%w: checksum mismatch (file corrupt)", ErrFormat)
+		return Info{}, fmt.Errorf("%w: checksum mismatch (file corrupt)", ErrFormat)
 	}
 	if err != nil {
-		return nil, Info{}, fmt.Errorf("%w: %v", ErrFormat, err)
+		return Info{}, fmt.Errorf("%w: %v", ErrFormat, err)
 	}
-	return levels, in, nil
+	return in, nil
 }
 
 // levelsV2 counts the nodes of a version 2 payload (each level says its
