@@ -225,6 +225,13 @@ func checkShared(d *Diagram, flags []uint64) error {
 // node only: a node with one parent is its parent's new child, completed
 // just before its parent or before its parent's other new child, so its
 // count waits on a stack (high child on top) until the parent takes it.
+// A node's count is kept scaled to the root's variable, times 2^level: the
+// count a parent at level l sees, times 2^l, is then half its child's,
+// whatever the levels between, and the parent's is the sum of the halves,
+// so no child's level is read (on a diagram of gigabytes every read of a
+// child is a cache miss). A node of level l holds at most 2^(L-l) - 1
+// assignments, so the scaled count stays below 2^L: no sum overflows, and
+// the root's is the set's member count.
 func leanCount(d *Diagram, flags []uint64) (uint64, error) {
 	L := d.Order.Vars()
 	dir := make([]uint32, len(flags)) // shared nodes before each word of flags
@@ -234,60 +241,52 @@ func leanCount(d *Diagram, flags []uint64) (uint64, error) {
 		S += uint64(bits.OnesCount64(w))
 	}
 	cnt := make([]uint64, S)
-	isShared := func(id uint32) bool { return flags[id/64]>>(id%64)&1 != 0 }
-	slot := func(id uint32) uint64 {
-		return uint64(dir[id/64]) + uint64(bits.OnesCount64(flags[id/64]&(1<<(id%64)-1)))
+	slot := func(id uint32) (uint64, bool) {
+		w := flags[id/64]
+		return uint64(dir[id/64]) + uint64(bits.OnesCount64(w&(1<<(id%64)-1))), w>>(id%64)&1 != 0
 	}
+	trueHalf := uint64(1) << (L - 1) // True seen from any level, halved
 	var stack []uint64
-	level := func(c uint32) int {
-		if c < 2 {
-			return L
-		}
-		return int(d.Nodes[c].Level)
-	}
-	// take is the count of child c seen from level l (its own count times
-	// the assignments of the levels between).
-	take := func(c uint32, l int) (uint64, error) {
-		var x uint64
-		switch {
-		case c < 2:
-			x = uint64(c)
-		case isShared(c):
-			x = cnt[slot(c)]
-		case len(stack) == 0:
-			return 0, errors.New("a node's children out of the stream's order")
-		default:
-			x, stack = stack[len(stack)-1], stack[:len(stack)-1]
-		}
-		sh := level(c) - l - 1
-		if x == 0 {
+	errOrder := errors.New("a node's children out of the stream's order")
+	half := func(c uint32) (uint64, error) {
+		switch c {
+		case False:
 			return 0, nil
+		case True:
+			return trueHalf, nil
 		}
-		if sh >= 64 || (sh > 0 && x>>(64-uint(sh)) != 0) {
-			return 0, errOverflow
+		if i, ok := slot(c); ok {
+			return cnt[i] / 2, nil
 		}
-		return x << uint(sh), nil
+		if len(stack) == 0 {
+			return 0, errOrder
+		}
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		return x / 2, nil
 	}
 	for id := uint32(2); id < uint32(len(d.Nodes)); id++ {
 		nd := d.Nodes[id]
-		l := int(nd.Level)
-		h, err1 := take(nd.Hi, l) // the high child is on top
-		lo, err2 := take(nd.Lo, l)
-		s, carry := bits.Add64(lo, h, 0)
+		h, err1 := half(nd.Hi) // the high child is on top
+		lo, err2 := half(nd.Lo)
 		if err := errors.Join(err1, err2); err != nil {
 			return 0, err
 		}
-		if carry != 0 {
-			return 0, errOverflow
-		}
-		if isShared(id) {
-			cnt[slot(id)] = s
+		if i, ok := slot(id); ok {
+			cnt[i] = lo + h
 		} else {
-			stack = append(stack, s)
+			stack = append(stack, lo+h)
 		}
 	}
-	if d.Root >= 2 && len(stack) != 1 || d.Root < 2 && len(stack) != 0 {
+	switch {
+	case d.Root >= 2 && len(stack) != 1 || d.Root < 2 && len(stack) != 0:
 		return 0, errors.New("nodes left over from the stream's order")
+	case d.Root == False:
+		return 0, nil
+	case d.Root == True && L >= 64:
+		return 0, errOverflow
+	case d.Root == True:
+		return 1 << L, nil
 	}
-	return take(d.Root, -1)
+	return stack[0], nil
 }

@@ -132,7 +132,7 @@ func OpenWith(path string, o OpenOptions) (*Set, error) {
 		}
 	}
 	note("%s: loading %d nodes: %.1f GiB, and while it loads 8 bytes more a node with several parents (at most %.1f GiB in all; %.1f GiB available); about %.0f s",
-		path, n, gib(least), gib(most), gib(avail), float64(in.FileSize)/25e6)
+		path, n, gib(least), gib(most), gib(avail), float64(in.FileSize)/12e6)
 	start := time.Now()
 	f, err := os.Open(path)
 	if err != nil {
@@ -156,12 +156,22 @@ func OpenWith(path string, o OpenOptions) (*Set, error) {
 		return a
 	}
 	var more uint64 // what NewSet's layout takes beside the nodes
+	a := left()
 	if cellShifts(d.Order) != nil {
-		more = 4*(n+2) + 64*uint64(cellCount(d))
+		var first uint64 // nodes on a cell's first level: each is a 16-way node
+		for _, nd := range d.Nodes[2:] {
+			if nd.Level%4 == 0 {
+				first++
+			}
+		}
+		more = 4*(n+2) + 64*first
+		if a == 0 || more <= a { // it may fit: count the 16-way nodes
+			more = 4*(n+2) + 64*uint64(cellCount(d))
+		}
 	} else {
 		more = 16 * (n + 2)
 	}
-	if a := left(); a > 0 && more > a {
+	if a > 0 && more > a {
 		note("%s: loaded in %.0f s; the nodes are queried where they lie (the faster layout would take %.1f GiB more, %.1f GiB are available)",
 			path, time.Since(start).Seconds(), gib(more), gib(a))
 		return flatSet(d, in), nil
