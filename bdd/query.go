@@ -100,8 +100,9 @@ func Open(path string) (*Set, error) { return OpenWith(path, OpenOptions{}) }
 // nodes are then laid out for queries as NewSet does if that fits the
 // memory left, else used where they lie, one flat array in the file's
 // order (node by node, as the bit-plane orders are queried). It refuses
-// with ErrTooBig, before reading the payload, a diagram whose load could
-// take more memory than is available.
+// with ErrTooBig a diagram whose load would take more memory than is
+// available: before reading the payload when the nodes alone would, else
+// as soon as its shared nodes do.
 func OpenWith(path string, o OpenOptions) (*Set, error) {
 	in, err := ReadInfo(path)
 	if err != nil {
@@ -147,16 +148,14 @@ func OpenWith(path string, o OpenOptions) (*Set, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	left := func() uint64 { // after the nodes
-		if o.Available > 0 {
-			return o.Available - min(o.Available, 12*(n+2))
-		}
+	// What is left after the nodes (known: a limit was given or probed).
+	a, known := o.Available-min(o.Available, 12*(n+2)), o.Available > 0
+	if !known {
 		debug.FreeOSMemory() // the decoder's ids and bitmaps go back first
-		_, a := sysprobe.Machine()
-		return a
+		_, a = sysprobe.Machine()
+		known = a > 0
 	}
 	var more uint64 // what NewSet's layout takes beside the nodes
-	a := left()
 	if cellShifts(d.Order) != nil {
 		var first uint64 // nodes on a cell's first level: each is a 16-way node
 		for _, nd := range d.Nodes[2:] {
@@ -165,13 +164,13 @@ func OpenWith(path string, o OpenOptions) (*Set, error) {
 			}
 		}
 		more = 4*(n+2) + 64*first
-		if a == 0 || more <= a { // it may fit: count the 16-way nodes
+		if !known || more <= a { // it may fit: count the 16-way nodes
 			more = 4*(n+2) + 64*uint64(cellCount(d))
 		}
 	} else {
 		more = 16 * (n + 2)
 	}
-	if a > 0 && more > a {
+	if known && more > a {
 		note("%s: loaded in %.0f s; the nodes are queried where they lie (the faster layout would take %.1f GiB more, %.1f GiB are available)",
 			path, time.Since(start).Seconds(), gib(more), gib(a))
 		return flatSet(d, in), nil
