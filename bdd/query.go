@@ -96,10 +96,11 @@ func Open(path string) (*Set, error) { return OpenWith(path, OpenOptions{}) }
 
 // OpenWith loads a BDD file into a query structure. A file of format 3 or
 // 4 is decoded from a stream straight into its nodes (decodeLean: 12
-// bytes a node, up to 20 while it loads), checked as Load checks it; the
-// nodes are then laid out for queries as NewSet does if that fits the
-// memory left, else used where they lie, one flat array in the file's
-// order (node by node, as the bit-plane orders are queried). It refuses
+// bytes a node, and 16 a node with several parents while it loads),
+// checked as Load checks it, in the same pass; the nodes are then laid out
+// for queries as NewSet does if that fits the memory left, else used where
+// they lie, one flat array in the file's order (node by node, as the
+// bit-plane orders are queried). It refuses
 // with ErrTooBig a diagram whose load would take more memory than is
 // available: before reading the payload when the nodes alone would, else
 // as soon as its shared nodes do.
@@ -132,7 +133,7 @@ func OpenWith(path string, o OpenOptions) (*Set, error) {
 			o.Note(fmt.Sprintf(format, a...))
 		}
 	}
-	note("%s: loading %d nodes: %.1f GiB, and while it loads 8 bytes more a node with several parents (at most %.1f GiB in all; %.1f GiB available); about %.0f s",
+	note("%s: loading %d nodes: %.1f GiB, and while it loads 16 bytes more a node with several parents (at most %.1f GiB in all; %.1f GiB available); about %.0f s",
 		path, n, gib(least), gib(most), gib(avail), float64(in.FileSize)/12e6)
 	start := time.Now()
 	f, err := os.Open(path)
