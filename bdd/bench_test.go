@@ -252,3 +252,52 @@ func TestAgreesWithKeyFile(t *testing.T) {
 		assert.ErrorContains(t, err, "missing", "%v", enc)
 	}
 }
+
+// flatSetFor is benchSet's set with its nodes where the lean load leaves
+// them (OpenWith with no room for a layout): GAPSET_BDD, or the 3x3 set
+// saved to a temporary file.
+func flatSetFor(b *testing.B) (*Set, keyset.Header) {
+	path := os.Getenv("GAPSET_BDD")
+	h := keyset.Header{Rows: 3, Cols: 3, Cells: 9, Gap: 2}
+	if path == "" {
+		keys, kh := benchKeys(b)
+		d, err := Build(keys, benchOrder(b, kh), false)
+		require.NoError(b, err)
+		path = filepath.Join(b.TempDir(), "flat.bdd")
+		_, err = Save(path, d, Meta{Rows: kh.Rows, Cols: kh.Cols, Cells: kh.Cells, Gap: kh.Gap})
+		require.NoError(b, err)
+		h = kh
+	}
+	in, err := ReadInfo(path)
+	require.NoError(b, err)
+	s, err := OpenWith(path, OpenOptions{Available: leanPeak(in.Nodes, in.Nodes)})
+	require.NoError(b, err)
+	require.Nil(b, s.cells, "flat")
+	return s, keyset.Header{Rows: in.Rows, Cols: in.Cols, Cells: in.Cells, Gap: h.Gap}
+}
+
+// BenchmarkContainsWalk on the flat layout (a diagram too big for NewSet's).
+func BenchmarkContainsWalkFlat(b *testing.B) {
+	s, h := flatSetFor(b)
+	qs := walk(h, 1<<16)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.Contains(qs[i&(len(qs)-1)])
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "queries/s")
+}
+
+// BenchmarkContainsRandom on the flat layout.
+func BenchmarkContainsRandomFlat(b *testing.B) {
+	s, h := flatSetFor(b)
+	rng := rand.New(rand.NewPCG(1, 1))
+	qs := make([]uint64, 1<<16)
+	for i := range qs {
+		qs[i] = encode.Random(rng, h.Rows, h.Cols).Key()
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.Contains(qs[i&(len(qs)-1)])
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "queries/s")
+}

@@ -636,23 +636,54 @@ func (w *bitWriter) close() error {
 	return w.err
 }
 
+// bitReader reads bits, most significant first, from buf, or from src
+// in blocks when src is set (then buf is the block in hand).
 type bitReader struct {
 	buf []byte
-	pos uint64 // bit position
+	pos uint64 // bit position in buf
 	err error
+	src io.Reader
+	blk []byte // src's block buffer
 }
 
 func (r *bitReader) read(n uint) uint64 {
+	if n <= 56 && r.pos+64 <= 8*uint64(len(r.buf)) { // the bits lie in one 8-byte load
+		w := binary.BigEndian.Uint64(r.buf[r.pos>>3:])
+		v := w << (r.pos & 7) >> (64 - n) // n = 0: shifted out, 0
+		r.pos += uint64(n)
+		return v
+	}
 	var v uint64
 	for ; n > 0; n-- {
-		if r.pos >= 8*uint64(len(r.buf)) {
-			r.err = io.ErrUnexpectedEOF
+		if r.pos >= 8*uint64(len(r.buf)) && !r.refill() {
+			if r.err == nil {
+				r.err = io.ErrUnexpectedEOF
+			}
 			return 0
 		}
 		v = v<<1 | uint64(r.buf[r.pos>>3]>>(7-r.pos&7)&1)
 		r.pos++
 	}
 	return v
+}
+
+// refill takes the next block from src once buf is used up.
+func (r *bitReader) refill() bool {
+	if r.src == nil {
+		return false
+	}
+	if r.blk == nil {
+		r.blk = make([]byte, 1<<20)
+	}
+	n, err := io.ReadFull(r.src, r.blk)
+	if n == 0 {
+		if err != io.EOF && err != nil {
+			r.err = err
+		}
+		return false
+	}
+	r.buf, r.pos = r.blk[:n], 0
+	return true
 }
 
 func (r *bitReader) gamma() uint64 {
@@ -670,5 +701,8 @@ func (r *bitReader) gamma() uint64 {
 // rest reports whether only zero padding (less than a byte) is left.
 func (r *bitReader) rest() bool {
 	left := 8*uint64(len(r.buf)) - r.pos
-	return left < 8 && r.read(uint(left)) == 0
+	if left >= 8 || r.read(uint(left)) != 0 {
+		return false
+	}
+	return !r.refill() && r.err == nil // nothing more in src either
 }

@@ -1,9 +1,16 @@
 package bdd
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"math/bits"
+	"os"
+	"runtime/debug"
+	"time"
+	"unsafe"
+
+	"github.com/gapset/gapset/internal/sysprobe"
 )
 
 // Set is a read-only BDD laid out for membership queries: one flat array
@@ -70,16 +77,130 @@ func NewSet(d *Diagram, info Info) (*Set, error) {
 	return s, nil
 }
 
-// Open loads a BDD file straight into a query structure.
-func Open(path string) (*Set, error) {
-	d, in, err := Load(path)
+// ErrTooBig marks a diagram whose load would not fit the memory available.
+var ErrTooBig = errors.New("BDD too big for the memory available")
+
+// OpenOptions tune OpenWith.
+type OpenOptions struct {
+	// Available is the memory the load may take, bytes (0: what the
+	// machine has available when it starts).
+	Available uint64
+	// Note, when set, hears before a load of a GiB or more what it will
+	// take, and after it how the set was laid out.
+	Note func(string)
+}
+
+// Open loads a BDD file straight into a query structure (OpenWith, the
+// machine's memory its limit).
+func Open(path string) (*Set, error) { return OpenWith(path, OpenOptions{}) }
+
+// OpenWith loads a BDD file into a query structure. A file of format 3 or
+// 4 is decoded from a stream straight into its nodes (decodeLean: 12
+// bytes a node, and 16 a node with several parents while it loads),
+// checked as Load checks it, in the same pass; the nodes are then laid out
+// for queries as NewSet does if that fits the memory left, else used where
+// they lie, one flat array in the file's order (node by node, as the
+// bit-plane orders are queried). It refuses
+// with ErrTooBig a diagram whose load would take more memory than is
+// available: before reading the payload when the nodes alone would, else
+// as soon as its shared nodes do.
+func OpenWith(path string, o OpenOptions) (*Set, error) {
+	in, err := ReadInfo(path)
 	if err != nil {
 		return nil, err
 	}
-	if d.ZDD {
+	if in.ZDD {
 		return nil, fmt.Errorf("%s: holds a ZDD; membership queries need a BDD", path)
 	}
-	return NewSet(d, in)
+	if in.Version == bddV2 { // the old payload: decoded whole, as ever
+		d, in, err := Load(path)
+		if err != nil {
+			return nil, err
+		}
+		return NewSet(d, in)
+	}
+	avail := o.Available
+	if avail == 0 {
+		_, avail = sysprobe.Machine()
+	}
+	n := in.Nodes
+	least, most := leanPeak(n, 0), leanPeak(n, n) // which nodes are shared is known only once read
+	if avail > 0 && least > avail {
+		return nil, fmt.Errorf("%s: %w: loading its %d nodes takes at least %.1f GiB, %.1f GiB are available", path, ErrTooBig, n, gib(least), gib(avail))
+	}
+	note := func(format string, a ...any) {
+		if o.Note != nil && least >= 1<<30 {
+			o.Note(fmt.Sprintf(format, a...))
+		}
+	}
+	note("%s: loading %d nodes: %.1f GiB, and while it loads 16 bytes more a node with several parents (at most %.1f GiB in all; %.1f GiB available); about %.0f s",
+		path, n, gib(least), gib(most), gib(avail), float64(in.FileSize)/12e6)
+	start := time.Now()
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var d *Diagram
+	in, err = readStream(bufio.NewReaderSize(f, 1<<20), in.FileSize, func(br *bitReader, in Info) (err error) {
+		d, err = decodeLean(br, in, avail)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	// What is left after the nodes (known: a limit was given or probed).
+	a, known := o.Available-min(o.Available, 12*(n+2)), o.Available > 0
+	if !known {
+		debug.FreeOSMemory() // the decoder's ids and bitmaps go back first
+		_, a = sysprobe.Machine()
+		known = a > 0
+	}
+	var more uint64 // what NewSet's layout takes beside the nodes
+	if cellShifts(d.Order) != nil {
+		var first uint64 // nodes on a cell's first level: each is a 16-way node
+		for _, nd := range d.Nodes[2:] {
+			if nd.Level%4 == 0 {
+				first++
+			}
+		}
+		more = 4*(n+2) + 64*first
+		if !known || more <= a { // it may fit: count the 16-way nodes
+			more = 4*(n+2) + 64*uint64(cellCount(d))
+		}
+	} else {
+		more = 16 * (n + 2)
+	}
+	if known && more > a {
+		note("%s: loaded in %.0f s; the nodes are queried where they lie (the faster layout would take %.1f GiB more, %.1f GiB are available)",
+			path, time.Since(start).Seconds(), gib(more), gib(a))
+		return flatSet(d, in), nil
+	}
+	s, err := NewSet(d, in)
+	note("%s: loaded and laid out in %.0f s", path, time.Since(start).Seconds())
+	return s, err
+}
+
+func gib(b uint64) float64 { return float64(b) / (1 << 30) }
+
+// The flat layout reuses the decoded nodes as the query nodes, the level
+// replaced by the key bit it tests: the two types are laid out alike.
+var (
+	_ = [1]struct{}{}[unsafe.Sizeof(qnode{})-unsafe.Sizeof(Node{})]
+	_ = [1]struct{}{}[unsafe.Offsetof(qnode{}.shift)-unsafe.Offsetof(Node{}.Level)]
+	_ = [1]struct{}{}[unsafe.Offsetof(qnode{}.kid)-unsafe.Offsetof(Node{}.Lo)]
+)
+
+// flatSet turns the diagram's nodes into the query nodes in place (d is
+// spent): node ids stay, children first, the root last.
+func flatSet(d *Diagram, in Info) *Set {
+	for i := 2; i < len(d.Nodes); i++ {
+		d.Nodes[i].Level = d.Order.Bits[d.Nodes[i].Level]
+	}
+	s := &Set{info: in, root: d.Root, enc: in.Encoding, n: in.Rows * in.Cols, k: in.Cells}
+	s.nodes = unsafe.Slice((*qnode)(unsafe.Pointer(unsafe.SliceData(d.Nodes))), len(d.Nodes))
+	d.Nodes = nil
+	return s
 }
 
 // Info returns what the file said about the set.

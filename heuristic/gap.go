@@ -178,7 +178,7 @@ func (r *Resolver) Sets() ([]LoadedSet, error) {
 		p.sets = append(p.sets, set)
 	}
 	for _, path := range o.BDDs {
-		s, err := bdd.Open(path)
+		s, err := bdd.OpenWith(path, bdd.OpenOptions{Note: o.Note})
 		if err != nil {
 			return nil, err
 		}

@@ -229,6 +229,40 @@ func TestEncodedBDDsFeedGap(t *testing.T) {
 	}
 }
 
+// Levels from different sources make one h_G: Gap0 and Gap2 from key
+// files, Gap4 from a BDD (ranks, as Gap6_10 is at full size) give the
+// nodes of the levels enumerated in memory, and every length is optimal.
+func TestBDDLevelBesideKeyLevels(t *testing.T) {
+	const cells = 6
+	dir := t.TempDir()
+	var keys []string
+	for _, g := range []int{0, 2} {
+		sets, err := gapset.Sets(context.Background(), 3, 3, g, []int{cells}, nil)
+		require.NoError(t, err)
+		path := filepath.Join(dir, "g"+string(rune('0'+g))+".keys")
+		require.NoError(t, keyset.WriteFile(path, keyset.Header{Rows: 3, Cols: 3, Cells: cells, Gap: g}, sets[cells]))
+		keys = append(keys, path)
+	}
+	sets, err := gapset.Sets(context.Background(), 3, 3, 4, []int{cells}, nil)
+	require.NoError(t, err)
+	order, err := bdd.NamedOrder("natural", 3, 3, cells)
+	require.NoError(t, err)
+	b, err := bdd.BuildKeys(slices.Clone(sets[cells]), 9, cells, bdd.KeysBuild{Order: order, Encoding: bdd.Ranks})
+	require.NoError(t, err)
+	g4 := filepath.Join(dir, "g4.bdd")
+	_, err = b.Save(g4, keyset.Header{Rows: 3, Cols: 3, Cells: cells, Gap: 4}, bdd.Ranks)
+	require.NoError(t, err)
+
+	mixed := solveAll(t, New(Options{Rows: 3, Cols: 3, Keys: keys, BDDs: []string{g4}}), "gap4", ida.Options{})
+	inMemory := solveAll(t, New(Options{Rows: 3, Cols: 3, Cells: []int{cells}, MaxGap: 4}), "gap4", ida.Options{})
+	md := solveAll(t, New(Options{Rows: 3, Cols: 3}), "md", ida.Options{})
+	for i := range mixed {
+		assert.Equal(t, "gap4(Gap0_6+Gap2_6+Gap4_6.bdd)", mixed[i].Heuristic)
+		assert.Equal(t, inMemory[i].Expanded, mixed[i].Expanded, "board %d", i)
+	}
+	assert.Less(t, nodes(mixed), nodes(md))
+}
+
 // Every admissible heuristic finds the same number of optimal solutions when
 // the last iteration is finished.
 func TestAllSolutionsAgree(t *testing.T) {

@@ -50,6 +50,9 @@ type Options struct {
 	// Progress, when set, hears from enumerations of Cells (gap: the set's
 	// gap being enumerated).
 	Progress func(gap int, p gapset.Progress)
+	// Note, when set, hears what a BDD of a GiB or more will take before it
+	// loads, and how it was laid out (bdd.OpenOptions).
+	Note func(string)
 }
 
 // Resolver builds heuristics from specs. It loads each file once, however

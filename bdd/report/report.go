@@ -35,6 +35,8 @@ type Row struct {
 	WidestLevel uint64 `json:"widest_level"` // nodes on the widest level
 	PeakMemory  int64  `json:"peak_memory"`  // the build's peak resident memory, bytes
 	Builder     string `json:"builder"`      // "in memory" or "out of core"
+	// With --levels: the nodes on each level, the root's first (bdd.LevelNodes).
+	LevelNodes []uint64 `json:"level_nodes,omitempty"`
 }
 
 // NewRow describes the file at path from its header, with the paper's
@@ -59,8 +61,11 @@ func NewRow(path string, in bdd.Info) Row {
 }
 
 // Write writes the rows as a Markdown table (format "md"), CSV with a
-// header line, or one indented JSON array.
+// header line, or one indented JSON array. Rows with their nodes per level
+// add them: a CSV column level_nodes ("n0;n1;..."), a JSON array, and in
+// Markdown a second table, one row per level and one column per file.
 func Write(w io.Writer, format string, rows []Row) error {
+	levels := slices.ContainsFunc(rows, func(r Row) bool { return r.LevelNodes != nil })
 	switch format {
 	case "json":
 		enc := json.NewEncoder(w)
@@ -68,15 +73,23 @@ func Write(w io.Writer, format string, rows []Row) error {
 		return enc.Encode(rows)
 	case "csv":
 		cw := csv.NewWriter(w)
-		cw.Write([]string{"file", "set", "board", "cells", "order", "file_size", "nodes", "bytes_per_node", "zdd_nodes",
+		head := []string{"file", "set", "board", "cells", "order", "file_size", "nodes", "bytes_per_node", "zdd_nodes",
 			"patterns", "build_seconds", "paper_file_size", "paper_nodes", "paper_patterns", "encoding", "order_bits",
-			"widest_level", "peak_memory", "builder"})
+			"widest_level", "peak_memory", "builder"}
+		if levels {
+			head = append(head, "level_nodes")
+		}
+		cw.Write(head)
 		for _, r := range rows {
-			cw.Write([]string{r.File, r.Set, r.Board, strconv.Itoa(r.Cells), r.Order, strconv.FormatInt(r.FileSize, 10),
+			rec := []string{r.File, r.Set, r.Board, strconv.Itoa(r.Cells), r.Order, strconv.FormatInt(r.FileSize, 10),
 				strconv.FormatUint(r.Nodes, 10), strconv.FormatFloat(r.BytesPerNode, 'f', 3, 64),
 				strconv.FormatUint(r.ZDDNodes, 10), strconv.FormatUint(r.Patterns, 10),
 				strconv.FormatFloat(r.BuildSeconds, 'f', 2, 64), opt(r.PaperFileSize), opt(r.PaperNodes), opt(r.PaperPatterns),
-				r.Encoding, BitList(r.OrderBits), opt(int64(r.WidestLevel)), opt(r.PeakMemory), r.Builder})
+				r.Encoding, BitList(r.OrderBits), opt(int64(r.WidestLevel)), opt(r.PeakMemory), r.Builder}
+			if levels {
+				rec = append(rec, LevelList(r.LevelNodes))
+			}
+			cw.Write(rec)
 		}
 		cw.Flush()
 		return cw.Error()
@@ -97,8 +110,50 @@ func Write(w io.Writer, format string, rows []Row) error {
 			Group(uint64(r.FileSize)), Group(r.Nodes), r.BytesPerNode, optg(int64(r.ZDDNodes)), Group(r.Patterns), r.BuildSeconds,
 			optg(r.PaperFileSize), optg(r.PaperNodes), pp, optg(int64(r.WidestLevel)), peak, r.Builder)
 	}
+	if levels {
+		writeLevels(&sb, rows)
+	}
 	_, err := io.WriteString(w, sb.String())
 	return err
+}
+
+// writeLevels adds the Markdown table of nodes per level: one row per
+// level (as many as the file with the most variables has), one column per
+// file with its levels.
+func writeLevels(sb *strings.Builder, rows []Row) {
+	var with []Row
+	L := 0
+	for _, r := range rows {
+		if r.LevelNodes != nil {
+			with = append(with, r)
+			L = max(L, len(r.LevelNodes))
+		}
+	}
+	sb.WriteString("\nnodes per level (level 0: the root's variable)\n\n| level |")
+	for _, r := range with {
+		fmt.Fprintf(sb, " %s |", r.File)
+	}
+	sb.WriteString("\n|--:|" + strings.Repeat("--:|", len(with)) + "\n")
+	for lv := range L {
+		fmt.Fprintf(sb, "| %d |", lv)
+		for _, r := range with {
+			cell := ""
+			if lv < len(r.LevelNodes) {
+				cell = Group(r.LevelNodes[lv])
+			}
+			fmt.Fprintf(sb, " %s |", cell)
+		}
+		sb.WriteString("\n")
+	}
+}
+
+// LevelList writes nodes per level as the CSV column holds them: n0;n1;...
+func LevelList(levels []uint64) string {
+	s := make([]string, len(levels))
+	for i, n := range levels {
+		s[i] = strconv.FormatUint(n, 10)
+	}
+	return strings.Join(s, ";")
 }
 
 // orderLabel is the order column of the table: the name, the encoding if

@@ -10,10 +10,12 @@ import (
 	"time"
 
 	"github.com/gapset/gapset/bdd"
+	"github.com/gapset/gapset/bdd/levelplot"
 	"github.com/gapset/gapset/bdd/report"
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapdb"
 	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/internal/atomicfile"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/internal/progress"
 	"github.com/gapset/gapset/internal/statedir"
@@ -257,46 +259,101 @@ func reportCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "md", Usage: "md, csv or json"},
 			&cli.BoolFlag{Name: "verify", Usage: "decode each file fully (structure, count) besides the checksum"},
+			&cli.BoolFlag{Name: "levels", Usage: "add each file's nodes per level (one pass over the file; the diagram is not loaded)"},
+			&cli.StringFlag{Name: "chart", Usage: "draw the files' nodes per level, one line per file, to this PNG `FILE`"},
 		},
-		Action: func(c *cli.Context) error {
-			format := c.String("format")
-			if format != "md" && format != "csv" && format != "json" {
-				return cmdline.BadInputf("unknown --format %s (choose md, csv or json)", cmdline.Quote(format))
-			}
-			if c.NArg() == 0 {
-				return cmdline.BadInputf("report needs at least one .bdd file")
-			}
-			var rows []report.Row
-			for _, path := range c.Args().Slice() {
-				if gapdb.IsDB(path) {
-					// a gap database: its own line, not a BDD's row
-					d, err := gapdb.Open(path) // checks the table too: seconds at most
-					if err != nil {
-						return cmdline.InputIf(err, gapdb.ErrFormat)
-					}
-					h := d.Header
-					d.Close()
-					if format == "csv" {
-						return cmdline.BadInputf("%s: a gap database is reported as md or json, not csv", path)
-					}
-					if err := gapdb.Summarize(path, h).Write(e.stdout, format); err != nil {
-						return err
-					}
-					continue
-				}
-				in, err := bdd.ReadInfoChecked(path)
-				if err == nil && c.Bool("verify") {
-					_, in, err = bdd.Load(path)
-				}
-				if err != nil {
-					return cmdline.InputIf(err, bdd.ErrFormat, os.ErrNotExist)
-				}
-				rows = append(rows, report.NewRow(path, in))
-			}
-			if len(rows) == 0 {
-				return nil // gap databases only
-			}
-			return report.Write(e.stdout, format, rows)
-		},
+		Action: func(c *cli.Context) error { return runReport(c, e) },
 	}
+}
+
+func runReport(c *cli.Context, e *env) error {
+	format := c.String("format")
+	if format != "md" && format != "csv" && format != "json" {
+		return cmdline.BadInputf("unknown --format %s (choose md, csv or json)", cmdline.Quote(format))
+	}
+	if c.NArg() == 0 {
+		return cmdline.BadInputf("report needs at least one .bdd file")
+	}
+	chart := c.String("chart")
+	if chart != "" {
+		if err := cmdline.CheckOutFile("--chart", chart); err != nil {
+			return err
+		}
+		if err := e.cleanup.WillWrite("--chart", chart); err != nil {
+			return err
+		}
+	}
+	var rows []report.Row
+	var series []levelplot.Series
+	for _, path := range c.Args().Slice() {
+		if gapdb.IsDB(path) {
+			// a gap database: its own line, not a BDD's row
+			d, err := gapdb.Open(path) // checks the table too: seconds at most
+			if err != nil {
+				return cmdline.InputIf(err, gapdb.ErrFormat)
+			}
+			h := d.Header
+			d.Close()
+			if format == "csv" {
+				return cmdline.BadInputf("%s: a gap database is reported as md or json, not csv", path)
+			}
+			if err := gapdb.Summarize(path, h).Write(e.stdout, format); err != nil {
+				return err
+			}
+			continue
+		}
+		var levels []uint64
+		var in bdd.Info
+		var err error
+		switch {
+		case c.Bool("verify"):
+			var d *bdd.Diagram
+			if d, in, err = bdd.Load(path); err == nil && (c.Bool("levels") || chart != "") {
+				for _, n := range d.LevelSizes() {
+					levels = append(levels, uint64(n))
+				}
+			}
+		case c.Bool("levels") || chart != "":
+			levels, in, err = bdd.LevelNodes(path) // checks the checksum too
+		default:
+			in, err = bdd.ReadInfoChecked(path)
+		}
+		if err != nil {
+			return cmdline.InputIf(err, bdd.ErrFormat, os.ErrNotExist)
+		}
+		row := report.NewRow(path, in)
+		if c.Bool("levels") {
+			row.LevelNodes = levels
+		}
+		rows = append(rows, row)
+		if chart != "" {
+			counts := make([]int, len(levels))
+			for i, n := range levels {
+				counts[i] = int(n)
+			}
+			series = append(series, levelplot.Series{Name: filepath.Base(path), Counts: counts})
+		}
+	}
+	if chart != "" {
+		if len(series) == 0 {
+			return cmdline.BadInputf("--chart draws BDD files' levels: no BDD file given")
+		}
+		var sets []string
+		for _, r := range rows {
+			if !slices.Contains(sets, r.Set) {
+				sets = append(sets, r.Set)
+			}
+		}
+		png, err := levelplot.Chart("BDD nodes per level: "+strings.Join(sets, ", "), series)
+		if err != nil {
+			return err
+		}
+		if err := atomicfile.WriteFile(chart, png); err != nil {
+			return err
+		}
+	}
+	if len(rows) == 0 {
+		return nil // gap databases only
+	}
+	return report.Write(e.stdout, format, rows)
 }

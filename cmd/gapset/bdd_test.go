@@ -74,6 +74,88 @@ func TestBuildAndReport3x3(t *testing.T) {
 	assert.Contains(t, stdout, "| Gap2 | natural |")
 }
 
+// report --levels adds each file's nodes per level, read off the file in
+// one pass, equal to the decoded diagram's; --chart draws them; a damaged
+// file or a bad chart path is refused in one line, exit 2, nothing written.
+func TestReportLevels(t *testing.T) {
+	dir := t.TempDir()
+	keys := gapKeys3x3(t, 2)
+	kpath := filepath.Join(dir, "g2.keys")
+	require.NoError(t, keyset.WriteFile(kpath, keyset.Header{Rows: 3, Cols: 3, Cells: 9, Gap: 2}, keys))
+	var files []string
+	var want [][]uint64
+	for _, enc := range []string{"cells", "ranks"} {
+		out := filepath.Join(dir, enc+".bdd")
+		code, _, stderr := runCmd(t, "", "build", "-q", "--keys", kpath, "--encoding", enc, "--out", out)
+		require.Equal(t, 0, code, stderr)
+		d, _, err := bdd.Load(out)
+		require.NoError(t, err)
+		var w []uint64
+		for _, n := range d.LevelSizes() {
+			w = append(w, uint64(n))
+		}
+		files, want = append(files, out), append(want, w)
+	}
+
+	code, stdout, stderr := runCmd(t, "", "report", "--levels", "--format", "json", files[0], files[1])
+	require.Equal(t, 0, code, stderr)
+	var rows []report.Row
+	require.NoError(t, json.Unmarshal([]byte(stdout), &rows))
+	require.Len(t, rows, 2)
+	for i, r := range rows {
+		assert.Equal(t, want[i], r.LevelNodes, r.File)
+	}
+
+	code, stdout, _ = runCmd(t, "", "report", "--levels", "--verify", "--format", "csv", files[1], files[0])
+	require.Equal(t, 0, code)
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	require.Len(t, lines, 3)
+	head := strings.Split(lines[0], ",")
+	require.Equal(t, "level_nodes", head[len(head)-1])
+	for i, line := range lines[1:] {
+		f := strings.Split(line, ",")
+		var got []uint64
+		for _, n := range strings.Split(f[len(f)-1], ";") {
+			v, err := strconv.ParseUint(n, 10, 64)
+			require.NoError(t, err)
+			got = append(got, v)
+		}
+		assert.Equal(t, want[1-i], got, "csv row %d", i)
+	}
+
+	chart := filepath.Join(dir, "levels.png")
+	code, stdout, stderr = runCmd(t, "", "report", "--chart", chart, files[0], files[1])
+	require.Equal(t, 0, code, stderr)
+	assert.NotContains(t, stdout, "nodes per level", "the table has levels only with --levels")
+	png, err := os.ReadFile(chart)
+	require.NoError(t, err)
+	assert.Equal(t, "\x89PNG", string(png[:4]))
+
+	code, stdout, _ = runCmd(t, "", "report", "--levels", files[0])
+	require.Equal(t, 0, code)
+	assert.Contains(t, stdout, "| level | "+files[0]+" |")
+	assert.Contains(t, stdout, fmt.Sprintf("| %d | %s |", len(want[0])-1, report.Group(want[0][len(want[0])-1])))
+
+	data, err := os.ReadFile(files[0])
+	require.NoError(t, err)
+	bad := filepath.Join(dir, "bad.bdd")
+	data[len(data)/2] ^= 0x10
+	require.NoError(t, os.WriteFile(bad, data, 0o644))
+	badChart := filepath.Join(dir, "bad.png")
+	for _, args := range [][]string{
+		{"report", "--levels", bad},
+		{"report", "--chart", badChart, files[0], bad},
+		{"report", "--chart", dir, files[0]},
+		{"report", "--chart", filepath.Join(dir, "none", "x.png"), files[0]},
+	} {
+		code, _, stderr := runCmd(t, "", args...)
+		assert.Equal(t, 2, code, "%v: %s", args, stderr)
+		assert.Equal(t, 1, strings.Count(stderr, "\n"), "one-line error for %v: %q", args, stderr)
+	}
+	_, err = os.Stat(badChart)
+	assert.True(t, os.IsNotExist(err), "no chart after an error")
+}
+
 func TestBuildReportBadInput(t *testing.T) {
 	dir := t.TempDir()
 	kpath := filepath.Join(dir, "g0.keys")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/gapset/gapset/gapset"
@@ -47,6 +48,12 @@ func resolveHeuristics(c *cli.Context, e *env, specs []string, beside bool) ([]i
 		Context: e.context,
 		Progress: func(g int, pr gapset.Progress) {
 			prog.Update(0, 0, false, "enumerating Gap%d of %dx%d: gap %d, Manhattan %d, %d members so far", g, rows, cols, pr.Gap, pr.Manhattan, pr.Members)
+		},
+		Note: func(s string) {
+			if !c.Bool("quiet") {
+				prog.Clear()
+				fmt.Fprintf(e.stderr, "gapset: %s\n", s)
+			}
 		},
 	})
 	hs, err := r.ResolveAll(specs)

@@ -23,7 +23,7 @@ import (
 )
 
 // limitErrors are the packages' limit sentinels: exit status 3.
-var limitErrors = []error{ida.ErrNodeLimit, search.ErrLimit, search.ErrDepthLimit, bdd.ErrBudget, bdd.ErrLevelFull, gapdb.ErrTooBig}
+var limitErrors = []error{ida.ErrNodeLimit, search.ErrLimit, search.ErrDepthLimit, bdd.ErrBudget, bdd.ErrLevelFull, bdd.ErrTooBig, gapdb.ErrTooBig}
 
 func main() {
 	os.Exit(cmdline.RunWithSignals("gapset", os.Stderr, func(ctx context.Context, c *cmdline.Cleanup) int {

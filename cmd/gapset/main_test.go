@@ -150,5 +150,8 @@ func TestLimitSentinelsExitThree(t *testing.T) {
 		assert.Equal(t, 3, cmdline.ExitCode(err, limitErrors...), "%v", s)
 	}
 	assert.Contains(t, limitErrors, bdd.ErrLevelFull)
+	assert.Contains(t, limitErrors, bdd.ErrTooBig)
+	tooBig := cmdline.BadInput(fmt.Errorf("Gap6_10.bdd: %w: loading its nodes takes at least 8.7 GiB", bdd.ErrTooBig))
+	assert.Equal(t, 3, cmdline.ExitCode(tooBig, limitErrors...), "a BDD too big for memory, as the heuristics pass it on")
 	assert.Equal(t, 1, cmdline.ExitCode(errors.New("other"), limitErrors...))
 }
