@@ -11,6 +11,7 @@ import (
 	"github.com/gapset/gapset/internal/atomicfile"
 	"github.com/gapset/gapset/internal/hugemem"
 	"github.com/gapset/gapset/internal/placement"
+	"github.com/gapset/gapset/internal/safe"
 	"github.com/gapset/gapset/keyset"
 )
 
@@ -291,7 +292,8 @@ func readBatches(path string, use func(keys []uint64)) error {
 	for range inFlight {
 		free <- make([]uint64, 0, batchKeys)
 	}
-	go func() { // ends at the file's end or first error: the loop below drains it
+	var g safe.Group
+	g.Go(func() { // ends at the file's end or first error: the loop below drains it
 		defer close(full)
 		for {
 			batch := (<-free)[:0]
@@ -307,11 +309,12 @@ func readBatches(path string, use func(keys []uint64)) error {
 			}
 			full <- batch
 		}
-	}()
+	})
 	for batch := range full {
 		use(batch)
 		free <- batch
 	}
+	g.Wait()       // a panic of the reader's goroutine comes up here
 	return r.Err() // the reader's goroutine has ended: full is closed
 }
 
