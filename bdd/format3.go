@@ -327,25 +327,32 @@ func encodeV3[V view](v V, nodes int, size func(payload uint64) error, out io.Wr
 	return nil
 }
 
+// readCodes reads the codes at the head of a version 3 payload of L
+// levels: the edge-type rankings (low, high), the new-skip and back-skip
+// coders and the index coder of each level.
+func readCodes(br *bitReader, L int) (rank [2]ranking, newC, backC coder, idx []coder, err error) {
+	for i := range rank {
+		if rank[i], err = readRanking(br); err != nil {
+			return
+		}
+	}
+	newC, backC = readCoder(br), readCoder(br)
+	idx = make([]coder, L)
+	for i := range idx {
+		idx[i] = readCoder(br)
+	}
+	err = br.err
+	return
+}
+
 // decodeV3 reads a version 3 payload into d (whose Order, Root and Count are
 // set from the header); the caller checks the structure afterwards.
 func decodeV3(payload []byte, d *Diagram, nodes uint64) error {
 	L := d.Order.Vars()
 	br := &bitReader{buf: payload}
-	var rank [2]ranking
-	var err error
-	for i := range rank {
-		if rank[i], err = readRanking(br); err != nil {
-			return err
-		}
-	}
-	newC, backC := readCoder(br), readCoder(br)
-	idx := make([]coder, L)
-	for i := range idx {
-		idx[i] = readCoder(br)
-	}
-	if br.err != nil {
-		return br.err
+	rank, newC, backC, idx, err := readCodes(br, L)
+	if err != nil {
+		return err
 	}
 	d.Nodes = make([]Node, 2, nodes+2)
 	shared := make([][]uint32, L)

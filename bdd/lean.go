@@ -82,20 +82,9 @@ func decodeLean(br *bitReader, in Info, limit uint64) (*Diagram, error) {
 		return nil, fmt.Errorf("%d nodes cannot fit in %d payload bytes", n, in.PayloadSize)
 	}
 	L := in.Order.Vars()
-	var rank [2]ranking
-	var err error
-	for i := range rank {
-		if rank[i], err = readRanking(br); err != nil {
-			return nil, err
-		}
-	}
-	newC, backC := readCoder(br), readCoder(br)
-	idx := make([]coder, L)
-	for i := range idx {
-		idx[i] = readCoder(br)
-	}
-	if br.err != nil {
-		return nil, br.err
+	rank, newC, backC, idx, err := readCodes(br, L)
+	if err != nil {
+		return nil, err
 	}
 	d := &Diagram{Order: in.Order, Count: in.Count, Root: uint32(in.Root)}
 	d.Nodes = make([]Node, 2, n+2)

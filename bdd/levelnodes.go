@@ -160,20 +160,9 @@ type child struct {
 // shared nodes.
 func levelsV3(br *bitReader, in Info) ([]uint64, error) {
 	L := in.Order.Vars()
-	var rank [2]ranking
-	var err error
-	for i := range rank {
-		if rank[i], err = readRanking(br); err != nil {
-			return nil, err
-		}
-	}
-	newC, backC := readCoder(br), readCoder(br)
-	idx := make([]coder, L)
-	for i := range idx {
-		idx[i] = readCoder(br)
-	}
-	if br.err != nil {
-		return nil, br.err
+	rank, newC, backC, idx, err := readCodes(br, L)
+	if err != nil {
+		return nil, err
 	}
 	count := make([]uint64, L)
 	shared := make([]uint64, L)
