@@ -72,22 +72,36 @@ func leanPeak(n, shared uint64) uint64 {
 // sum overflows. It stops with ErrTooBig once its shared nodes take it
 // past limit bytes (leanPeak; 0: no limit).
 func decodeLean(br *bitReader, in Info, limit uint64) (*Diagram, error) {
+	d, _, err := leanWalk(br, in, limit, true)
+	return d, err
+}
+
+// leanWalk is decodeLean, keeping the nodes only if keep (else the
+// Diagram holds the terminals alone, and the walk checks the file in the
+// memory of its shared nodes: Check), and returning the nodes per level
+// (level 0 first).
+func leanWalk(br *bitReader, in Info, limit uint64, keep bool) (*Diagram, []uint64, error) {
 	if in.ZDD || in.Version < bddV3 {
-		return nil, fmt.Errorf("the lean decode reads BDDs of format 3 and 4, not a ZDD or version %d", in.Version)
+		return nil, nil, fmt.Errorf("the lean decode reads BDDs of format 3 and 4, not a ZDD or version %d", in.Version)
 	}
 	n := in.Nodes
 	// A node takes at least 2 bits: refuse counts the payload cannot hold
 	// before allocating for them.
 	if n > 8*in.PayloadSize || n > maxNarrow {
-		return nil, fmt.Errorf("%d nodes cannot fit in %d payload bytes", n, in.PayloadSize)
+		return nil, nil, fmt.Errorf("%d nodes cannot fit in %d payload bytes", n, in.PayloadSize)
 	}
 	L := in.Order.Vars()
 	rank, newC, backC, idx, err := readCodes(br, L)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	d := &Diagram{Order: in.Order, Count: in.Count, Root: uint32(in.Root)}
-	d.Nodes = make([]Node, 2, n+2)
+	if keep {
+		d.Nodes = make([]Node, 2, n+2)
+	} else {
+		d.Nodes = make([]Node, 2)
+	}
+	read := uint64(0) // nodes read
 	shared := make([]blockList[sharedNode], L)
 	width := make([]uint64, L)
 	var started, S uint64            // nodes begun, shared nodes read
@@ -142,14 +156,16 @@ func decodeLean(br *bitReader, in Info, limit uint64) (*Diagram, error) {
 			br.err = fmt.Errorf("level %d: both branches equal (not reduced)", lv)
 			return 0, 0
 		}
-		id := uint32(len(d.Nodes))
-		d.Nodes = append(d.Nodes, Node{Lo: kids[0], Hi: kids[1], Level: uint8(lv)})
+		id := uint32(read + 2)
+		if read++; keep {
+			d.Nodes = append(d.Nodes, Node{Lo: kids[0], Hi: kids[1], Level: uint8(lv)})
+		}
 		width[lv]++
 		if isShared {
 			shared[lv].add(sharedNode{id: id, count: count})
-			if S++; S%blockSize == 0 && limit > 0 && leanPeak(n, S) > limit {
+			if S++; S%blockSize == 0 && limit > 0 && walkPeak(keep, n, S) > limit {
 				br.err = fmt.Errorf("%w: %d of its %d nodes read, %d of them shared, the load passes %.1f GiB",
-					ErrTooBig, len(d.Nodes)-2, n, S, float64(limit)/(1<<30))
+					ErrTooBig, read, n, S, float64(limit)/(1<<30))
 				return 0, 0
 			}
 		}
@@ -160,46 +176,46 @@ func decodeLean(br *bitReader, in Info, limit uint64) (*Diagram, error) {
 	case n > 0:
 		lv := newC.get(br)
 		if br.err != nil || lv >= uint64(L) {
-			return nil, errBad
+			return nil, nil, errBad
 		}
 		root, count := node(int(lv))
 		if br.err != nil {
-			return nil, br.err
+			return nil, nil, br.err
 		}
 		if d.Root != root {
-			return nil, fmt.Errorf("root is node %d, header says %d", root, d.Root)
+			return nil, nil, fmt.Errorf("root is node %d, header says %d", root, d.Root)
 		}
-		if limit > 0 && leanPeak(n, S) > limit {
-			return nil, fmt.Errorf("%w: %d of its nodes shared, the load would pass %.1f GiB", ErrTooBig, S, float64(limit)/(1<<30))
+		if limit > 0 && walkPeak(keep, n, S) > limit {
+			return nil, nil, fmt.Errorf("%w: %d of its nodes shared, the load would pass %.1f GiB", ErrTooBig, S, float64(limit)/(1<<30))
 		}
 		total = count
 	case d.Root == True && L >= 64:
-		return nil, errOverflow
+		return nil, nil, errOverflow
 	case d.Root == True:
 		total = 1 << L
 	}
 	if !br.rest() {
-		return nil, errors.New("payload has trailing data")
+		return nil, nil, errors.New("payload has trailing data")
 	}
-	if uint64(len(d.Nodes)-2) != n {
-		return nil, fmt.Errorf("payload holds %d nodes, header says %d", len(d.Nodes)-2, n)
+	if read != n {
+		return nil, nil, fmt.Errorf("payload holds %d nodes, header says %d", read, n)
 	}
 	for lv := range shared {
 		for _, b := range shared[lv].blocks {
 			for _, sn := range b {
 				if !sn.back {
-					return nil, fmt.Errorf("node %d: flagged shared, but has one parent", sn.id)
+					return nil, nil, fmt.Errorf("node %d: flagged shared, but has one parent", sn.id)
 				}
 			}
 		}
 	}
 	if total != in.Count {
-		return nil, fmt.Errorf("the diagram holds %d members, header says %d", total, in.Count)
+		return nil, nil, fmt.Errorf("the diagram holds %d members, header says %d", total, in.Count)
 	}
 	if w := maxOf(width); in.Version >= bddVersion && w != in.WidestLevel {
-		return nil, fmt.Errorf("the widest level holds %d nodes, header says %d", w, in.WidestLevel)
+		return nil, nil, fmt.Errorf("the widest level holds %d nodes, header says %d", w, in.WidestLevel)
 	}
-	return d, nil
+	return d, width, nil
 }
 
 func maxOf(s []uint64) uint64 {
@@ -208,4 +224,12 @@ func maxOf(s []uint64) uint64 {
 		m = max(m, x)
 	}
 	return m
+}
+
+// walkPeak is leanPeak, or with keep false the shared nodes alone.
+func walkPeak(keep bool, n, shared uint64) uint64 {
+	if keep {
+		return leanPeak(n, shared)
+	}
+	return 16 * shared
 }

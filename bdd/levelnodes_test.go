@@ -175,3 +175,82 @@ func FuzzLevelNodes(f *testing.F) {
 		}
 	})
 }
+
+// checkBytes runs Check's walk (no nodes kept) over a file image.
+func checkBytes(data []byte) ([]uint64, error) {
+	var levels []uint64
+	_, err := readStream(bytes.NewReader(data), int64(len(data)), func(br *bitReader, in Info) (err error) {
+		_, levels, err = leanWalk(br, in, 0, false)
+		return err
+	})
+	return levels, err
+}
+
+// Check takes every file Decode takes, with its levels; and of files
+// changed with their checksums repaired, it refuses exactly those Decode
+// refuses (shared flags and member counts included, which LevelNodes
+// leaves to Load).
+func TestCheckAgreesWithDecode(t *testing.T) {
+	files, want := levelFiles(t)
+	dir := t.TempDir()
+	for i, data := range files {
+		path := filepath.Join(dir, "x.bdd")
+		require.NoError(t, os.WriteFile(path, data, 0o644))
+		got, in, err := Check(path, 0)
+		require.NoError(t, err, "file %d", i)
+		_, din, err := Decode(data)
+		require.NoError(t, err)
+		din.FileSize = int64(len(data))
+		require.Equal(t, din, in)
+		require.Equal(t, sizes64(want[i]), got, "file %d (version %d, zdd %t)", i, in.Version, in.ZDD)
+	}
+	refused, taken := 0, 0
+	for _, i := range []int{6, 13} { // g0 on 6 cells: natural ranks (v4), reverse cells (v3)
+		data := files[i]
+		in, err := parseHeader(data)
+		require.NoError(t, err)
+		if in.ZDD || in.Version == bddV2 {
+			continue
+		}
+		for off := in.headerSize(); off < len(data)-4; off += 2 {
+			for _, x := range []byte{1, 0xff} {
+				bad := bytes.Clone(data)
+				bad[off] ^= x
+				_, err := checkBytes(bad)
+				require.ErrorContains(t, err, "checksum")
+				binary.LittleEndian.PutUint32(bad[len(bad)-4:], crc32.Checksum(bad[:len(bad)-4], castagnoli))
+				d, _, derr := Decode(bad)
+				got, err := checkBytes(bad)
+				if derr != nil {
+					require.ErrorIs(t, err, ErrFormat, "file %d offset %d ^%#x: Decode says %v", i, off, x, derr)
+					refused++
+					continue
+				}
+				require.NoError(t, err, "file %d offset %d ^%#x", i, off, x)
+				require.Equal(t, sizes64(d), got)
+				taken++
+			}
+		}
+	}
+	assert.Greater(t, refused, 100)
+	t.Logf("%d changed files refused by both, %d taken by both", refused, taken)
+	_, _, err := Check(filepath.Join(dir, "missing.bdd"), 0)
+	assert.ErrorIs(t, err, os.ErrNotExist)
+	// a limit below what its shared nodes take: refused as too big, not as damaged
+	var big []byte // the version 4 BDD of most nodes
+	var most uint64
+	for _, data := range files {
+		in, err := parseHeader(data)
+		require.NoError(t, err)
+		if !in.ZDD && in.Version == bddVersion && in.Nodes > most {
+			big, most = data, in.Nodes
+		}
+	}
+	require.Greater(t, most, uint64(100))
+	path := filepath.Join(dir, "big.bdd")
+	require.NoError(t, os.WriteFile(path, big, 0o644))
+	_, _, err = Check(path, 1)
+	require.ErrorIs(t, err, ErrTooBig)
+	_, _, err = Check(path, 1<<30)
+	require.NoError(t, err)
+}

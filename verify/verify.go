@@ -18,6 +18,7 @@ import (
 	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/gapdb"
 	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/internal/sysprobe"
 	"github.com/gapset/gapset/keyset"
 	"github.com/gapset/gapset/pdb"
 )
@@ -123,7 +124,23 @@ func verifyKeys(ctx context.Context, path string) (string, error) {
 }
 
 func verifyBDD(ctx context.Context, path string) (string, error) {
-	d, in, err := bdd.Load(path)
+	in, err := bdd.ReadInfo(path)
+	if err != nil {
+		return "", failed(err)
+	}
+	// The whole diagram is needed only to count its ZDD or to query it with
+	// the set enumerated again; otherwise one stream checks it, holding its
+	// nodes with several parents (a big set's diagram may not fit at all).
+	var d *bdd.Diagram
+	if in.ZDDNodes > 0 && !in.ZDD || !in.ZDD && enumerable(in.Rows, in.Cols, in.Gap, in.Exact) {
+		d, in, err = bdd.Load(path)
+	} else {
+		_, avail := sysprobe.Machine()
+		_, in, err = bdd.Check(path, avail)
+	}
+	if errors.Is(err, bdd.ErrTooBig) {
+		return "", err // the machine's limit, not the file's fault
+	}
 	if err != nil {
 		return "", failed(err)
 	}

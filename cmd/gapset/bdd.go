@@ -258,7 +258,7 @@ func reportCommand(e *env) *cli.Command {
 		Before:      cmdline.InputArgs,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "md", Usage: "md, csv or json"},
-			&cli.BoolFlag{Name: "verify", Usage: "decode each file fully (structure, count) besides the checksum"},
+			&cli.BoolFlag{Name: "verify", Usage: "check each file whole (structure, shared nodes, member count) besides the checksum, in one pass over it"},
 			&cli.BoolFlag{Name: "levels", Usage: "add each file's nodes per level (one pass over the file; the diagram is not loaded)"},
 			&cli.StringFlag{Name: "chart", Usage: "draw the files' nodes per level, one line per file, to this PNG `FILE`"},
 		},
@@ -307,12 +307,8 @@ func runReport(c *cli.Context, e *env) error {
 		var err error
 		switch {
 		case c.Bool("verify"):
-			var d *bdd.Diagram
-			if d, in, err = bdd.Load(path); err == nil && (c.Bool("levels") || chart != "") {
-				for _, n := range d.LevelSizes() {
-					levels = append(levels, uint64(n))
-				}
-			}
+			_, avail := sysprobe.Machine()
+			levels, in, err = bdd.Check(path, avail) // Load's checks in one stream
 		case c.Bool("levels") || chart != "":
 			levels, in, err = bdd.LevelNodes(path) // checks the checksum too
 		default:
