@@ -3,11 +3,17 @@ package bdd
 import (
 	"fmt"
 	"time"
+
+	"github.com/gapset/gapset/internal/placement"
 )
 
 // Figures behind the estimates (NOTES.md, 2026-11-26, "BDDs without the
-// level limit"): the diagrams of the gap sets measured so far hold 0.12 to
-// 0.23 nodes a key (Gap4_10 in ranks: 0.227), so a quarter is the guess;
+// level limit", and 2026-11-28): the diagrams of the gap sets measured so
+// far hold 0.08 to 0.37 nodes a key of the set or of its complement,
+// whichever is smaller (a set and its complement have diagrams of the same
+// size: the terminals swapped; Gap4_10 in ranks 0.227, Gap6_10 0.156, the
+// dense Gap8_8a 0.37 of its few missing patterns), so a quarter of the
+// smaller is the guess;
 // the in-memory builder holds about 14 bytes a node and saving adds 4.4;
 // the out-of-core build writes at most two streams of entries of about 5
 // bytes (at most 10 for prefixes 8 bytes apart) at once, a level in parts
@@ -29,7 +35,7 @@ const (
 // Estimate is what a build of a key-set file is expected to take.
 type Estimate struct {
 	Keys     uint64
-	Nodes    uint64 // a guess (a quarter of the keys)
+	Nodes    uint64 // a guess (a quarter of the keys, or of the patterns not in the set if fewer)
 	Bottom   int    // levels the bottom pass makes in memory (if they fit the budget)
 	Entries  uint64 // of the first stream written: the prefixes above those levels
 	InMemory int64  // bytes the in-memory build would hold at its peak
@@ -44,7 +50,10 @@ type Estimate struct {
 // EstimateBuild estimates both builds of keys keys of k of n cells; zdd:
 // the ZDD is counted too (a second build).
 func EstimateBuild(keys uint64, n, k int, zdd bool, oc OutOfCore) Estimate {
-	nodes := uint64(float64(keys) * nodesPerKey)
+	// the smaller of the set and its complement among the patterns
+	all := uint64(placement.Size(n, k))
+	fewer := min(keys, all-min(keys, all))
+	nodes := uint64(float64(fewer) * nodesPerKey)
 	b := bottomLevels(keys, n, k, oc.Bottom)
 	entries := uint64(expectedPrefixes(keys, n, k, b))
 	e := Estimate{Keys: keys, Nodes: nodes, Bottom: b, Entries: entries,
@@ -62,7 +71,7 @@ func EstimateBuild(keys uint64, n, k int, zdd bool, oc OutOfCore) Estimate {
 
 func (e Estimate) String() string {
 	gib := func(b int64) float64 { return float64(b) / (1 << 30) }
-	return fmt.Sprintf("estimate: %d keys, about %.3g nodes (a quarter of the keys; the gap sets measured hold 0.12-0.23), "+
+	return fmt.Sprintf("estimate: %d keys, about %.3g nodes (a quarter of the keys or of the patterns missing, if fewer; the gap sets measured hold 0.08-0.37), "+
 		"in memory %.1f GiB; out of core %.1f GiB of memory (the level budget, then the save), "+
 		"the deepest %d levels in one pass (fewer if they pass the budget), scratch disk about %.1f GiB (first stream about %.3g entries; "+
 		"up to %.1f GiB if the deepest levels do not fit), time about %v",

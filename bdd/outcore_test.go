@@ -238,6 +238,14 @@ func TestBottomLevelsFromDensity(t *testing.T) {
 	assert.InEpsilon(t, none.DiskAll, none.Disk, 1e-6)
 	assert.Equal(t, g6.DiskAll, none.DiskAll)
 	assert.Contains(t, g6.String(), "if the deepest levels do not fit")
+	// a dense set is guessed from the patterns it misses (its complement's
+	// diagram is the same size): Gap8_10a holds 69% of the 10-cell patterns
+	all := uint64(placement.Size(16, 10))
+	g8 := EstimateBuild(19_961_409_238, 16, 10, false, OutOfCore{Memory: 6 << 30})
+	assert.InEpsilon(t, float64(all-19_961_409_238)/4, float64(g8.Nodes), 1e-6)
+	assert.Less(t, g8.Nodes, g6.Nodes*2, "not a quarter of its 2e10 keys")
+	assert.Zero(t, EstimateBuild(all, 16, 10, false, OutOfCore{Memory: 6 << 30}).Nodes, "every pattern: the True terminal alone")
+	assert.Equal(t, g6.Nodes, uint64(4_974_483_135/4), "a sparse set: a quarter of its keys")
 }
 
 // A bottom pass whose tables pass the budget part way goes on with fewer

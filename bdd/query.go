@@ -1,11 +1,9 @@
 package bdd
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"math/bits"
-	"os"
 	"runtime/debug"
 	"time"
 	"unsafe"
@@ -136,18 +134,9 @@ func OpenWith(path string, o OpenOptions) (*Set, error) {
 	note("%s: loading %d nodes: %.1f GiB, and while it loads 16 bytes more a node with several parents (at most %.1f GiB in all; %.1f GiB available); about %.0f s",
 		path, n, gib(least), gib(most), gib(avail), float64(in.FileSize)/12e6)
 	start := time.Now()
-	f, err := os.Open(path)
+	d, in, err := loadStream(path, in, avail)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	var d *Diagram
-	in, err = readStream(bufio.NewReaderSize(f, 1<<20), in.FileSize, func(br *bitReader, in Info) (err error) {
-		d, err = decodeLean(br, in, avail)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	// What is left after the nodes (known: a limit was given or probed).
 	a, known := o.Available-min(o.Available, 12*(n+2)), o.Available > 0
