@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/gapset/gapset/internal/sysprobe"
 	"hash/crc32"
 	"io"
 	"math/bits"
@@ -562,14 +563,20 @@ func Decode(data []byte) (*Diagram, Info, error) {
 
 // Load reads a BDD file into a Diagram. A BDD of format 3 or 4 is decoded
 // from a stream (decodeLean: about 12 bytes a node where the file image and
-// Decode's checks take 40 and more); older files and ZDDs are read whole.
+// Decode's checks take 40 and more), refused with ErrTooBig if that would
+// pass the machine's available memory; older files and ZDDs are read whole.
 func Load(path string) (*Diagram, Info, error) {
 	in, err := ReadInfo(path)
 	if err != nil {
 		return nil, Info{}, err
 	}
 	if !in.ZDD && in.Version >= bddV3 {
-		return loadStream(path, in, 0)
+		_, avail := sysprobe.Machine()
+		if need := leanPeak(in.Nodes, 0); avail > 0 && need > avail {
+			return nil, Info{}, fmt.Errorf("%s: %w: loading its %d nodes takes at least %.1f GiB, %.1f GiB are available",
+				path, ErrTooBig, in.Nodes, gib(need), gib(avail))
+		}
+		return loadStream(path, in, avail)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {

@@ -2,10 +2,14 @@ package verify
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
+	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/keyset"
@@ -70,4 +74,69 @@ func TestFileCellSet(t *testing.T) {
 	require.NoError(t, keyset.WriteFile(other, h, keys))
 	_, err = File(context.Background(), other, 1)
 	assert.ErrorIs(t, err, ErrFailed)
+}
+
+// BDDKeys finds the diagram built from a key file equal to it, in both
+// encodings; it names the first difference of a diagram built from other
+// keys of the same count, and refuses another board, count or order, a ZDD
+// and a damaged key file.
+func TestBDDKeys(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	_, err := gapset.Enumerate(ctx, gapset.Config{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{6}, Dir: dir})
+	require.NoError(t, err)
+	keysPath := filepath.Join(dir, "Gap2_6.keys")
+	h, keys, err := keyset.ReadAll(keysPath)
+	require.NoError(t, err)
+	require.Greater(t, len(keys), 100)
+	natural, err := bdd.NamedOrder("natural", 3, 3, 6)
+	require.NoError(t, err)
+	save := func(name string, keys []uint64, o bdd.Order, enc bdd.Encoding) string {
+		b, err := bdd.BuildKeys(slices.Clone(keys), 9, 6, bdd.KeysBuild{Order: o, Encoding: enc})
+		require.NoError(t, err)
+		path := filepath.Join(dir, name)
+		_, err = b.Save(path, h, enc)
+		require.NoError(t, err)
+		return path
+	}
+	for _, enc := range []bdd.Encoding{bdd.Cells, bdd.Ranks} {
+		msg, err := BDDKeys(ctx, save("same.bdd", keys, natural, enc), keysPath, nil)
+		require.NoError(t, err, "%s", enc)
+		assert.Contains(t, msg, fmt.Sprintf("%d members: the same set as", len(keys)))
+	}
+	// one key replaced by a pattern not in the set: the count agrees, the walk finds it
+	all := map[uint64]bool{}
+	for _, k := range keys {
+		all[k] = true
+	}
+	other := slices.Clone(keys)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := 0; other[len(other)/2] == keys[len(keys)/2]; i++ { // a 6-cell pattern outside
+		require.Less(t, i, 100000, "no pattern outside the set")
+		if k := encode.Project(encode.Random(rng, 3, 3).Key(), 6); !all[k] {
+			other[len(other)/2] = k
+		}
+	}
+	slices.Sort(other)
+	_, err = BDDKeys(ctx, save("other.bdd", other, natural, bdd.Ranks), keysPath, nil)
+	assert.ErrorIs(t, err, ErrFailed)
+	assert.ErrorContains(t, err, "at member")
+	// fewer members; another order; a ZDD; a damaged key file
+	_, err = BDDKeys(ctx, save("fewer.bdd", keys[1:], natural, bdd.Cells), keysPath, nil)
+	assert.ErrorIs(t, err, ErrFailed)
+	assert.ErrorContains(t, err, "members")
+	reverse, err := bdd.NamedOrder("reverse", 3, 3, 6)
+	require.NoError(t, err)
+	_, err = BDDKeys(ctx, save("reverse.bdd", keys, reverse, bdd.Cells), keysPath, nil)
+	assert.ErrorIs(t, err, ErrFailed)
+	assert.ErrorContains(t, err, "natural order")
+	data, err := os.ReadFile(keysPath)
+	require.NoError(t, err)
+	data[len(data)/2] ^= 0x40
+	bad := filepath.Join(dir, "bad.keys")
+	require.NoError(t, os.WriteFile(bad, data, 0o644))
+	_, err = BDDKeys(ctx, filepath.Join(dir, "same.bdd"), bad, nil)
+	assert.ErrorIs(t, err, ErrFailed)
+	_, err = BDDKeys(ctx, filepath.Join(dir, "missing.bdd"), keysPath, nil)
+	assert.ErrorIs(t, err, os.ErrNotExist)
 }

@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	"github.com/gapset/gapset/internal/cmdline"
+	"github.com/gapset/gapset/internal/progress"
 	"github.com/gapset/gapset/verify"
 	"github.com/urfave/cli/v2"
 )
@@ -20,6 +21,8 @@ func verifyCommand(e *env) *cli.Command {
 		Before:      cmdline.InputArgs,
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "workers", Value: runtime.NumCPU(), Usage: "goroutines for rebuilding large pattern databases"},
+			quietFlag(),
+			&cli.StringFlag{Name: "keys", Usage: "compare the one BDD FILE's members with this key-set `KEYS` file of the same set (the diagram is loaded: 12 bytes a node)"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
@@ -27,6 +30,24 @@ func verifyCommand(e *env) *cli.Command {
 			}
 			if err := cmdline.InRange("--workers", c.Int("workers"), 1, maxWorkers); err != nil {
 				return err
+			}
+			if keys := c.String("keys"); keys != "" {
+				if c.NArg() != 1 {
+					return cmdline.BadInputf("verify --keys compares one BDD file with the keys, not %d files", c.NArg())
+				}
+				prog := progress.New(e.stderr, c.Bool("quiet"))
+				msg, err := verify.BDDKeys(e.context, c.Args().First(), keys, func(done, total uint64) {
+					prog.Update(int64(done), int64(total), false, "members compared with %s", keys)
+				})
+				prog.Done()
+				if errors.Is(err, verify.ErrFailed) || errors.Is(err, os.ErrNotExist) {
+					return cmdline.BadInput(err)
+				}
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(e.stdout, msg)
+				return nil
 			}
 			for _, path := range c.Args().Slice() {
 				msg, err := verify.File(e.context, path, c.Int("workers"))

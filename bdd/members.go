@@ -1,0 +1,67 @@
+package bdd
+
+import "errors"
+
+// Members calls yield with each member of the BDD d as its level-order
+// number (the variable of level 0 the most significant bit, level L-1 the
+// least: under the natural order, the key itself), in increasing order,
+// and stops early when yield returns false. It returns false if stopped.
+// A variable no node tests on a path is both 0 and 1 there.
+func (d *Diagram) Members(yield func(uint64) bool) (bool, error) {
+	if d.ZDD {
+		return false, errors.New("members of a ZDD are not listed")
+	}
+	L := d.Order.Vars()
+	if L > 64 {
+		return false, errOverflow
+	}
+	// walk lists the members below node n, entered at level lv with the
+	// bits above it in prefix (lv bits).
+	var walk func(n uint32, lv int, prefix uint64) bool
+	walk = func(n uint32, lv int, prefix uint64) bool {
+		if n == False {
+			return true
+		}
+		stop := L // the level of n: skipped variables above it take both values
+		if n != True {
+			stop = int(d.Nodes[n].Level)
+		}
+		free := stop - lv
+		for v := uint64(0); v < 1<<free; v++ {
+			p := prefix<<free | v
+			if n == True {
+				if !yield(p) {
+					return false
+				}
+				continue
+			}
+			nd := d.Nodes[n]
+			if !walk(nd.Lo, stop+1, p<<1) || !walk(nd.Hi, stop+1, p<<1|1) {
+				return false
+			}
+		}
+		return true
+	}
+	return walk(d.Root, 0, 0), nil
+}
+
+// Position is key's level-order number under o (see Members).
+func (o Order) Position(key uint64) uint64 {
+	var p uint64
+	for _, b := range o.Bits {
+		p = p<<1 | key>>b&1
+	}
+	return p
+}
+
+// IsKeyOrder reports whether Position is the identity: level l tests bit
+// L-1-l (the natural order, most significant bit first).
+func (o Order) IsKeyOrder() bool {
+	L := len(o.Bits)
+	for l, b := range o.Bits {
+		if int(b) != L-1-l {
+			return false
+		}
+	}
+	return true
+}
