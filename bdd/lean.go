@@ -3,6 +3,8 @@ package bdd
 import (
 	"errors"
 	"fmt"
+
+	"github.com/gapset/gapset/internal/hugemem"
 )
 
 // The lean decode: a version 3 or 4 BDD payload read from a stream
@@ -98,6 +100,7 @@ func leanWalk(br *bitReader, in Info, limit uint64, keep bool) (*Diagram, []uint
 	d := &Diagram{Order: in.Order, Count: in.Count, Root: uint32(in.Root)}
 	if keep {
 		d.Nodes = make([]Node, 2, n+2)
+		hugemem.Slice(d.Nodes) // read in random order by queries and Members
 	} else {
 		d.Nodes = make([]Node, 2)
 	}

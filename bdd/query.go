@@ -3,6 +3,7 @@ package bdd
 import (
 	"errors"
 	"fmt"
+	"github.com/gapset/gapset/internal/hugemem"
 	"math/bits"
 	"runtime/debug"
 	"time"
@@ -51,6 +52,7 @@ func NewSet(d *Diagram, info Info) (*Set, error) {
 		return s, nil
 	}
 	s.nodes = make([]qnode, len(d.Nodes))
+	hugemem.Slice(s.nodes)
 	pos := make([]uint32, len(d.Nodes)) // old id -> new id (0: not placed)
 	pos[True] = True
 	next := uint32(2)

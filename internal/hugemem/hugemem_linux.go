@@ -36,9 +36,15 @@ func Hint(b []byte) {
 }
 
 // Words is Hint for a table of words.
-func Words(w []uint64) {
-	if len(w) > 0 {
-		Hint(unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 8*len(w)))
+func Words(w []uint64) { Slice(w) }
+
+// Slice is Hint for a table of any fixed-size elements, over its capacity
+// (a slice made with room to grow into gets its pages advised before they
+// are touched).
+func Slice[T any](s []T) {
+	if cap(s) > 0 {
+		var t T
+		Hint(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), cap(s)*int(unsafe.Sizeof(t))))
 	}
 }
 

@@ -15,6 +15,9 @@ func Hint([]byte) {}
 // Words does nothing where transparent huge pages are not known.
 func Words([]uint64) {}
 
+// Slice does nothing where transparent huge pages are not known.
+func Slice[T any]([]T) {}
+
 // Alloc returns a zeroed table of n words on the Go heap, the function that
 // frees it and one that would give entries back to the OS (here a no-op).
 func Alloc[W any](n int) ([]W, func(), func(lo, hi int)) {
