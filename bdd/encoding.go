@@ -53,6 +53,19 @@ func ParseEncoding(s string) (Encoding, error) {
 	return 0, fmt.Errorf("unknown encoding %q (choose %s)", s, strings.Join(encodingNames, ", "))
 }
 
+// KeepsOrder reports whether Convert keeps the order of the keys of
+// boards (distinct tiles below n on the kept cells), so that a sorted key
+// file is sorted in the encoding too (the streamed builds, Members beside
+// a key file). Cells: the identity. Ranks: two keys first differ at a
+// kept cell i (the most significant nibble that differs), with the same
+// tiles on the cells before it, so the same tiles placed; tiles a < b,
+// neither placed, rank a - |placed below a| and b - |placed below b|, and
+// at most b-a-1 placed tiles lie between them, so a's rank is the smaller;
+// the nibbles above i are equal. Not Tiles (0x120 and 0x201 of 3 cells
+// become 0x201 and 0x120) nor RanksReverse, which ranks from the last cell
+// (0x01 and 0x10 become 0x01 and 0x00).
+func (e Encoding) KeepsOrder() bool { return e == Cells || e == Ranks }
+
 // Convert turns a board's key (n cells, the cells encoding) projected onto
 // its last k cells into this encoding (Tiles: k = n only).
 func (e Encoding) Convert(key uint64, n, k int) uint64 {

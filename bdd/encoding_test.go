@@ -157,3 +157,42 @@ func toInts[T ~uint8 | ~int](xs []T) []int {
 	}
 	return out
 }
+
+// KeepsOrder says which encodings keep the order of sorted board keys:
+// the 3x3 gap <= 2 set on 9, 6 and 2 cells and sorted random 4x4 boards
+// (whole, and on 10 cells) stay strictly increasing in
+// the cells and ranks encodings, and some pair is swapped in the others.
+func TestEncodingKeepsOrder(t *testing.T) {
+	_, g2 := sets3x3(t)
+	rng := rand.New(rand.NewPCG(41, 42))
+	var boards16 []uint64
+	for range 20000 {
+		boards16 = append(boards16, encode.Random(rng, 4, 4).Key())
+	}
+	for _, enc := range []Encoding{Cells, Tiles, Ranks, RanksReverse} {
+		swapped := 0
+		for _, c := range []struct {
+			n, k int
+			keys []uint64
+		}{{9, 9, g2}, {9, 6, g2}, {9, 2, g2}, {16, 16, boards16}, {16, 10, boards16}} {
+			if enc == Tiles && c.k != c.n {
+				continue
+			}
+			keys := slices.Clone(project(c.keys, c.k))
+			slices.Sort(keys)
+			keys = slices.Compact(keys)
+			require.Greater(t, len(keys), 50)
+			for i := 1; i < len(keys); i++ {
+				a, b := enc.Convert(keys[i-1], c.n, c.k), enc.Convert(keys[i], c.n, c.k)
+				if a >= b {
+					require.False(t, enc.KeepsOrder(), "%s, %d of %d cells: %#x < %#x become %#x, %#x", enc, c.k, c.n, keys[i-1], keys[i], a, b)
+					swapped++
+				}
+			}
+		}
+		assert.Equal(t, enc.KeepsOrder(), swapped == 0, "%s: %d pairs swapped", enc, swapped)
+	}
+	// the examples of KeepsOrder's comment
+	assert.Greater(t, TileKey(0x120, 3), TileKey(0x201, 3))
+	assert.Greater(t, RankKeyReverse(0x01, 3, 2), RankKeyReverse(0x10, 3, 2))
+}

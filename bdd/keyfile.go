@@ -152,7 +152,7 @@ func BuildKeyFile(path string, n, k int, b KeysBuild) (Built, error) {
 		return out, CheckRudd(path, b.Order, out.BDD)
 	}
 	start := time.Now()
-	if newPermuter(b.Order).identity && (b.Encoding == Cells || b.Encoding == Ranks) {
+	if newPermuter(b.Order).identity && b.Encoding.KeepsOrder() {
 		d, err := buildFromFile(path, b.Order, false, b.Encoding, n, k, b.Progress)
 		if err != nil {
 			return Built{}, err

@@ -3,10 +3,13 @@ package bdd
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"hash/crc32"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/gapset/gapset/encode"
@@ -206,4 +209,57 @@ func sharedNodes(d *Diagram) uint64 {
 		}
 	}
 	return S
+}
+
+// FuzzCheck: no input panics Check, and it accepts exactly the files
+// Decode accepts (every format and ZDDs included: Check loads those
+// whole), with Decode's header and nodes per level; what it refuses is
+// refused as a bad file (ErrFormat), never as too big without a limit.
+func FuzzCheck(f *testing.F) {
+	o, _ := NamedOrder("natural", 2, 2, 4)
+	for _, keys := range [][]uint64{{}, {0x1230}, {0x0123, 0x1230, 0x3210}, {0x0123, 0x0132, 0x1023, 0x3210}} {
+		d, err := Build(keys, o, false)
+		if err != nil {
+			f.Fatal(err)
+		}
+		z, err := d.ZDDOf()
+		if err != nil {
+			f.Fatal(err)
+		}
+		m := Meta{Rows: 2, Cols: 2, Cells: 4}
+		for _, g := range []*Diagram{d, z} {
+			var buf bytes.Buffer
+			if _, err := Encode(&buf, g, m); err != nil {
+				f.Fatal(err)
+			}
+			f.Add(buf.Bytes())
+			f.Add(asV3(f, buf.Bytes()))
+			f.Add(encodeV2File(g, m))
+		}
+	}
+	path := filepath.Join(f.TempDir(), "x.bdd")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 4 && data[len(data)-1]&1 == 0 { // as FuzzDecode: reach past the checksum
+			data = bytes.Clone(data)
+			binary.LittleEndian.PutUint32(data[len(data)-4:], crc32.Checksum(data[:len(data)-4], castagnoli))
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, in, err := Check(path, 0)
+		d, din, derr := Decode(data)
+		switch {
+		case derr != nil && err == nil:
+			t.Fatalf("Check takes a file Decode refuses: %v", derr)
+		case derr != nil && !errors.Is(err, ErrFormat):
+			t.Fatalf("Check refuses a bad file (%v) not as ErrFormat: %v", derr, err)
+		case derr != nil:
+		case err != nil:
+			t.Fatalf("Check refuses a file Decode takes: %v", err)
+		case !reflect.DeepEqual(in, din):
+			t.Fatalf("Check reads the header %+v, Decode %+v", in, din)
+		case !slices.Equal(got, sizes64(d)):
+			t.Fatalf("Check counts %v nodes per level, Decode %v", got, d.LevelSizes())
+		}
+	})
 }

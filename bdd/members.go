@@ -12,7 +12,7 @@ func (d *Diagram) Members(yield func(uint64) bool) (bool, error) {
 		return false, errors.New("members of a ZDD are not listed")
 	}
 	L := d.Order.Vars()
-	if L > 64 {
+	if L > 64 || L == 64 && d.Root == True { // 2^64 members: no counter ends
 		return false, errOverflow
 	}
 	// walk lists the members below node n, entered at level lv with the

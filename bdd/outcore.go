@@ -310,7 +310,7 @@ const maxParts = 512
 // Streams reports whether the keys of a key-set file can be streamed into a
 // diagram in order o and encoding enc, as the out-of-core build needs.
 func Streams(o Order, enc Encoding) bool {
-	return newPermuter(o).identity && (enc == Cells || enc == Ranks)
+	return newPermuter(o).identity && enc.KeepsOrder()
 }
 
 // BuildOutOfCore builds the BDD (zdd: ZDD) of a key-set file's set of k

@@ -8,12 +8,14 @@ import (
 )
 
 // Figures behind the estimates (NOTES.md, 2026-11-26, "BDDs without the
-// level limit", and 2026-11-28): the diagrams of the gap sets measured so
-// far hold 0.08 to 0.37 nodes a key of the set or of its complement,
-// whichever is smaller (a set and its complement have diagrams of the same
-// size: the terminals swapped; Gap4_10 in ranks 0.227, Gap6_10 0.156, the
+// level limit", and 2026-11-27): the diagrams of the gap sets measured so
+// far hold 0.08 to 0.37 nodes a key of the set or of the patterns it
+// misses, whichever is smaller (Gap4_10 in ranks 0.227, Gap6_10 0.156, the
 // dense Gap8_8a 0.37 of its few missing patterns), so a quarter of the
-// smaller is the guess;
+// smaller is the guess. (A set's diagram is its complement's among all 2^L
+// keys, the terminals swapped; that complement is the missing patterns and
+// the keys that are no pattern, few nodes in the ranks encoding, more in
+// cells: an assumption measured on one dense set.)
 // the in-memory builder holds about 14 bytes a node and saving adds 4.4;
 // the out-of-core build writes at most two streams of entries of about 5
 // bytes (at most 10 for prefixes 8 bytes apart) at once, a level in parts

@@ -15,8 +15,11 @@ import (
 // members are listed in order and each is matched with the file's next key
 // in the diagram's encoding, so both are read once and a missing, extra or
 // changed member is found wherever it lies. It needs the natural order
-// (the keys' own). progress, when set, hears the members compared so far
-// now and then.
+// (the keys' own) and an encoding that keeps the keys' order (cells or
+// ranks: Encoding.KeepsOrder); others are refused with ErrUnsupported. A
+// difference is named once the key file's end and checksum are checked,
+// so damage to the key file is not blamed on the diagram. progress, when
+// set, hears the members compared so far now and then.
 func BDDKeys(ctx context.Context, bddPath, keysPath string, progress func(done, total uint64)) (string, error) {
 	r, err := keyset.Open(keysPath)
 	if err != nil {
@@ -30,9 +33,11 @@ func BDDKeys(ctx context.Context, bddPath, keysPath string, progress func(done, 
 	}
 	switch {
 	case in.ZDD:
-		return "", fmt.Errorf("%w: %s holds a ZDD; only a BDD's members are compared with keys", ErrFailed, bddPath)
+		return "", fmt.Errorf("%w: %s holds a ZDD; only a BDD's members are compared with keys", ErrUnsupported, bddPath)
 	case !in.Order.IsKeyOrder():
-		return "", fmt.Errorf("%w: %s is in the order %q; only the natural order lists its members in the keys' order", ErrFailed, bddPath, in.Order.Name)
+		return "", fmt.Errorf("%w: %s is in the order %q; only the natural order lists its members in the keys' order", ErrUnsupported, bddPath, in.Order.Name)
+	case !in.Encoding.KeepsOrder():
+		return "", fmt.Errorf("%w: %s is in the %s encoding, which does not keep the keys' order; only cells and ranks are compared", ErrUnsupported, bddPath, in.Encoding)
 	case h.Rows != in.Rows || h.Cols != in.Cols || h.Cells != in.Cells:
 		return "", fmt.Errorf("%w: %s holds %dx%d boards on %d cells, %s %dx%d on %d", ErrFailed, bddPath, in.Rows, in.Cols, in.Cells, keysPath, h.Rows, h.Cols, h.Cells)
 	case h.Count != in.Count:
@@ -51,7 +56,10 @@ func BDDKeys(ctx context.Context, bddPath, keysPath string, progress func(done, 
 	_, err = d.Members(func(m uint64) bool {
 		key, ok := r.Next()
 		if !ok {
-			diff = fmt.Errorf("%w: %s ends after %d keys; %s has member %#x and more", ErrFailed, keysPath, done, bddPath, m)
+			diff = r.Err() // damaged: the header's count (the diagram's) was not reached
+			if diff == nil {
+				diff = fmt.Errorf("%w: %s ends after %d keys; %s has member %#x and more", ErrFailed, keysPath, done, bddPath, m)
+			}
 			return false
 		}
 		if k := in.Encoding.Convert(key, n, in.Cells); k != m {
@@ -72,8 +80,23 @@ func BDDKeys(ctx context.Context, bddPath, keysPath string, progress func(done, 
 	switch {
 	case err != nil:
 		return "", err
-	case diff != nil:
+	case diff != nil && errors.Is(diff, ErrFailed):
+		// a difference: the key file read to its end first, so that damage
+		// past it (its checksum) is named rather than blamed on the diagram
+		for i := uint64(1); ; i++ {
+			if _, ok := r.Next(); !ok {
+				break
+			}
+			if i%(1<<24) == 0 && ctx.Err() != nil {
+				return "", ctx.Err()
+			}
+		}
+		if err := r.Err(); err != nil {
+			return "", failedIf(err, keyset.ErrFormat)
+		}
 		return "", diff
+	case diff != nil:
+		return "", failedIf(diff, keyset.ErrFormat)
 	}
 	if key, ok := r.Next(); ok {
 		return "", fmt.Errorf("%w: %s ends after %d members; %s has the key %#x and more", ErrFailed, bddPath, done, keysPath, key)
@@ -83,6 +106,10 @@ func BDDKeys(ctx context.Context, bddPath, keysPath string, progress func(done, 
 	}
 	return fmt.Sprintf("%s: BDD of %s, %d members: the same set as %s", bddPath, in.Name(), done, keysPath), nil
 }
+
+// ErrUnsupported is wrapped by BDDKeys' refusal of a diagram whose
+// members it cannot list in the keys' order (bad input, not a bad file).
+var ErrUnsupported = errors.New("not comparable with a key file")
 
 // failedIf is failed for errors of the file's form, err as it is else.
 func failedIf(err, form error) error {

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -77,13 +78,15 @@ func TestFileCellSet(t *testing.T) {
 }
 
 // BDDKeys finds the diagram built from a key file equal to it, in both
-// encodings; it names the first difference of a diagram built from other
-// keys of the same count, and refuses another board, count or order, a ZDD
-// and a damaged key file.
+// encodings that keep the keys' order; it names the first difference of a
+// diagram built from other keys of the same count, and refuses another
+// board or count (ErrFailed), another order, the tiles and ranks-reverse
+// encodings and a ZDD (ErrUnsupported: a correct file is not blamed), and
+// a damaged key file as damaged, not as a difference of the diagram.
 func TestBDDKeys(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	_, err := gapset.Enumerate(ctx, gapset.Config{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{6}, Dir: dir})
+	_, err := gapset.Enumerate(ctx, gapset.Config{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{6, 9}, Dir: dir})
 	require.NoError(t, err)
 	keysPath := filepath.Join(dir, "Gap2_6.keys")
 	h, keys, err := keyset.ReadAll(keysPath)
@@ -128,8 +131,56 @@ func TestBDDKeys(t *testing.T) {
 	reverse, err := bdd.NamedOrder("reverse", 3, 3, 6)
 	require.NoError(t, err)
 	_, err = BDDKeys(ctx, save("reverse.bdd", keys, reverse, bdd.Cells), keysPath, nil)
-	assert.ErrorIs(t, err, ErrFailed)
+	assert.ErrorIs(t, err, ErrUnsupported)
+	assert.NotErrorIs(t, err, ErrFailed)
 	assert.ErrorContains(t, err, "natural order")
+	// encodings whose keys are not in the cells keys' order: the same set,
+	// refused rather than named different
+	_, err = BDDKeys(ctx, save("rr.bdd", keys, natural, bdd.RanksReverse), keysPath, nil)
+	assert.ErrorIs(t, err, ErrUnsupported)
+	assert.NotErrorIs(t, err, ErrFailed)
+	assert.ErrorContains(t, err, "ranks-reverse")
+	wholePath := filepath.Join(dir, "Gap2.keys")
+	hw, whole, err := keyset.ReadAll(wholePath)
+	require.NoError(t, err)
+	natural9, err := bdd.NamedOrder("natural", 3, 3, 9)
+	require.NoError(t, err)
+	b, err := bdd.BuildKeys(slices.Clone(whole), 9, 9, bdd.KeysBuild{Order: natural9, Encoding: bdd.Tiles})
+	require.NoError(t, err)
+	tiles := filepath.Join(dir, "tiles.bdd")
+	_, err = b.Save(tiles, hw, bdd.Tiles)
+	require.NoError(t, err)
+	_, err = BDDKeys(ctx, tiles, wholePath, nil)
+	assert.ErrorIs(t, err, ErrUnsupported)
+	assert.ErrorContains(t, err, "tiles")
+	b, err = bdd.BuildKeys(slices.Clone(whole), 9, 9, bdd.KeysBuild{Order: natural9, Encoding: bdd.Ranks})
+	require.NoError(t, err)
+	wholeBDD := filepath.Join(dir, "whole.bdd")
+	_, err = b.Save(wholeBDD, hw, bdd.Ranks)
+	require.NoError(t, err)
+	msg, err := BDDKeys(ctx, wholeBDD, wholePath, nil)
+	require.NoError(t, err, "whole boards, ranks: the Lehmer code keeps the order")
+	assert.Contains(t, msg, fmt.Sprintf("%d members", len(whole)))
+	z, err := b.BDD.Diagram().ZDDOf()
+	require.NoError(t, err)
+	var zbuf bytes.Buffer
+	_, err = bdd.Encode(&zbuf, z, bdd.SetMeta(hw, bdd.Ranks))
+	require.NoError(t, err)
+	zpath := filepath.Join(dir, "whole.zdd.bdd")
+	require.NoError(t, os.WriteFile(zpath, zbuf.Bytes(), 0o644))
+	_, err = BDDKeys(ctx, zpath, wholePath, nil)
+	assert.ErrorIs(t, err, ErrUnsupported)
+	assert.ErrorContains(t, err, "ZDD")
+	// another board: a 2x3 set on 6 cells
+	dir23 := t.TempDir()
+	_, err = gapset.Enumerate(ctx, gapset.Config{Rows: 2, Cols: 3, MaxGap: 2, Cells: []int{6}, Dir: dir23})
+	require.NoError(t, err)
+	_, err = BDDKeys(ctx, filepath.Join(dir, "same.bdd"), filepath.Join(dir23, "Gap2.keys"), nil)
+	assert.ErrorIs(t, err, ErrFailed)
+	assert.ErrorContains(t, err, "2x3")
+	// a damaged key file is named damaged: a key out of place (read before
+	// the end) and, keys valid and in order, a checksum that fails (read
+	// after the difference it makes)
 	data, err := os.ReadFile(keysPath)
 	require.NoError(t, err)
 	data[len(data)/2] ^= 0x40
@@ -137,6 +188,19 @@ func TestBDDKeys(t *testing.T) {
 	require.NoError(t, os.WriteFile(bad, data, 0o644))
 	_, err = BDDKeys(ctx, filepath.Join(dir, "same.bdd"), bad, nil)
 	assert.ErrorIs(t, err, ErrFailed)
+	assert.ErrorIs(t, err, keyset.ErrFormat)
+	assert.NotContains(t, err.Error(), "ends after")
+	otherKeys := filepath.Join(dir, "other.keys")
+	require.NoError(t, keyset.WriteFile(otherKeys, h, other))
+	data, err = os.ReadFile(otherKeys)
+	require.NoError(t, err)
+	_, err = BDDKeys(ctx, filepath.Join(dir, "same.bdd"), otherKeys, nil)
+	assert.ErrorContains(t, err, "at member", "a sound key file of other keys: the difference")
+	data[len(data)-1] ^= 1
+	require.NoError(t, os.WriteFile(otherKeys, data, 0o644))
+	_, err = BDDKeys(ctx, filepath.Join(dir, "same.bdd"), otherKeys, nil)
+	assert.ErrorIs(t, err, keyset.ErrFormat)
+	assert.ErrorContains(t, err, "checksum")
 	_, err = BDDKeys(ctx, filepath.Join(dir, "missing.bdd"), keysPath, nil)
 	assert.ErrorIs(t, err, os.ErrNotExist)
 }

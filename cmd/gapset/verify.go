@@ -22,7 +22,7 @@ func verifyCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "workers", Value: runtime.NumCPU(), Usage: "goroutines for rebuilding large pattern databases"},
 			quietFlag(),
-			&cli.StringFlag{Name: "keys", Usage: "compare the one BDD FILE's members with this key-set `KEYS` file of the same set (the diagram is loaded: 12 bytes a node)"},
+			&cli.StringFlag{Name: "keys", Usage: "compare the one BDD FILE's members with this key-set `KEYS` file of the same set (the diagram is loaded: 12 bytes a node)", Action: func(_ *cli.Context, p string) error { return cmdline.CheckInput("--keys", p) }},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
@@ -31,7 +31,7 @@ func verifyCommand(e *env) *cli.Command {
 			if err := cmdline.InRange("--workers", c.Int("workers"), 1, maxWorkers); err != nil {
 				return err
 			}
-			if keys := c.String("keys"); keys != "" {
+			if keys := c.String("keys"); c.IsSet("keys") {
 				if c.NArg() != 1 {
 					return cmdline.BadInputf("verify --keys compares one BDD file with the keys, not %d files", c.NArg())
 				}
@@ -40,7 +40,7 @@ func verifyCommand(e *env) *cli.Command {
 					prog.Update(int64(done), int64(total), false, "members compared with %s", keys)
 				})
 				prog.Done()
-				if errors.Is(err, verify.ErrFailed) || errors.Is(err, os.ErrNotExist) {
+				if errors.Is(err, verify.ErrFailed) || errors.Is(err, verify.ErrUnsupported) || errors.Is(err, os.ErrNotExist) {
 					return cmdline.BadInput(err)
 				}
 				if err != nil {
