@@ -19,7 +19,8 @@ import (
 // ranks: Encoding.KeepsOrder); others are refused with ErrUnsupported. A
 // difference is named once the key file's end and checksum are checked,
 // so damage to the key file is not blamed on the diagram. progress, when
-// set, hears the members compared so far now and then.
+// set, hears 0 before the diagram loads, then the members compared so far
+// now and then.
 func BDDKeys(ctx context.Context, bddPath, keysPath string, progress func(done, total uint64)) (string, error) {
 	r, err := keyset.Open(keysPath)
 	if err != nil {
@@ -42,6 +43,9 @@ func BDDKeys(ctx context.Context, bddPath, keysPath string, progress func(done, 
 		return "", fmt.Errorf("%w: %s holds %dx%d boards on %d cells, %s %dx%d on %d", ErrFailed, bddPath, in.Rows, in.Cols, in.Cells, keysPath, h.Rows, h.Cols, h.Cells)
 	case h.Count != in.Count:
 		return "", fmt.Errorf("%w: %s has %d members, %s %d keys", ErrFailed, bddPath, in.Count, keysPath, h.Count)
+	}
+	if progress != nil {
+		progress(0, in.Count) // the load: minutes for a diagram of a billion nodes
 	}
 	d, in, err := bdd.Load(bddPath)
 	if errors.Is(err, bdd.ErrTooBig) {

@@ -37,6 +37,10 @@ func verifyCommand(e *env) *cli.Command {
 				}
 				prog := progress.New(e.stderr, c.Bool("quiet"))
 				msg, err := verify.BDDKeys(e.context, c.Args().First(), keys, func(done, total uint64) {
+					if done == 0 {
+						prog.Update(0, 0, true, "loading %s (about 12 bytes a node, 4 minutes a billion nodes)", c.Args().First())
+						return
+					}
 					prog.Update(int64(done), int64(total), false, "members compared with %s", keys)
 				})
 				prog.Done()
