@@ -566,12 +566,18 @@ func Decode(data []byte) (*Diagram, Info, error) {
 // Decode's checks take 40 and more), refused with ErrTooBig if that would
 // pass the machine's available memory; older files and ZDDs are read whole.
 func Load(path string) (*Diagram, Info, error) {
+	_, avail := sysprobe.Machine()
+	return LoadWithin(path, avail)
+}
+
+// LoadWithin is Load with avail bytes of memory to load into (0: no
+// limit) in place of the machine's available memory.
+func LoadWithin(path string, avail uint64) (*Diagram, Info, error) {
 	in, err := ReadInfo(path)
 	if err != nil {
 		return nil, Info{}, err
 	}
 	if !in.ZDD && in.Version >= bddV3 {
-		_, avail := sysprobe.Machine()
 		if need := leanPeak(in.Nodes, 0); avail > 0 && need > avail {
 			return nil, Info{}, fmt.Errorf("%s: %w: loading its %d nodes takes at least %.1f GiB, %.1f GiB are available",
 				path, ErrTooBig, in.Nodes, gib(need), gib(avail))

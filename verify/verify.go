@@ -124,6 +124,12 @@ func verifyKeys(ctx context.Context, path string) (string, error) {
 }
 
 func verifyBDD(ctx context.Context, path string) (string, error) {
+	_, avail := sysprobe.Machine()
+	return verifyBDDWithin(ctx, path, avail)
+}
+
+// verifyBDDWithin is verifyBDD with avail bytes of memory (0: no limit).
+func verifyBDDWithin(ctx context.Context, path string, avail uint64) (string, error) {
 	in, err := bdd.ReadInfo(path)
 	if err != nil {
 		return "", failed(err)
@@ -135,13 +141,12 @@ func verifyBDD(ctx context.Context, path string) (string, error) {
 	zddNote := ""
 	big := in.ZDD || !enumerable(in.Rows, in.Cols, in.Gap, in.Exact)
 	if in.ZDDNodes > 0 && !in.ZDD || !big {
-		d, in, err = bdd.Load(path)
+		d, in, err = bdd.LoadWithin(path, avail)
 		if errors.Is(err, bdd.ErrTooBig) && big { // all but the ZDD count, then
 			zddNote = "; the ZDD count not checked (the diagram does not fit in memory)"
 		}
 	}
 	if d == nil && (err == nil || zddNote != "") {
-		_, avail := sysprobe.Machine()
 		_, in, err = bdd.Check(path, avail)
 	}
 	if errors.Is(err, bdd.ErrTooBig) {
@@ -156,9 +161,12 @@ func verifyBDD(ctx context.Context, path string) (string, error) {
 	// Writers name a named order by its name: bits of a named order under
 	// another name (not "custom", not a search's "method:start") mean a
 	// damaged name. (A custom order's name is a label no check can confirm.)
+	// (Two named orders can have the same bits, as on the cells of one row:
+	// either name is then right, which the check above confirmed.)
+	_, named := bdd.NamedOrder(in.Order.Name, in.Rows, in.Cols, in.Cells)
 	for _, n := range bdd.OrderNames() {
 		if o, err := bdd.NamedOrder(n, in.Rows, in.Cols, in.Cells); err == nil && slices.Equal(o.Bits, in.Order.Bits) &&
-			in.Order.Name != n && in.Order.Name != "custom" && !strings.Contains(in.Order.Name, ":") {
+			named != nil && in.Order.Name != "custom" && !strings.Contains(in.Order.Name, ":") {
 			return "", fmt.Errorf("%w: %s: the order is %s's, but named %q", ErrFailed, path, n, in.Order.Name)
 		}
 	}

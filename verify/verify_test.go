@@ -204,3 +204,48 @@ func TestBDDKeys(t *testing.T) {
 	_, err = BDDKeys(ctx, filepath.Join(dir, "missing.bdd"), keysPath, nil)
 	assert.ErrorIs(t, err, os.ErrNotExist)
 }
+
+// A BDD of a set too big to enumerate, with its ZDD count stored: with
+// memory for the diagram every check runs, the ZDD count too; without it,
+// every check but that count, and the line says so; with too little even
+// for the one-pass check, ErrTooBig, not a failure of the file.
+func TestVerifyBDDWithin(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(7, 8))
+	seen := map[uint64]bool{}
+	var keys []uint64
+	for len(keys) < 3000 {
+		if k := encode.Project(encode.Random(rng, 4, 4).Key(), 4); !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	o, err := bdd.NamedOrder("natural", 4, 4, 4)
+	require.NoError(t, err)
+	b, err := bdd.BuildKeys(slices.Clone(keys), 16, 4, bdd.KeysBuild{Order: o, Encoding: bdd.Ranks, ZDD: true})
+	require.NoError(t, err)
+	require.NotZero(t, b.ZDDNodes)
+	path := filepath.Join(t.TempDir(), "Gap2_4.bdd")
+	in, err := b.Save(path, keyset.Header{Rows: 4, Cols: 4, Cells: 4, Gap: 2, Count: uint64(len(keys))}, bdd.Ranks)
+	require.NoError(t, err)
+
+	msg, err := verifyBDDWithin(ctx, path, 0)
+	require.NoError(t, err)
+	assert.Contains(t, msg, "not enumerated again")
+	assert.NotContains(t, msg, "ZDD count not checked")
+	lean := 12 * (in.Nodes + 2) // what a load holds at the least
+	msg, err = verifyBDDWithin(ctx, path, lean-1)
+	require.NoError(t, err)
+	assert.Contains(t, msg, "the ZDD count not checked")
+	_, err = verifyBDDWithin(ctx, path, 1)
+	assert.ErrorIs(t, err, bdd.ErrTooBig)
+	assert.NotErrorIs(t, err, ErrFailed)
+
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	data[len(data)-10] ^= 1
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+	_, err = verifyBDDWithin(ctx, path, lean-1)
+	assert.ErrorIs(t, err, ErrFailed, "damage is damage on either path")
+}
