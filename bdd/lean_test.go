@@ -90,12 +90,7 @@ func TestDecodeLeanRefusesWhatDecodeRefuses(t *testing.T) {
 // FuzzDecodeLean: no input panics the lean decode, and it accepts exactly
 // the BDDs of format 3 and 4 Decode accepts, with the same nodes.
 func FuzzDecodeLean(f *testing.F) {
-	o, _ := NamedOrder("natural", 2, 2, 4)
-	for _, keys := range [][]uint64{{}, {0x1230}, {0x0123, 0x1230, 0x3210}, {0x0123, 0x0132, 0x1023, 0x3210}} {
-		d, err := Build(keys, o, false)
-		if err != nil {
-			f.Fatal(err)
-		}
+	for _, d := range seedDiagrams(f) {
 		var buf bytes.Buffer
 		if _, err := Encode(&buf, d, Meta{Rows: 2, Cols: 2, Cells: 4}); err != nil {
 			f.Fatal(err)
@@ -216,12 +211,7 @@ func sharedNodes(d *Diagram) uint64 {
 // whole), with Decode's header and nodes per level; what it refuses is
 // refused as a bad file (ErrFormat), never as too big without a limit.
 func FuzzCheck(f *testing.F) {
-	o, _ := NamedOrder("natural", 2, 2, 4)
-	for _, keys := range [][]uint64{{}, {0x1230}, {0x0123, 0x1230, 0x3210}, {0x0123, 0x0132, 0x1023, 0x3210}} {
-		d, err := Build(keys, o, false)
-		if err != nil {
-			f.Fatal(err)
-		}
+	for _, d := range seedDiagrams(f) {
 		z, err := d.ZDDOf()
 		if err != nil {
 			f.Fatal(err)
@@ -262,4 +252,19 @@ func FuzzCheck(f *testing.F) {
 			t.Fatalf("Check counts %v nodes per level, Decode %v", got, d.LevelSizes())
 		}
 	})
+}
+
+// seedDiagrams are the fuzzers' seed diagrams: small 2x2 sets (empty, one
+// member, three, four) in the natural order.
+func seedDiagrams(f *testing.F) []*Diagram {
+	o, _ := NamedOrder("natural", 2, 2, 4)
+	var out []*Diagram
+	for _, keys := range [][]uint64{{}, {0x1230}, {0x0123, 0x1230, 0x3210}, {0x0123, 0x0132, 0x1023, 0x3210}} {
+		d, err := Build(keys, o, false)
+		if err != nil {
+			f.Fatal(err)
+		}
+		out = append(out, d)
+	}
+	return out
 }

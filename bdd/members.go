@@ -45,15 +45,6 @@ func (d *Diagram) Members(yield func(uint64) bool) (bool, error) {
 	return walk(d.Root, 0, 0), nil
 }
 
-// Position is key's level-order number under o (see Members).
-func (o Order) Position(key uint64) uint64 {
-	var p uint64
-	for _, b := range o.Bits {
-		p = p<<1 | key>>b&1
-	}
-	return p
-}
-
 // IsKeyOrder reports whether Position is the identity: level l tests bit
 // L-1-l (the natural order, most significant bit first).
 func (o Order) IsKeyOrder() bool {
