@@ -22,8 +22,8 @@ import (
 
 const (
 	// maxBottom caps the levels of the bottom pass: a group's suffixes fit
-	// 32 bits and its buffer stays small.
-	maxBottom = 16
+	// 32 bits. Whole boards reach it (the last 8 cells: 8! completions).
+	maxBottom = 32
 	// groupKeys is the keys a group of the bottom pass (the keys sharing a
 	// prefix) should hold at most on average: the density chooses b so
 	// that the first stream is about keys/64 entries for dense sets (b = 6
@@ -178,6 +178,7 @@ func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out strin
 		}
 		return s
 	}
+	ch := newChains(L)
 	// fewer goes on with the levels that fit, or returns errSpill and
 	// the levels to start again with
 	fewer := func() (int, error) {
@@ -190,29 +191,14 @@ func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out strin
 			return 0, err
 		}
 		w = nw
+		ch.reset() // narrow renumbered the nodes
 		levels(nb)
 		return nb, nil
 	}
 	var grp []suffix
-	// finish reduces the group of prefix to its node, pairing the suffixes
-	// level by level as groups pairs a stream's entries.
+	// finish reduces the group of prefix to its node
 	finish := func() error {
-		for l := L - 1; l >= top; l-- {
-			n := 0
-			for i := 0; i < len(grp); i++ {
-				e := grp[i]
-				lo, hi := e.id, False
-				if e.s&1 == 1 {
-					lo, hi = False, e.id
-				} else if i+1 < len(grp) && grp[i+1].s == e.s|1 {
-					hi = grp[i+1].id
-					i++
-				}
-				grp[n] = suffix{e.s >> 1, t.mk(l, lo, hi)}
-				n++
-			}
-			grp = grp[:n]
-		}
+		id := ch.set(t, top, grp)
 		if t.err != nil {
 			return t.err
 		}
@@ -220,7 +206,7 @@ func (lb *levelBuilder) bottomPass(b int, open func() (source, error), out strin
 		if groups&4095 == 0 {
 			lb.report(stage, read)
 		}
-		return w.entry(prefix, grp[0].id)
+		return w.entry(prefix, id)
 	}
 	for {
 		key, _, ok := src.next()
@@ -432,4 +418,76 @@ func (lb *levelBuilder) narrow(b, nb int, w *sink, read uint64) (*sink, error) {
 	}
 	lb.report(fmt.Sprintf("bottom %d levels passed the budget (%d KiB) after %d keys: going on with %d", b, lb.budget>>10, read, nb), read)
 	return nw, nil
+}
+
+// chains makes the node of a group's suffixes top-down: the suffixes
+// with a 0 at a level's bit below those with a 1, each part made the same
+// way one level down, until a part holds one suffix. Those single
+// suffixes are most of the work on sparse sets (a group of 20 whole-board
+// keys under 8 cells parts within a few levels, and each key would then
+// walk its own chain of up to 32 nodes), so the node of a single suffix
+// below a level is remembered: it is the chain of mk's of its bits, asked
+// again whenever another prefix ends in it. The nodes made are the ones a
+// level-by-level pairing of the suffixes makes (each level's nodes are the
+// distinct non-empty sets under its prefixes), so the file is the same.
+type chains struct {
+	L    int
+	memo map[uint64]uint32 // level<<32 | suffix below it -> node
+}
+
+// maxChains bounds the remembered chains (about 40 bytes each).
+const maxChains = 1 << 22
+
+func newChains(L int) *chains { return &chains{L: L, memo: make(map[uint64]uint32)} }
+
+// reset forgets every chain (their references changed).
+func (c *chains) reset() { c.memo = make(map[uint64]uint32) }
+
+// set is the node at level l of the suffixes g: sorted, distinct, not
+// empty, equal in their bits above level l (level l is bit L-1-l).
+func (c *chains) set(t *table, l int, g []suffix) uint32 {
+	if len(g) == 1 {
+		return c.single(t, l, g[0].s)
+	}
+	bit := uint32(1) << uint(c.L-1-l)
+	m := 0
+	for m < len(g) && g[m].s&bit == 0 {
+		m++
+	}
+	lo, hi := False, False
+	if m > 0 {
+		lo = c.set(t, l+1, g[:m])
+	}
+	if m < len(g) {
+		hi = c.set(t, l+1, g[m:])
+	}
+	return t.mk(l, lo, hi)
+}
+
+// single is the node at level l of the one suffix s.
+func (c *chains) single(t *table, l int, s uint32) uint32 {
+	if l == c.L {
+		return True
+	}
+	w := uint(c.L - l) // bits below level l, at most 32
+	s &= uint32(uint64(1)<<w - 1)
+	key := uint64(l)<<32 | uint64(s)
+	if id, ok := c.memo[key]; ok {
+		return id
+	}
+	child := c.single(t, l+1, s)
+	var id uint32
+	if s>>(w-1)&1 == 0 {
+		id = t.mk(l, child, False)
+	} else {
+		id = t.mk(l, False, child)
+	}
+	if t.err != nil {
+		return False
+	}
+	if len(c.memo) >= maxChains {
+		c.reset()
+	}
+	c.memo[key] = id
+	return id
 }

@@ -2,6 +2,7 @@ package bdd
 
 import (
 	"bytes"
+	"cmp"
 	"github.com/gapset/gapset/internal/placement"
 	"math/rand/v2"
 	"os"
@@ -217,7 +218,7 @@ func TestBottomLevelsFromDensity(t *testing.T) {
 	assert.Equal(t, 10, bottomLevels(4_974_483_135, 16, 10, 0))
 	assert.Equal(t, 16, bottomLevels(256_541_479, 16, 10, 0))
 	assert.Equal(t, 12, bottomLevels(32_844_091, 16, 8, 0))
-	assert.Equal(t, 16, bottomLevels(11_412_543_925, 16, 16, 0))
+	assert.Equal(t, 32, bottomLevels(11_412_543_925, 16, 16, 0), "whole boards: the last 8 cells")
 	assert.Equal(t, 4, bottomLevels(3, 3, 1, 0), "all 3 patterns of one cell of three: every level")
 	assert.Equal(t, 4, bottomLevels(1, 3, 1, 0), "one of them: every level too (4 bits)")
 	assert.Equal(t, 0, bottomLevels(20e9, 16, 10, NoBottom))
@@ -335,4 +336,61 @@ func TestBottomPassNarrows(t *testing.T) {
 	assert.Greater(t, midway, 20, "passes narrowed part way")
 	assert.Positive(t, twice, "a pass narrowed more than once")
 	assert.Greater(t, zddNarrowed, 10, "ZDD passes narrowed")
+}
+
+// chains makes a group's node top-down with remembered single suffixes;
+// the level-by-level pairing it replaced (sibling suffixes paired, one
+// level at a time) is the oracle: on random groups of random widths, BDD
+// and ZDD, both asked in turn of one table, every group gets the same
+// node, so both made the same nodes.
+func TestChainsEqualPairing(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 37))
+	pairing := func(tb *table, L, top int, g []suffix) uint32 {
+		grp := slices.Clone(g)
+		for l := L - 1; l >= top; l-- {
+			n := 0
+			for i := 0; i < len(grp); i++ {
+				e := grp[i]
+				lo, hi := e.id, False
+				if e.s&1 == 1 {
+					lo, hi = False, e.id
+				} else if i+1 < len(grp) && grp[i+1].s == e.s|1 {
+					hi = grp[i+1].id
+					i++
+				}
+				grp[n] = suffix{e.s >> 1, tb.mk(l, lo, hi)}
+				n++
+			}
+			grp = grp[:n]
+		}
+		return grp[0].id
+	}
+	for _, zdd := range []bool{false, true} {
+		for _, b := range []int{1, 5, 12, 32} {
+			L := b + 3
+			tb := newTable(zdd, L)
+			ch := newChains(L)
+			for range 300 {
+				size := 1 + rng.IntN(40)
+				seen := map[uint32]bool{}
+				var g []suffix
+				for range size {
+					s := rng.Uint32()
+					if rng.IntN(3) == 0 && len(g) > 0 { // near another: shared upper bits
+						s = g[0].s ^ uint32(rng.IntN(4))
+					}
+					s &= uint32(uint64(1)<<uint(b) - 1)
+					if !seen[s] {
+						seen[s] = true
+						g = append(g, suffix{s, True})
+					}
+				}
+				slices.SortFunc(g, func(x, y suffix) int { return cmp.Compare(x.s, y.s) })
+				want := pairing(tb, L, L-b, g)
+				require.Equal(t, want, ch.set(tb, L-b, g), "zdd %v b %d", zdd, b)
+				require.NoError(t, tb.err)
+			}
+			assert.NotEmpty(t, ch.memo)
+		}
+	}
 }
