@@ -15,6 +15,15 @@ func (d *Diagram) Members(yield func(uint64) bool) (bool, error) {
 	if L > 64 || L == 64 && d.Root == True { // 2^64 members: no counter ends
 		return false, errOverflow
 	}
+	level := func(n uint32) int { return int(d.Nodes[n].Level) }
+	kids := func(n uint32) (uint32, uint32) { return d.Nodes[n].Lo, d.Nodes[n].Hi }
+	return listMembers(L, d.Root, level, kids, yield), nil
+}
+
+// listMembers lists the members below root (see Diagram.Members) of a
+// diagram of L levels whose nodes level and kids describe; false if yield
+// stopped it.
+func listMembers(L int, root uint32, level func(uint32) int, kids func(uint32) (lo, hi uint32), yield func(uint64) bool) bool {
 	// walk lists the members below node n, entered at level lv with the
 	// bits above it in prefix (lv bits).
 	var walk func(n uint32, lv int, prefix uint64) bool
@@ -24,7 +33,7 @@ func (d *Diagram) Members(yield func(uint64) bool) (bool, error) {
 		}
 		stop := L // the level of n: skipped variables above it take both values
 		if n != True {
-			stop = int(d.Nodes[n].Level)
+			stop = level(n)
 		}
 		free := stop - lv
 		for v := uint64(0); v < 1<<free; v++ {
@@ -35,14 +44,14 @@ func (d *Diagram) Members(yield func(uint64) bool) (bool, error) {
 				}
 				continue
 			}
-			nd := d.Nodes[n]
-			if !walk(nd.Lo, stop+1, p<<1) || !walk(nd.Hi, stop+1, p<<1|1) {
+			lo, hi := kids(n)
+			if !walk(lo, stop+1, p<<1) || !walk(hi, stop+1, p<<1|1) {
 				return false
 			}
 		}
 		return true
 	}
-	return walk(d.Root, 0, 0), nil
+	return walk(root, 0, 0)
 }
 
 // IsKeyOrder reports whether Position is the identity: level l tests bit

@@ -26,6 +26,23 @@ type Set struct {
 	shifts []uint8  // nibble shift per cell step
 	enc    Encoding // of the keys; queries convert board keys (n cells, k kept)
 	n, k   int
+	// The mapped form (mapped.go): the pool's nodes where the file lies,
+	// the key bit each chunk's level tests.
+	pairs      []pair
+	chunkShift []uint8
+	chunkLevel []uint8
+	unmap      func() error
+}
+
+// Close releases a mapped set's mapping; a no-op for the others. The set
+// is not usable afterwards.
+func (s *Set) Close() error {
+	if s.unmap == nil {
+		return nil
+	}
+	err := s.unmap()
+	s.unmap, s.pairs = nil, nil
+	return err
 }
 
 type qnode struct {
@@ -105,6 +122,9 @@ func Open(path string) (*Set, error) { return OpenWith(path, OpenOptions{}) }
 // available: before reading the payload when the nodes alone would, else
 // as soon as its shared nodes do.
 func OpenWith(path string, o OpenOptions) (*Set, error) {
+	if IsMapped(path) {
+		return openMapped(path, o.Note)
+	}
 	in, err := ReadInfo(path)
 	if err != nil {
 		return nil, err
@@ -215,6 +235,18 @@ func (s *Set) Contains(key uint64) bool {
 		}
 		return n == True
 	}
+	if s.pairs != nil {
+		pairs, shift := s.pairs, s.chunkShift
+		for n > 1 {
+			p := &pairs[n]
+			if key>>shift[n>>chunkBits]&1 == 0 {
+				n = p.lo
+			} else {
+				n = p.hi
+			}
+		}
+		return n == True
+	}
 	nodes := s.nodes
 	for n > 1 {
 		q := &nodes[n]
@@ -292,6 +324,23 @@ func (c *Cursor) Contains(key uint64) bool {
 		for n > 1 {
 			c.plevel[i] = uint8(i)
 			n = cells[n][key>>shifts[i]&15]
+			i++
+			c.path[i] = n
+		}
+		c.plevel[i] = 64
+		c.depth = i
+		return n == True
+	}
+	if pairs, shift := c.s.pairs, c.s.chunkShift; pairs != nil {
+		n := c.path[i]
+		for n > 1 {
+			sh := shift[n>>chunkBits]
+			c.plevel[i] = c.level[sh]
+			if key>>sh&1 == 0 {
+				n = pairs[n].lo
+			} else {
+				n = pairs[n].hi
+			}
 			i++
 			c.path[i] = n
 		}

@@ -11,7 +11,8 @@ import (
 
 // BDDKeys compares the members of the BDD at bddPath with the keys of the
 // key-set file at keysPath, which must hold the same set (the file a build
-// read, for one): the diagram is loaded (about 12 bytes a node), its
+// read, for one): the diagram is loaded (about 12 bytes a node; its
+// mapped form, bdd.WriteMapped, is walked where it lies instead), its
 // members are listed in order and each is matched with the file's next key
 // in the diagram's encoding, so both are read once and a missing, extra or
 // changed member is found wherever it lies. It needs the natural order
@@ -28,8 +29,18 @@ func BDDKeys(ctx context.Context, bddPath, keysPath string, progress func(done, 
 	}
 	defer r.Close()
 	h := r.Header()
-	in, err := bdd.ReadInfo(bddPath)
-	if err != nil {
+	var in bdd.Info
+	var mapped *bdd.Set // the mapped form: walked where it lies, not loaded
+	if bdd.IsMapped(bddPath) {
+		if progress != nil {
+			progress(0, h.Count) // the mapping's check: a pass over the file
+		}
+		if mapped, err = bdd.Open(bddPath); err != nil {
+			return "", failedIf(err, bdd.ErrMapped)
+		}
+		defer mapped.Close()
+		in = mapped.Info()
+	} else if in, err = bdd.ReadInfo(bddPath); err != nil {
 		return "", failedIf(err, bdd.ErrFormat)
 	}
 	switch {
@@ -44,20 +55,24 @@ func BDDKeys(ctx context.Context, bddPath, keysPath string, progress func(done, 
 	case h.Count != in.Count:
 		return "", fmt.Errorf("%w: %s has %d members, %s %d keys", ErrFailed, bddPath, in.Count, keysPath, h.Count)
 	}
-	if progress != nil {
-		progress(0, in.Count) // the load: minutes for a diagram of a billion nodes
-	}
-	d, in, err := bdd.Load(bddPath)
-	if errors.Is(err, bdd.ErrTooBig) {
-		return "", err // the machine's limit, not the file's fault
-	}
-	if err != nil {
-		return "", failed(err)
+	members := func(yield func(uint64) bool) (bool, error) { return mapped.Members(yield) }
+	if mapped == nil {
+		if progress != nil {
+			progress(0, in.Count) // the load: minutes for a diagram of a billion nodes
+		}
+		d, loaded, err := bdd.Load(bddPath)
+		if errors.Is(err, bdd.ErrTooBig) {
+			return "", err // the machine's limit, not the file's fault
+		}
+		if err != nil {
+			return "", failed(err)
+		}
+		in, members = loaded, d.Members
 	}
 	n := in.Rows * in.Cols
 	var done uint64
 	var diff error
-	_, err = d.Members(func(m uint64) bool {
+	_, err = members(func(m uint64) bool {
 		key, ok := r.Next()
 		if !ok {
 			diff = r.Err() // damaged: the header's count (the diagram's) was not reached

@@ -249,3 +249,54 @@ func TestVerifyBDDWithin(t *testing.T) {
 	_, err = verifyBDDWithin(ctx, path, lean-1)
 	assert.ErrorIs(t, err, ErrFailed, "damage is damage on either path")
 }
+
+// The mapped form is compared with the keys by walking it where it lies,
+// and found different when it holds another set; File checks it whole
+// and counts its members.
+func TestMappedAgainstKeys(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	_, err := gapset.Enumerate(ctx, gapset.Config{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{6}, Dir: dir})
+	require.NoError(t, err)
+	keysPath := filepath.Join(dir, "Gap2_6.keys")
+	h, keys, err := keyset.ReadAll(keysPath)
+	require.NoError(t, err)
+	natural, err := bdd.NamedOrder("natural", 3, 3, 6)
+	require.NoError(t, err)
+	mapped := func(name string, keys []uint64) string {
+		b, err := bdd.BuildKeys(slices.Clone(keys), 9, 6, bdd.KeysBuild{Order: natural, Encoding: bdd.Ranks})
+		require.NoError(t, err)
+		hh := h
+		hh.Count = uint64(len(keys))
+		in, err := b.Save(filepath.Join(dir, name+".bdd"), hh, bdd.Ranks)
+		require.NoError(t, err)
+		path := filepath.Join(dir, name+".bddmap")
+		require.NoError(t, bdd.WriteMapped(path, b.BDD, in))
+		return path
+	}
+	same := mapped("same", keys)
+	msg, err := BDDKeys(ctx, same, keysPath, nil)
+	require.NoError(t, err)
+	assert.Contains(t, msg, fmt.Sprintf("%d members: the same set as", len(keys)))
+	msg, err = File(ctx, same, 1)
+	require.NoError(t, err)
+	assert.Contains(t, msg, fmt.Sprintf("%d members: checksums, structure and count ok", len(keys)))
+	// the last key replaced by one past it: same count, another set
+	other := slices.Clone(keys)
+	other[len(other)-1] = encode.Project(^uint64(0), 6)
+	require.False(t, slices.Contains(keys, other[len(other)-1]))
+	_, err = BDDKeys(ctx, mapped("other", other), keysPath, nil)
+	assert.ErrorIs(t, err, ErrFailed)
+	assert.ErrorContains(t, err, "at member")
+	// a flipped byte: refused as a bad file by both
+	data, err := os.ReadFile(same)
+	require.NoError(t, err)
+	data[len(data)-1] ^= 1
+	bad := filepath.Join(dir, "bad.bddmap")
+	require.NoError(t, os.WriteFile(bad, data, 0o644))
+	_, err = File(ctx, bad, 1)
+	assert.ErrorIs(t, err, ErrFailed)
+	assert.ErrorIs(t, err, bdd.ErrMapped)
+	_, err = BDDKeys(ctx, bad, keysPath, nil)
+	assert.ErrorIs(t, err, ErrFailed)
+}

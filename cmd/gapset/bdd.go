@@ -36,6 +36,7 @@ func buildCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "order", Value: "natural", Usage: "variable order: a `NAME`, a list of key bits (level 0 first) or @FILE (from gapset order)", Action: cmdline.AtInputFlag("--order")},
 			encodingFlag(),
 			&cli.StringFlag{Name: "out", Usage: "output .bdd `FILE` (required)"},
+			&cli.StringFlag{Name: "map", Usage: "also write the diagram's mapped form to `FILE` (8 bytes a node, queried where it lies: solve and bench take it as --bdd when the .bdd would not fit memory)"},
 			&cli.BoolFlag{Name: "zdd", Value: true, Usage: "also count the ZDD nodes (stored in the file)"},
 			&cli.Float64Flag{Name: "sort-mem", Value: 4, Usage: "`GiB` of keys held at once when re-sorting a key file for an order other than natural"},
 			&cli.BoolFlag{Name: "rudd", Usage: "build through rudd too and check it gives the same BDD (small sets)"},
@@ -61,6 +62,17 @@ func runBuild(c *cli.Context, e *env) error {
 	}
 	if err := e.cleanup.WillWrite("--out", c.String("out")); err != nil {
 		return err
+	}
+	if m := c.String("map"); m != "" {
+		if err := cmdline.CheckOutFile("--map", m); err != nil {
+			return err
+		}
+		if filepath.Clean(m) == filepath.Clean(c.String("out")) {
+			return cmdline.BadInputf("--map and --out name the same file")
+		}
+		if err := e.cleanup.WillWrite("--map", m); err != nil {
+			return err
+		}
 	}
 	path := c.String("keys")
 	h := keyset.Header{Rows: c.Int("rows"), Cols: c.Int("cols"), Gap: c.Int("gap"), Cells: c.Int("cells")}
@@ -146,6 +158,10 @@ func runBuild(c *cli.Context, e *env) error {
 	built.Peak = int64(peak)
 	pr.Update(0, 0, true, "%s: saving %d nodes", h.Name(), built.BDD.NodeCount())
 	in, err := built.Save(c.String("out"), h, enc)
+	if err == nil && c.String("map") != "" {
+		pr.Update(0, 0, true, "%s: writing the mapped form", h.Name())
+		err = bdd.WriteMapped(c.String("map"), built.BDD, in)
+	}
 	pr.Done()
 	if err != nil {
 		return err
@@ -161,6 +177,13 @@ func runBuild(c *cli.Context, e *env) error {
 	}
 	fmt.Fprintf(e.stdout, "%s order=%s patterns=%d nodes=%d zdd_nodes=%d bytes=%d build=%.1fs table_bytes=%d%s -> %s\n",
 		in.Name(), o.Name, in.Count, in.Nodes, in.ZDDNodes, in.FileSize, built.Took.Seconds(), built.BDD.TableBytes, mode, c.String("out"))
+	if m := c.String("map"); m != "" {
+		st, err := os.Stat(m)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "%s mapped nodes=%d bytes=%d -> %s\n", in.Name(), in.Nodes, st.Size(), m)
+	}
 	return nil
 }
 

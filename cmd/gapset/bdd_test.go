@@ -363,3 +363,51 @@ func TestBuildOutOfCoreSameFile(t *testing.T) {
 func payload(data []byte, in bdd.Info) []byte {
 	return data[len(data)-4-int(in.PayloadSize) : len(data)-4]
 }
+
+// build --map writes the mapped form beside the .bdd, out of core too;
+// solve takes either with the same lengths and nodes; verify checks it and
+// compares it with the keys; --map naming --out is refused before any work.
+func TestBuildMapSolves(t *testing.T) {
+	dir := t.TempDir()
+	var bdds, maps []string
+	for _, gap := range []int{0, 2} {
+		kpath := filepath.Join(dir, fmt.Sprintf("g%d.keys", gap))
+		require.NoError(t, keyset.WriteFile(kpath, keyset.Header{Rows: 3, Cols: 3, Cells: 9, Gap: gap}, gapKeys3x3(t, gap)))
+		out, m := filepath.Join(dir, fmt.Sprintf("g%d.bdd", gap)), filepath.Join(dir, fmt.Sprintf("g%d.bddmap", gap))
+		args := []string{"build", "-q", "--keys", kpath, "--encoding", "ranks", "--out", out, "--map", m}
+		if gap == 2 {
+			args = append(args, "--out-of-core", "--memory", "64")
+		}
+		code, stdout, stderr := runCmd(t, "", args...)
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, stdout, fmt.Sprintf("Gap%d mapped nodes=", gap))
+		code, stdout, stderr = runCmd(t, "", "verify", "--keys", kpath, m)
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, stdout, "the same set as")
+		code, stdout, stderr = runCmd(t, "", "verify", m)
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, stdout, "structure and count ok")
+		bdds, maps = append(bdds, out), append(maps, m)
+	}
+	boards := "8 6 7 2 5 4 3 0 1\n6 4 7 8 5 0 3 2 1\n1 2 3 4 5 6 0 7 8\n"
+	solve := func(files []string) string {
+		args := []string{"solve", "-q", "--rows", "3", "--cols", "3", "-H", "gap2", "--format", "csv", "--threads", "1", "-i", "-"}
+		for _, f := range files {
+			args = append(args, "--bdd", f)
+		}
+		code, stdout, stderr := runCmd(t, boards, args...)
+		require.Equal(t, 0, code, stderr)
+		var rows []string
+		for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+			f := strings.Split(line, ",")
+			rows = append(rows, strings.Join(append(f[:4:4], f[6:]...), ",")) // without generated and seconds
+		}
+		return strings.Join(rows, "\n")
+	}
+	want := solve(bdds)
+	assert.Contains(t, want, ",31,")
+	assert.Equal(t, want, solve(maps))
+	code, _, stderr := runCmd(t, "", "build", "-q", "--rows", "3", "--cols", "3", "--gap", "0", "--cells", "9", "--out", bdds[0], "--map", bdds[0])
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "same file")
+}

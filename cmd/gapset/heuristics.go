@@ -19,7 +19,7 @@ func heuristicFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: heuristic.OptPDB, Value: heuristic.DefaultPDBDir, Usage: "pattern database `DIR` (see gapset pdb build)", Action: cmdline.InputDirFlag("--" + heuristic.OptPDB)},
 		&cli.StringSliceFlag{Name: heuristic.OptKeys, Usage: "key-set `FILE` (gapset enumerate) held exactly in memory; repeat for the Gap0 and Gap2 sets", Action: cmdline.InputsFlag("--" + heuristic.OptKeys)},
-		&cli.StringSliceFlag{Name: heuristic.OptBDD, Usage: "BDD `FILE` of a gap set; repeat for the Gap0 and Gap2 sets", Action: cmdline.InputsFlag("--" + heuristic.OptBDD)},
+		&cli.StringSliceFlag{Name: heuristic.OptBDD, Usage: "BDD `FILE` of a gap set (a .bdd file, or the mapped form gapset build --map writes); repeat for the Gap0 and Gap2 sets", Action: cmdline.InputsFlag("--" + heuristic.OptBDD)},
 		&cli.IntSliceFlag{Name: heuristic.OptCells, Usage: "enumerate in memory Gap0, Gap2, ..., Gap<max-gap> on the last `K` cells (K = rows*cols: whole boards; the 4x4 Gap0: about a minute); repeatable"},
 		&cli.IntFlag{Name: heuristic.OptMaxGap, Usage: "largest gap `G` enumerated for --cells (even; the 4x4 board needs key files beyond 0)"},
 		&cli.IntSliceFlag{Name: heuristic.OptDense, Value: cli.NewIntSlice(heuristic.DefaultDense()...), Usage: "bit tables of each gap set's projection on its last `K` cells (16^K bits: 4 is 8 KiB, 6 2 MiB), asked first, in order; repeatable; 0: none"},
