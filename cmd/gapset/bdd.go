@@ -325,6 +325,9 @@ func runReport(c *cli.Context, e *env) error {
 			}
 			continue
 		}
+		if bdd.IsMapped(path) {
+			return cmdline.BadInputf("%s is a diagram's mapped form (build --map): report its .bdd file; gapset verify checks this one", path)
+		}
 		var levels []uint64
 		var in bdd.Info
 		var err error

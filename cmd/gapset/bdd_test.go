@@ -410,4 +410,7 @@ func TestBuildMapSolves(t *testing.T) {
 	code, _, stderr := runCmd(t, "", "build", "-q", "--rows", "3", "--cols", "3", "--gap", "0", "--cells", "9", "--out", bdds[0], "--map", bdds[0])
 	assert.Equal(t, 2, code)
 	assert.Contains(t, stderr, "same file")
+	code, _, stderr = runCmd(t, "", "report", maps[0])
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "report its .bdd file")
 }
