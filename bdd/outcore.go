@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-	"unsafe"
 
 	"github.com/gapset/gapset/internal/atomicfile"
 	"github.com/gapset/gapset/internal/statedir"
@@ -949,7 +948,7 @@ func (lb *levelBuilder) finish(o Order, zdd bool, root uint32) (*LevelDiagram, e
 		for c, id := range v.ids {
 			m := min(chunkSize, int(v.n)-c<<chunkBits)
 			off := int64(id) << chunkBits * 8
-			d.chunks[id] = unsafe.Slice((*pair)(unsafe.Pointer(&data[off])), m)
+			d.chunks[id] = pairsOf(data[off : off+int64(m)*8])
 		}
 	}
 	d.Parts, d.Bottom = lb.parts, lb.bottom

@@ -384,6 +384,7 @@ func TestBuildMapSolves(t *testing.T) {
 		code, stdout, stderr = runCmd(t, "", "verify", "--keys", kpath, m)
 		require.Equal(t, 0, code, stderr)
 		assert.Contains(t, stdout, "the same set as")
+		assert.Contains(t, stderr, "checking the mapped") // not a load's "12 bytes a node"
 		code, stdout, stderr = runCmd(t, "", "verify", m)
 		require.Equal(t, 0, code, stderr)
 		assert.Contains(t, stdout, "structure and count ok")

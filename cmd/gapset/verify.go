@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 
+	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/internal/progress"
 	"github.com/gapset/gapset/verify"
@@ -22,7 +23,7 @@ func verifyCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "workers", Value: runtime.NumCPU(), Usage: "goroutines for rebuilding large pattern databases"},
 			quietFlag(),
-			&cli.StringFlag{Name: "keys", Usage: "compare the one BDD FILE's members with this key-set `KEYS` file of the same set (the diagram is loaded: 12 bytes a node)", Action: func(_ *cli.Context, p string) error { return cmdline.CheckInput("--keys", p) }},
+			&cli.StringFlag{Name: "keys", Usage: "compare the one BDD FILE's members with this key-set `KEYS` file of the same set (a .bdd file is loaded, 12 bytes a node; a mapped one is walked where it lies)", Action: func(_ *cli.Context, p string) error { return cmdline.CheckInput("--keys", p) }},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
@@ -36,9 +37,13 @@ func verifyCommand(e *env) *cli.Command {
 					return cmdline.BadInputf("verify --keys compares one BDD file with the keys, not %d files", c.NArg())
 				}
 				prog := progress.New(e.stderr, c.Bool("quiet"))
+				first := "loading %s (about 12 bytes a node, 4 minutes a billion nodes)"
+				if bdd.IsMapped(c.Args().First()) {
+					first = "checking the mapped %s (one pass over it; then walked where it lies)"
+				}
 				msg, err := verify.BDDKeys(e.context, c.Args().First(), keys, func(done, total uint64) {
 					if done == 0 {
-						prog.Update(0, 0, true, "loading %s (about 12 bytes a node, 4 minutes a billion nodes)", c.Args().First())
+						prog.Update(0, 0, true, first, c.Args().First())
 						return
 					}
 					prog.Update(int64(done), int64(total), false, "members compared with %s", keys)
