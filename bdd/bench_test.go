@@ -301,3 +301,23 @@ func BenchmarkContainsRandomFlat(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "queries/s")
 }
+
+// BenchmarkMappedMembers lists the members of a mapped whole-board set
+// (the 4x4 ball, ranks, natural order), as verify --keys does: the cost
+// a member of the walk, the nodes in cache.
+func BenchmarkMappedMembers(b *testing.B) {
+	_, mapPath := mappedCase(b, b.TempDir(), ball4x4(b), 4, 4, 16, Ranks, false)
+	s, err := Open(mapPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	b.ResetTimer()
+	var n int
+	for b.Loop() {
+		if _, err := s.Members(func(uint64) bool { n++; return true }); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n), "ns/member")
+}
