@@ -7,7 +7,7 @@
 #
 # GAPSET: the binary (go build -o gapset ./cmd/gapset); PDB78: a directory
 # with the 7-8 databases and the 78mid split (gapset pdb build --partition
-# 7-8 and --partition 78mid); WORK: a directory with about 45 GB free for the
+# 7-8 and --partition 7-8-mid); WORK: a directory with about 45 GB free for the
 # keys and the databases; OUT: where the results go. STAGE: all (default),
 # enumerate, approx8, gapdb, load, r300, korf, hard80, or approx10 (not in
 # all: the gap-8 level on 10 cells, about 40 min and 11 GB; the measurements
