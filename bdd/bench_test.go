@@ -312,9 +312,8 @@ func BenchmarkMappedMembers(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	b.ResetTimer()
 	var n int
-	for b.Loop() {
+	for b.Loop() { // b.Loop starts the timer itself
 		if _, err := s.Members(func(uint64) bool { n++; return true }); err != nil {
 			b.Fatal(err)
 		}
