@@ -38,6 +38,14 @@ func TestEstimateRun(t *testing.T) {
 	assert.InDelta(t, 67608948549, g6.Members, 1)
 	assert.InDelta(t, 272692796, g6.Projected[0], 1)
 	assert.InDelta(t, 4974483135, g6.Projected[1], 1)
+	// the gap <= 6 run onto the last 10 cells and the 9 of
+	// @0-3+5+12-15 (2026-11-28): 42,829,236,385 bytes of peak disk by its
+	// own count, 12,340 s of CPU, and the 9-cell set 1,442,740,507 keys
+	two := EstimateRun(Config{Rows: 4, Cols: 4, MaxGap: 6, Cells: []int{10}, Sets: []encode.CellSet{0xF02F}, Packed: true, Transpose: true})
+	assert.GreaterOrEqual(t, two.Disk(), 42829236385.0)
+	assert.Less(t, two.Disk(), 1.25*42829236385)
+	assert.InEpsilon(t, 12340, two.CPU.Seconds(), 0.1)
+	assert.InEpsilon(t, 1442740507, two.Projected[1], 0.3, "9 cells: between the 8- and 10-cell shares")
 	e := EstimateRun(Config{Rows: 4, Cols: 4, MaxGap: 8, Cells: []int{8, 10, 12}})
 	require.Len(t, e.Levels, 5)
 	assert.InDelta(t, 1243092017, e.Levels[1], 1)
