@@ -67,6 +67,13 @@ type table struct {
 	mask   uint16
 	filter []byte // nil without one
 	fmask  uint64
+	// most is the largest entry the table holds, its "above" (its
+	// levels): a question "every entry at most j?" with j >= most never
+	// reads it. A database of fewer levels beside one of more (the
+	// approximated gap-8 level of a spread cell set holds nearly every
+	// pattern, so its database stops at gap 6) costs nothing where it
+	// cannot answer.
+	most int
 }
 
 // floor is the filter's entry of the board with key (0 without a filter):
@@ -100,7 +107,7 @@ func (h Heuristic) NewEvaluator(rows, cols int) (ida.Evaluator, error) {
 			return nil, fmt.Errorf("%s: a %dx%d database, but the boards are %dx%d", d.Path, d.Rows, d.Cols, rows, cols)
 		}
 		top = max(top, d.Levels)
-		t := table{words: d.table, proj: d.proj, bits: d.Bits, mask: d.mask}
+		t := table{words: d.table, proj: d.proj, bits: d.Bits, mask: d.mask, most: d.Levels}
 		if !h.NoFilter {
 			t.filter, t.fmask = d.filter, 1<<(4*d.FilterCells)-1
 		}
@@ -183,7 +190,7 @@ func (e *evaluator) index(way int) uint64 {
 // from cache).
 func (e *evaluator) floored(j uint16) bool {
 	for w := 0; w < e.ways; w++ {
-		if e.wayTab[w].floor(e.wayKey(w)) > j {
+		if t := e.wayTab[w]; t.most > int(j) && t.floor(e.wayKey(w)) > j {
 			return true
 		}
 	}
@@ -239,6 +246,9 @@ func (e *evaluator) holds(j uint16, pre *[2 * maxDBs]uint64) bool {
 		return false
 	}
 	for w := 0; w < e.ways; w++ {
+		if e.wayTab[w].most <= int(j) {
+			continue
+		}
 		var x uint64
 		if pre != nil {
 			x = pre[w]
@@ -328,9 +338,12 @@ func (e *evaluator) Prefetch(p *ida.Position, cells []uint8, need int) {
 		}
 		pr.key[c] = ck
 		for w := 0; w < e.ways; w++ {
+			tb := e.wayTab[w]
+			if tb.most <= x/2 {
+				continue // holds does not read it
+			}
 			i := e.index(w)
 			pr.idx[c][w] = i
-			tb := e.wayTab[w]
 			prefetch(unsafe.Pointer(&tb.words[i*uint64(tb.bits)>>3]))
 			e.fetched++
 		}
@@ -377,13 +390,16 @@ func (e *loopEvaluator) GapLoop() *ida.GapLoop { return &e.loop }
 func (e *loopEvaluator) ask(j int, key uint64) bool {
 	e.loop.Passed++
 	for w := range e.tabs {
-		if int(e.tabs[w].floor(key)) > j {
+		if t := &e.tabs[w]; t.most > j && int(t.floor(key)) > j {
 			e.filtered++
 			return false
 		}
 	}
 	for w := range e.tabs {
 		t := &e.tabs[w]
+		if t.most <= j {
+			continue
+		}
 		e.reads++
 		if int(entryAt(t.words, e.memo[w].index(&t.proj, key), t.bits, t.mask)) > j {
 			return false
@@ -400,12 +416,15 @@ func (e *loopEvaluator) PrefetchKey(key uint64, j int) {
 		return
 	}
 	for w := range e.tabs {
-		if int(e.tabs[w].floor(key)) > j {
+		if t := &e.tabs[w]; t.most > j && int(t.floor(key)) > j {
 			return
 		}
 	}
 	for w := range e.tabs {
 		t := &e.tabs[w]
+		if t.most <= j {
+			continue
+		}
 		prefetch(unsafe.Pointer(&t.words[e.memo[w].index(&t.proj, key)*uint64(t.bits)>>3]))
 		e.fetched++
 	}

@@ -296,6 +296,37 @@ func TestFewerLevelsJoin(t *testing.T) {
 	assert.ErrorContains(t, err, "no gap database holds gap <= 4")
 }
 
+// A database is not read for a question its levels cannot answer: with
+// gap <= 2 on 6 cells beside gap <= 4 on 4, "every entry at most 2?"
+// reads the 4-cell table (and its transpose's) only; lower questions read
+// both. Both paths: the loop the combined heuristics use and the
+// evaluator's own.
+func TestFewerLevelsNotReadAboveTheirTop(t *testing.T) {
+	tr := truth3x3()
+	dBig := build(t, 3, 3, lastCells(9, 6), tr.levels[:2])
+	dSmall := build(t, 3, 3, lastCells(9, 4), tr.levels)
+	goal := encode.Goal(3, 3)
+
+	ev, err := Heuristic{DBs: []*DB{dBig, dSmall}, Levels: 3, NoFilter: true}.Looped().NewEvaluator(3, 3)
+	require.NoError(t, err)
+	le := ev.(*loopEvaluator)
+	for _, tc := range []struct{ j, reads int }{{2, 1}, {1, 2}, {0, 2}} {
+		before := le.reads
+		assert.True(t, le.ask(tc.j, goal.Key()), "j=%d", tc.j)
+		assert.Equal(t, int64(tc.reads), le.reads-before, "j=%d", tc.j)
+	}
+
+	ev, err = Heuristic{DBs: []*DB{dBig, dSmall}, Levels: 3, Transpose: true, NoFilter: true}.NewEvaluator(3, 3)
+	require.NoError(t, err)
+	e := ev.(*evaluator)
+	require.Equal(t, goal.Manhattan(), rootBound(e, goal))
+	for _, tc := range []struct{ j, reads int }{{2, 2}, {1, 4}} {
+		before := e.reads
+		assert.True(t, e.holds(uint16(tc.j), nil), "j=%d", tc.j)
+		assert.Equal(t, int64(tc.reads), e.reads-before, "j=%d", tc.j)
+	}
+}
+
 // A key file of several batches, damaged in the middle of one, is refused
 // with the reader's error (the reading goroutine stops, nothing is kept);
 // undamaged, every placement lands in the table.
