@@ -9,8 +9,8 @@
 # with the 7-8 databases and the 78mid split (gapset pdb build --partition
 # 7-8 and --partition 7-8-mid); WORK: a directory with about 60 GB free for
 # the run's checkpoint, the keys and the databases; OUT: where the results
-# go. STAGE: all (default) or one of enumerate, approx9, gapdb9, approx10,
-# gapdb9-6, approx10, gapdb10, load, r300, korf, hard80. A stage whose output exists is skipped;
+# go. STAGE: all (default) or one of enumerate, approx9, gapdb9, gapdb9-6,
+# approx10, gapdb10, load, r300, korf, hard80. A stage whose output exists is skipped;
 # the enumeration resumes from its checkpoint when run again (the
 # approximations cannot be resumed). Dropping the page cache (cold loads)
 # needs root; without it the cold rows are warm.
@@ -134,16 +134,19 @@ if stage korf; then
 fi
 # The seventeen 80-move positions: the fewest-node configuration without
 # gap sets, with both databases (h_G:8), and with the 9-cell one to gap 6
-# alone (h_G:6); two searches at a time, load included, warm and cold.
+# alone (h_G:6); pdb78 with move pruning without and with both databases;
+# two searches at a time, load included, warm and cold.
 if stage hard80; then
   log hard80
   for mode in warm cold; do
-    for n in 78mid 78mid-gap8r 78mid-gap6r-nine; do
+    for n in 78mid 78mid-gap8r 78mid-gap6r-nine pdb78 pdb78-gap8r; do
       h='pdb78+78mid+gap8r+bpmx+fsm'
       case $n in
         78mid) h='pdb78+78mid+bpmx+fsm'; G="" ;;
         78mid-gap8r) G=$TWO ;;
         78mid-gap6r-nine) h='pdb78+78mid+gap6r+bpmx+fsm'; G="--gapdb $D96" ;;
+        pdb78) h='pdb78+fsm'; G="" ;;
+        pdb78-gap8r) h='pdb78+gap8r+fsm'; G=$TWO ;;
       esac
       if [ $mode = cold ]; then drop; else cat "$D10" "$D96" "$P"/*.pdb > /dev/null; fi
       rm -rf "$R/hard80-$mode-$n"
