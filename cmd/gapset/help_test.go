@@ -104,3 +104,34 @@ func TestHeuristicFlagUsage(t *testing.T) {
 		assert.Contains(t, out, "docs/heuristics.md", "%s --help says where the names are explained", cmd)
 	}
 }
+
+// "gapset help [COMMAND...]" prints what "gapset [COMMAND...] --help"
+// prints, for the app and every command; an unknown topic is exit 2.
+func TestHelpCommand(t *testing.T) {
+	var walk func(path []string, cmds []*cli.Command)
+	checked := 0
+	check := func(p []string) {
+		code, out, errs := runCmd(t, "", append([]string{"help"}, p...)...)
+		require.Equal(t, 0, code, "help %v: %s", p, errs)
+		assert.Empty(t, errs, "help %v", p)
+		_, want, _ := runCmd(t, "", append(p, "--help")...)
+		assert.Equal(t, want, out, "help %v", p)
+		checked++
+	}
+	walk = func(path []string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			p := append(append([]string(nil), path...), c.Name)
+			check(p)
+			walk(p, c.Subcommands)
+		}
+	}
+	check(nil)
+	walk(nil, newApp(&env{}).Commands)
+	assert.Greater(t, checked, 15, "every command's help was read")
+	_, out, _ := runCmd(t, "", "help")
+	assert.Contains(t, out, "COMMANDS:")
+	code, out, errs := runCmd(t, "", "help", "frob")
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	assert.Equal(t, "gapset: unknown command \"frob\" (gapset --help lists the commands)\n", errs)
+}
