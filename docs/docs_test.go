@@ -128,8 +128,8 @@ func TestReadmeIsAFrontDoor(t *testing.T) {
 }
 
 // TestIndexListsEverything: docs/README.md links every page in docs/ and
-// every folder under it, and every results folder at the top of docs/ has
-// its own README.
+// every folder under it, and every results folder, at any depth, has its
+// own README (what was run, how, when).
 func TestIndexListsEverything(t *testing.T) {
 	linked := map[string]bool{}
 	for _, l := range links("docs/README.md", read(t, "docs/README.md")) {
@@ -149,6 +149,7 @@ func TestIndexListsEverything(t *testing.T) {
 	err = filepath.WalkDir(".", func(p string, d os.DirEntry, err error) error {
 		if err == nil && d.IsDir() && p != "." {
 			assert.True(t, linked["docs/"+filepath.ToSlash(p)], "docs/README.md does not link the folder docs/%s", p)
+			assert.True(t, exists("docs/"+filepath.ToSlash(p)+"/README.md"), "docs/%s has no README.md saying what was run, how and when", p)
 		}
 		return err
 	})
