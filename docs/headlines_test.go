@@ -43,19 +43,19 @@ func readHeadlines(t *testing.T) []headline {
 }
 
 var (
-	// num is a number as the pages write one: 1,331,820,797, 0.405, 2.0e10, 1.99e-4.
-	num = `\d+(?:,\d{3})+|\d+(?:\.\d+)?(?:e-?\d+)?`
-	// unit is what may follow a figure; x and % are ratios.
-	unit = `(?:\s?(?:minutes|min|ns|GiB|GB|MB|s|h|x)\b|%)`
+	// figNum is a number as the pages write one: 1,331,820,797, 0.405, 2.0e10, 1.99e-4.
+	figNum = `\d+(?:,\d{3})+|\d+(?:\.\d+)?(?:e-?\d+)?`
+	// figUnit is what may follow a figure; x and % are ratios.
+	figUnit = `(?:\s?(?:minutes|min|ns|GiB|GB|MB|s|h|x)\b|%)`
 	// figureTok is a figure in prose: a number or a range of two, a unit,
 	// and a second part of a compound time (3 h 15 min). The boundary keeps
 	// the digits of names (h_G:8, Gap8_10a, pdb78, @0-3) out.
-	figureTok = regexp.MustCompile(`(?:^|[^\w:.@+\-/,])((?:` + num + `)(?:-(?:` + num + `))?` + unit + `?(?:\s(?:` + num + `)\s(?:min|s)\b)?)`)
+	figureTok = regexp.MustCompile(`(?:^|[^\w:.@+\-/,])((?:` + figNum + `)(?:-(?:` + figNum + `))?` + figUnit + `?(?:\s(?:` + figNum + `)\s(?:min|s)\b)?)`)
 	// quantityRe parses one figure.
-	quantityRe = regexp.MustCompile(`^(` + num + `)(?:-(` + num + `))?(` + unit + `)?(?:\s(` + num + `)\s(min|s))?$`)
+	quantityRe = regexp.MustCompile(`^(` + figNum + `)(?:-(` + figNum + `))?(` + figUnit + `)?(?:\s(` + figNum + `)\s(min|s))?$`)
 	// sourceNum is a number in a source, with its unit if it has one;
 	// 16:11 is minutes and seconds.
-	sourceNum = regexp.MustCompile(`(?:^|[^\w:.@+\-/,])(\d+:\d{2}\b|` + num + `)(` + unit + `)?`)
+	sourceNum = regexp.MustCompile(`(?:^|[^\w:.@+\-/,])(\d+:\d{2}\b|` + figNum + `)(` + figUnit + `)?`)
 	dateRe    = regexp.MustCompile(`\d{4}-\d{2}-\d{2}`)
 	rangeDash = regexp.MustCompile(`(\d)-(\d)`)
 )
@@ -389,7 +389,8 @@ func figures(block string) (figs []string, dates map[string]bool) {
 	block = dateRe.ReplaceAllString(block, " ")
 	for _, m := range figureTok.FindAllStringSubmatch(block, -1) {
 		f := m[1]
-		if strings.ContainsAny(f, ".,e") || quantityRe.FindStringSubmatch(f)[3] != "" {
+		q := quantityRe.FindStringSubmatch(f)
+		if strings.ContainsAny(f, ".,e") || q != nil && q[3] != "" {
 			figs = append(figs, f)
 		}
 	}
