@@ -57,7 +57,8 @@ func openCheckpoint(dir string) (func(), error) {
 // Format 2: layers and projections split by key range. Format 3: a
 // CRC-32C of every run file and of the manifest, and the marker. Format 4:
 // the manifest in statedir's sealed envelope, the runs named by statedir.
-const checkpointFormat = 4
+// Format 5: projections kept as bit tables (Tables).
+const checkpointFormat = 5
 
 const manifestName = statedir.ManifestName
 
@@ -101,6 +102,9 @@ type manifest struct {
 	// projection runs, by the set's four hex digits (encode.CellSet.Hex).
 	CellSets []string                 `json:"cell_sets,omitempty"`
 	SetProj  map[string][]partsRecord `json:"cell_set_projections,omitempty"`
+	// Tables are the projections kept as bit tables (Config.Tables), by
+	// the set's four hex digits (the last k cells too).
+	Tables map[string]tableRecord `json:"projection_tables,omitempty"`
 }
 
 // partsRecord is a split run of the checkpoint: its non-empty
@@ -198,6 +202,9 @@ func (m manifest) referenced() map[string]bool {
 		names[r.Name] = true
 		return nil
 	})
+	for _, t := range m.Tables {
+		names[t.Name] = true
+	}
 	return names
 }
 
@@ -313,7 +320,12 @@ func (e *streamer) checkpoint(res *Result, step int, done bool) error {
 		return nil
 	}
 	e.lastCP = time.Now()
+	tables, err := e.checkpointTables() // before the manifest takes the sequence number
+	if err != nil {
+		return err
+	}
 	m := newManifest(e.cfg)
+	m.Tables = tables
 	m.Step, m.Done, m.Seq, m.Spills, m.Peak, m.Members = step, done, e.seq, e.spills, e.du.Peak(), e.members
 	m.Elapsed, m.CPU = time.Since(e.start), sysprobe.ProcessCPU()-e.cpu0
 	_, rss := sysprobe.Memory()
@@ -358,6 +370,7 @@ func (e *streamer) checkpoint(res *Result, step int, done bool) error {
 	if err := atomicfile.WriteFile(filepath.Join(e.state, manifestName), b); err != nil {
 		return err
 	}
+	e.retireTables(m.Tables)
 	e.removeDropped()
 	e.pin()
 	return nil
@@ -463,6 +476,21 @@ func (e *streamer) resume(res *Result) (int, error) {
 			return -1, err
 		}
 	}
+	// The checkpoint's tables, checked whole: its choice of tables or
+	// runs stands, whatever this run's Config.Tables says.
+	e.tables = map[encode.CellSet]*Bits{}
+	for hex, rec := range m.Tables {
+		s, _ := parseHexSet(hex) // checked by checkShape
+		if len(e.proj[s]) > 0 {
+			return -1, statedir.Damaged(e.state, "the manifest names both runs and a table of the projection onto %s", s)
+		}
+		b, err := e.readTable(s, rec)
+		if err != nil {
+			return -1, err
+		}
+		e.tables[s] = b
+	}
+	e.tableFiles = m.Tables
 	// The layers' keys are boards (a run passes its checksum only as
 	// written, but the expansion must never see anything else): checked
 	// here once, so a fresh run's steps pay nothing for it.
@@ -512,6 +540,15 @@ func (m manifest) checkShape(cfg Config, n int) error {
 	for hex := range m.SetProj {
 		if s, err := parseHexSet(hex); err != nil || !slices.Contains(cfg.Sets, s) {
 			return fmt.Errorf("projection onto the cell set %q not asked for", hex)
+		}
+	}
+	for hex, t := range m.Tables {
+		s, err := parseHexSet(hex)
+		if err != nil || !slices.Contains(cfg.Projections(), s) || s.Len() >= n {
+			return fmt.Errorf("table of the cell set %q not asked for", hex)
+		}
+		if t.Name == "" || strings.ContainsAny(t.Name, `/\`) || t.Name == manifestName || statedir.Keep(t.Name) {
+			return fmt.Errorf("table file name %q", t.Name)
 		}
 	}
 	return nil

@@ -48,6 +48,12 @@ type Config struct {
 	// Packed writes the key-set files delta-coded (keyset format version
 	// 2): 2-5 bytes per key instead of 8.
 	Packed bool
+	// Tables keeps every projection below the whole board (up to
+	// MaxApproxBytes) as a bit table of its patterns in memory instead of
+	// runs on the disk (projtable.go): the same key-set files, no
+	// projection runs, the tables written whole at each checkpoint. A
+	// resumed run keeps its checkpoint's choice.
+	Tables bool
 	// Transpose enumerates one configuration of each transposed pair on a
 	// square board (transpose.go): half the layers' keys, the same
 	// key-set files. Other boards ignore it (their transpose is another
@@ -79,7 +85,8 @@ type Config struct {
 // pointers: a soft limit a little above the budget makes the collector
 // free the old copies cheaply (a gap <= 4 run with a budget of 8 GiB
 // reached 17 GiB without it).
-func (c Config) SoftMemoryLimit() int64 { return c.Memory + c.Memory/4 + 1<<30 }
+// Projection tables (Tables) are live on top.
+func (c Config) SoftMemoryLimit() int64 { return c.Memory + c.Memory/4 + 1<<30 + c.TableBytes() }
 
 // LayerCount is the size of one finished layer.
 type LayerCount struct {
@@ -224,6 +231,10 @@ type streamer struct {
 	// proj[s]: the runs projected onto the cells of s waiting for the
 	// final merge, with their compaction tiers.
 	proj map[encode.CellSet][]tiered
+	// tables[s]: the projection onto s as a bit table (Config.Tables);
+	// tableFiles: their files named by the last manifest.
+	tables     map[encode.CellSet]*Bits
+	tableFiles map[string]tableRecord
 }
 
 // transposer is the canonical enumerator's transposer: set when the
@@ -333,6 +344,7 @@ func (e *streamer) run() (Result, error) {
 		last = 0
 		e.layers = make([][]parts, levels)
 		e.proj = map[encode.CellSet][]tiered{}
+		e.keepTables()
 		a := []uint64{g.goal}
 		goal, _, err := e.writeParts(a, partBounds(a, 4*g.N, e.bits), e.partsBase("L0-0"), e.coding(4*g.N), nil)
 		if err != nil {
@@ -578,6 +590,10 @@ func (e *streamer) project(l parts, inWork []uint64) error {
 	emit := func(s encode.CellSet, a []uint64) (int, error) {
 		width := 4 * s.Len()
 		e.sortWork(a, width)
+		if b := e.tables[s]; b != nil {
+			a = dedup(a)
+			return len(a), e.addSorted(b, a)
+		}
 		pr, m, err := e.writeParts(a, partBounds(a, width, partBits(e.pbits, width)), e.partsBase(projectionName(s, n, 0)), e.coding(width), nil)
 		if err != nil {
 			return 0, err
@@ -809,6 +825,9 @@ func (e *streamer) finish(res *Result) error {
 		for _, l := range list {
 			jb.size += l.n
 		}
+		if b := e.tables[s]; b != nil {
+			jb.size = b.count
+		}
 		jobs = append(jobs, jb)
 	}
 	// One file at a time, smallest first, each dropping its runs when done:
@@ -838,7 +857,11 @@ func (e *streamer) finish(res *Result) error {
 			}
 			return nil
 		}
-		err = e.mergeInOrder(jb.parts, budget, bufKeys, add)
+		if b := e.tables[jb.s]; b != nil {
+			err = b.Each(add)
+		} else {
+			err = e.mergeInOrder(jb.parts, budget, bufKeys, add)
+		}
 		if err != nil {
 			w.Abort()
 			return err

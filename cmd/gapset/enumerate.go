@@ -29,6 +29,7 @@ func enumerateCommand(e *env) *cli.Command {
 				Action: func(_ *cli.Context, v int) error { return cmdline.InRange("--memory", v, 64, 1<<24) }},
 			&cli.BoolFlag{Name: "estimate", Usage: "print the estimated members, disk and CPU time and stop"},
 			&cli.BoolFlag{Name: "raw-runs", Usage: "keep scratch runs as 8 bytes per key (default: delta-coded, a fraction of the disk)"},
+			&cli.BoolFlag{Name: "tables", Usage: "keep projections as bit tables in memory (10 of 16 cells: 3.6 GiB) instead of runs on disk; taken by itself when the disk is short"},
 			&cli.IntFlag{Name: "max-step", Usage: "stop after `N` reverse moves and write no key-set file (calibration: the layers found are counted)"},
 			&cli.DurationFlag{Name: "checkpoint-every", Value: 30 * time.Second, Usage: "write a checkpoint after a step only when `DURATION` has passed since the last one (0: after every step)"},
 		),
@@ -41,10 +42,7 @@ func enumerateCommand(e *env) *cli.Command {
 				return err
 			}
 			cfg := l.Config(c.String("out-dir"))
-			cfg.TempDir, cfg.Memory, cfg.RawRuns = c.String("tmp"), int64(c.Int("memory"))<<20, c.Bool("raw-runs")
-			if os.Getenv("GOMEMLIMIT") == "" { // the user's limit wins
-				debug.SetMemoryLimit(cfg.SoftMemoryLimit())
-			}
+			cfg.TempDir, cfg.Memory, cfg.RawRuns, cfg.Tables = c.String("tmp"), int64(c.Int("memory"))<<20, c.Bool("raw-runs"), c.Bool("tables")
 			if err := cfg.Check(); err != nil {
 				return cmdline.BadInput(err)
 			}
@@ -89,7 +87,10 @@ func enumerateCommand(e *env) *cli.Command {
 			if err != nil {
 				return cmdline.BadInput(err)
 			} else if ranked && !c.Bool("quiet") {
-				fmt.Fprintf(e.stderr, "gapset: the disk is short for key-difference runs; rank-coded runs (--rank-runs) fit: %s\n", est)
+				fmt.Fprintf(e.stderr, "gapset: the disk is short for key-difference runs; %s fit: %s\n", map[bool]string{false: "rank-coded runs (--rank-runs)", true: "rank-coded runs and projection tables (--rank-runs --tables)"}[cfg.Tables], est)
+			}
+			if os.Getenv("GOMEMLIMIT") == "" { // the user's limit wins
+				debug.SetMemoryLimit(cfg.SoftMemoryLimit())
 			}
 			if err := e.cleanup.WillWrite(outFlag, cfg.OutputPaths()...); err != nil {
 				return err
