@@ -52,7 +52,7 @@ func TestKnownDigests(t *testing.T) {
 		g := p.Groups[0]
 		entries := Entries(p.Rows*p.Cols, len(g))
 		for _, compact := range []bool{false, true} {
-			_, ok := knownDigest(p.Rows, p.Cols, g, compact)
+			_, ok := knownDigest(p.Rows, p.Cols, g, compact, false)
 			assert.True(t, ok, "%s (compact %t) has a known digest", p.Name, compact)
 		}
 		var table []uint8
@@ -90,7 +90,7 @@ func TestKnownDigests(t *testing.T) {
 			if compact {
 				name += " compact"
 			}
-			want, _ := knownDigest(p.Rows, p.Cols, g, compact)
+			want, _ := knownDigest(p.Rows, p.Cols, g, compact, false)
 			assert.Equal(t, want, hex.EncodeToString(sum[:]), name)
 			lines = append(lines, fmt.Sprintf("\t%q: %q,", name, hex.EncodeToString(sum[:])))
 		}
