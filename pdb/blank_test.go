@@ -506,3 +506,25 @@ func TestBlankMinimisedJumps(t *testing.T) {
 	require.ErrorIs(t, err, ErrNotUnitStep)
 	assert.ErrorContains(t, err, fmt.Sprintf("by 3 or more (a group's value by up to %d)", minimised.Step()))
 }
+
+// The blank-aware files of a named partition are checked whole by their
+// digests: none is listed as sampled, each is recorded as hashed against
+// its digest, and a file whose table differs (checksum recomputed) is
+// refused.
+func TestBlankNamedFilesCheckedWhole(t *testing.T) {
+	part, err := ParsePartition("4-4", 3, 3)
+	require.NoError(t, err)
+	part.Blank = true
+	dir := t.TempDir()
+	require.NoError(t, BuildFiles(context.Background(), part, dir, 1, false, nil, nil))
+	v := OpenVerified(filepath.Join(t.TempDir(), "record"))
+	s, err := LoadVerified(dir, part, v)
+	require.NoError(t, err)
+	assert.Empty(t, s.Sampled)
+	assert.Len(t, v.known, 2, "both files hashed and found equal to their digests")
+	nib := append([]uint8(nil), s.Nibbles[1]...)
+	nib[len(nib)-1] ^= 0x11
+	require.NoError(t, WriteBlank(part.Paths(dir)[1], 3, 3, part.Groups[1], nib))
+	_, err = Load(dir, part)
+	assert.ErrorIs(t, err, ErrCorrupt)
+}
