@@ -335,6 +335,7 @@ func TestBlankFilesRoundTrip(t *testing.T) {
 	}
 	assert.Equal(t, size, part.DiskNeed(t.TempDir(), false))
 	assert.Equal(t, int64(665280*4+3991680), part.BuildMemory(false), "the 6-tile group: words of 4 bytes and a byte an entry")
+	assert.Equal(t, int64(665280*4), split3x4(t, false).BuildMemory(true), "blank-minimised: the search table, given back as the result fills")
 
 	_, err = Load(dir, split3x4(t, false))
 	require.ErrorIs(t, err, ErrMissing)

@@ -53,11 +53,13 @@ func (p Partition) fileSize(g []uint8, compact bool) int64 {
 }
 
 // BuildMemory is the most memory BuildFiles takes for part (compact or
-// not), from its tables: the group's search table (4 bytes a placement of
-// its tiles with at most 8 free cells, else 8) and the table it yields (a
-// byte a placement, or blank-aware a byte a placement of the tiles and the
-// blank while the values are gathered, then 4 bits while they are coded),
-// one group at a time. The program and the small tables add about 100 MB.
+// not), from its tables, one group at a time: the group's search table (4
+// bytes a placement of its tiles with at most 8 free cells, else 8), which
+// is given back as the table of a byte a placement is filled (Build), and
+// the compact table coded from that; blank-aware, the search table and a
+// byte a placement of the tiles and the blank while the values are
+// gathered, then those bytes and the 4-bit table they are coded into. The
+// program and the small tables add about 100 MB.
 func (p Partition) BuildMemory(compact bool) int64 {
 	n := p.Rows * p.Cols
 	var peak int64
@@ -75,7 +77,7 @@ func (p Partition) BuildMemory(compact bool) int64 {
 			need = max(search+vals, vals+(vals+1)/2)
 		} else {
 			// the result is filled as the search table is given back
-			need = search + placements
+			need = max(search, placements)
 			if compact {
 				need = max(need, placements+(placements+1)/2)
 			}
