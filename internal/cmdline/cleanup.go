@@ -63,6 +63,9 @@ type Cleanup struct {
 	stderr   io.Writer
 	patterns []string
 	swept    map[string]bool
+	// the files the command's flags and arguments read and write
+	// (samefile.go)
+	inputs, outputs []named
 }
 
 // NewCleanup starts a Cleanup whose messages name the command name.
@@ -71,14 +74,29 @@ func NewCleanup(name string, stderr io.Writer) *Cleanup {
 }
 
 // WillWrite refuses, before any work, outputs that exist and are not
-// regular files (CheckOutFiles; flag names them in the message), and
-// registers the files whose temporaries an interrupt removes.
+// regular files (CheckOutFiles; flag names them in the message), that are
+// the same file as an input the command reads or as another output
+// (samefile.go), and registers the files whose temporaries an interrupt
+// removes.
 func (c *Cleanup) WillWrite(flag string, paths ...string) error {
+	return c.willWrite(flag, false, paths...)
+}
+
+// WillUpdate is WillWrite for files the command reads and rewrites in
+// place by design (zdd stores a count in the file it reads).
+func (c *Cleanup) WillUpdate(flag string, paths ...string) error {
+	return c.willWrite(flag, true, paths...)
+}
+
+func (c *Cleanup) willWrite(flag string, update bool, paths ...string) error {
 	if err := CheckOutFiles(flag, paths...); err != nil {
 		return err
 	}
 	if c == nil {
 		return nil
+	}
+	if err := c.writes(flag, update, paths...); err != nil {
+		return err
 	}
 	for _, p := range paths {
 		c.sweep(filepath.Dir(p))

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/infile"
 	"github.com/gapset/gapset/internal/sysprobe"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -55,7 +56,7 @@ func testApp(stdout *bytes.Buffer, got *[]string) *cli.App {
 			}},
 		},
 	}
-	Prepare(app)
+	Prepare(app, nil)
 	return app
 }
 
@@ -127,6 +128,13 @@ func TestExitCode(t *testing.T) {
 	assert.Equal(t, ExitInput, ExitCode(InputIf(missing, errLimit, os.ErrNotExist)))
 	assert.Equal(t, ExitFailure, ExitCode(InputIf(missing, errLimit)))
 	assert.Equal(t, missing.Error(), InputIf(missing, os.ErrNotExist).Error())
+	// a file read whole or mapped that is special or too big, wherever found
+	_, err := infile.ReadAll(t.TempDir(), "a test file", 10)
+	assert.Equal(t, ExitInput, ExitCode(fmt.Errorf("loading: %w", err)), err.Error())
+	big := filepath.Join(t.TempDir(), "big")
+	require.NoError(t, os.WriteFile(big, make([]byte, 11), 0o644))
+	_, err = infile.ReadAll(big, "a test file", 10)
+	assert.Equal(t, ExitInput, ExitCode(err), err.Error())
 }
 
 func TestQuoteAndChecks(t *testing.T) {
