@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/infile"
 	"github.com/gapset/gapset/keyset"
 )
 
@@ -492,7 +493,7 @@ func decodeV2(payload []byte, d *Diagram, nodes uint64) error {
 
 // ReadInfo reads and checks a file's header only (no checksum check).
 func ReadInfo(path string) (Info, error) {
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if err != nil {
 		return Info{}, err
 	}
@@ -584,7 +585,7 @@ func LoadWithin(path string, avail uint64) (*Diagram, Info, error) {
 		}
 		return loadStream(path, in, avail)
 	}
-	data, err := os.ReadFile(path)
+	data, err := infile.ReadAll(path, fmt.Sprintf("the BDD file whose header says %d bytes", in.FileSize), in.FileSize)
 	if err != nil {
 		return nil, Info{}, err
 	}

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"os"
 	"time"
 	"unsafe"
 
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/infile"
 )
 
 // The mapped form of a diagram is the builder's chunk pool as it lies: 8
@@ -66,7 +66,7 @@ var ErrMapped = errors.New("bad mapped BDD file")
 
 // IsMapped reports whether path starts with the mapped form's magic.
 func IsMapped(path string) bool {
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if err != nil {
 		return false
 	}
@@ -275,7 +275,7 @@ func openMapped(path string, note func(string)) (*Set, error) {
 	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
 		return nil, fmt.Errorf("%s: the mapped form is read on little-endian machines only", path)
 	}
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -279,7 +279,7 @@ func (s *State) resume(id buildIdentity) (*resumable, bool, error) {
 	if err == nil && !st.Mode().IsRegular() {
 		return nil, false, statedir.Damaged(s.dir, "its %s is not a file", statedir.ManifestName)
 	}
-	b, err := os.ReadFile(path)
+	b, err := statedir.ReadManifest(path)
 	if err != nil {
 		return nil, false, statedir.Damaged(s.dir, "%v", err)
 	}

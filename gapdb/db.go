@@ -10,6 +10,7 @@ import (
 	"runtime"
 
 	"github.com/gapset/gapset/internal/hugemem"
+	"github.com/gapset/gapset/internal/infile"
 	"github.com/gapset/gapset/internal/safe"
 )
 
@@ -35,7 +36,7 @@ type DB struct {
 // second a core for a 10-cell one). Nothing is decoded: the table is the
 // file's pages.
 func Open(path string) (*DB, error) {
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +83,7 @@ func Open(path string) (*DB, error) {
 
 // ReadHeader reads and checks a database's header alone (report, verify).
 func ReadHeader(path string) (Header, error) {
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if err != nil {
 		return Header{}, err
 	}
@@ -205,7 +206,7 @@ func entryAt(table []byte, x uint64, b int, mask uint16) uint16 {
 
 // IsDB reports whether the file begins as a gap database does (its magic).
 func IsDB(path string) bool {
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if err != nil {
 		return false
 	}

@@ -176,7 +176,7 @@ func readManifest(dir string) (m manifest, ok bool, err error) {
 	if err == nil && !st.Mode().IsRegular() {
 		return m, false, statedir.Damaged(dir, "its %s is not a file", manifestName)
 	}
-	b, err := os.ReadFile(path)
+	b, err := statedir.ReadManifest(path)
 	if err != nil {
 		return m, false, statedir.Damaged(dir, "%v", err)
 	}

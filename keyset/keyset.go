@@ -20,6 +20,7 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/infile"
 )
 
 // MaxGap is the largest gap a header can name (it is stored in one byte,
@@ -409,7 +410,7 @@ func Open(path string) (*Reader, error) {
 
 // OpenAny is Open for a reader of any cells: it must use Header.Set.
 func OpenAny(path string) (*Reader, error) {
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,6 @@ import (
 	"hash"
 	"hash/crc32"
 	"io"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/atomicfile"
 	"github.com/gapset/gapset/internal/hugemem"
+	"github.com/gapset/gapset/internal/infile"
 	"github.com/gapset/gapset/internal/safe"
 )
 
@@ -181,7 +181,7 @@ func readRaw(path string, rows, cols int, group []uint8, v *Verified, later bool
 
 // readKind is readRaw of a blank-aware file (blank) or of another.
 func readKind(path string, rows, cols int, group []uint8, blank bool, v *Verified, later bool) (stored, error) {
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if err != nil {
 		return stored{}, err
 	}

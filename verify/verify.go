@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/gapdb"
 	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/internal/infile"
 	"github.com/gapset/gapset/internal/sysprobe"
 	"github.com/gapset/gapset/keyset"
 	"github.com/gapset/gapset/pdb"
@@ -44,7 +44,7 @@ var ErrFailed = errors.New("verification failed")
 //     file name says (as a load requires), checksum, the load-time checks,
 //     and the whole table built again and compared byte for byte.
 func File(ctx context.Context, path string, workers int) (string, error) {
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if err != nil {
 		return "", err
 	}

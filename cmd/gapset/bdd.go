@@ -67,9 +67,6 @@ func runBuild(c *cli.Context, e *env) error {
 		if err := cmdline.CheckOutFile("--map", m); err != nil {
 			return err
 		}
-		if filepath.Clean(m) == filepath.Clean(c.String("out")) {
-			return cmdline.BadInputf("--map and --out name the same file")
-		}
 		if err := e.cleanup.WillWrite("--map", m); err != nil {
 			return err
 		}
