@@ -158,11 +158,7 @@ func runBuild(c *cli.Context, e *env) error {
 	_, peak := sysprobe.Memory()
 	built.Peak = int64(peak)
 	pr.Update(0, 0, true, "%s: saving %d nodes", h.Name(), built.BDD.NodeCount())
-	in, err := built.Save(c.String("out"), h, enc)
-	if err == nil && c.String("map") != "" {
-		pr.Update(0, 0, true, "%s: writing the mapped form", h.Name())
-		err = bdd.WriteMapped(c.String("map"), built.BDD, in)
-	}
+	in, err := built.SaveAll(e.context, c.String("out"), c.String("map"), h, enc)
 	pr.Done()
 	if err != nil {
 		return err
