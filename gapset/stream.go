@@ -852,7 +852,7 @@ func (e *streamer) finish(res *Result) error {
 			return err
 		}
 		cnt := w.Count()
-		if err := e.checkCount(jb.s.Len(), int64(cnt), jb.size); err != nil {
+		if err := e.checkCount(jb.s, int64(cnt), e.cfg.projectedMembers(res.Layers)); err != nil {
 			w.Abort()
 			return err
 		}
