@@ -114,6 +114,12 @@ func (c Config) Check() error {
 	if c.PrefixBits > maxPrefixBits {
 		return fmt.Errorf("%w: %d prefix bits: at most %d", ErrArgs, c.PrefixBits, maxPrefixBits)
 	}
+	if c.MaxStep < 0 {
+		return fmt.Errorf("%w: max step %d: want 0 (no limit) or more", ErrArgs, c.MaxStep)
+	}
+	if c.CheckpointEvery < 0 {
+		return fmt.Errorf("%w: checkpoint interval %v: want 0 (after every step) or more", ErrArgs, c.CheckpointEvery)
+	}
 	return nil
 }
 

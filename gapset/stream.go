@@ -836,6 +836,14 @@ func (e *streamer) finish(res *Result) error {
 	budget := max(cap(e.work), min(e.wn, 1<<20))
 	bufKeys := max(1<<10, (1<<15)/e.workers)
 	var written int64
+	// The files take their names together at the end: an interrupt finds
+	// all of them in place or none.
+	var files []*atomicfile.File
+	defer func() {
+		for _, f := range files {
+			f.Abort() // a no-op once committed
+		}
+	}()
 	for _, jb := range jobs {
 		h := e.cfg.header(jb.s)
 		path := e.cfg.OutputPathOf(jb.s)
@@ -867,13 +875,15 @@ func (e *streamer) finish(res *Result) error {
 			return err
 		}
 		cnt := w.Count()
-		if err := e.checkCount(jb.s.Len(), int64(cnt), jb.size); err != nil {
+		if err := e.checkCount(jb.s, int64(cnt), e.cfg.projectedMembers(res.Layers)); err != nil {
 			w.Abort()
 			return err
 		}
-		if err := w.Close(); err != nil {
+		f, err := w.Finish()
+		if err != nil {
 			return err
 		}
+		files = append(files, f)
 		for _, rs := range jb.parts {
 			for _, r := range rs {
 				e.drop(r)
@@ -883,7 +893,7 @@ func (e *streamer) finish(res *Result) error {
 		e.report(Progress{Gap: e.cfg.MaxGap, Layer: int64(cnt), Phase: "wrote " + h.Name()})
 	}
 	e.work = nil
-	return nil
+	return atomicfile.CommitAll(e.ctx, files...)
 }
 
 // mergeInOrder merges each part's runs and hands the keys to emit in

@@ -104,5 +104,5 @@ func (r *Resolver) gapDBHeuristic(maxGap, cells, filter int, transpose bool) (ga
 	if h.NoFilter {
 		h.Label += "-nofilter"
 	}
-	return h, nil
+	return h, h.Check() // here, not at the first board's search: bad input before any work
 }

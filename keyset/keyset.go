@@ -310,38 +310,49 @@ func (w *Writer) Count() uint64 { return w.count }
 
 // Close writes the count and checksum, syncs and renames the file into place.
 func (w *Writer) Close() error {
+	f, err := w.Finish()
+	if err != nil {
+		return err
+	}
+	return f.Commit()
+}
+
+// Finish writes the count and checksum and hands back the temporary, whole
+// but not in place: the caller commits it, with other files
+// (atomicfile.CommitAll), or aborts it.
+func (w *Writer) Finish() (*atomicfile.File, error) {
 	if w.err != nil {
 		w.Abort()
-		return w.err
+		return nil, w.err
 	}
 	if err := w.bw.Flush(); err != nil {
 		w.Abort()
-		return err
+		return nil, err
 	}
 	// The header is final only now; the CRC is computed by re-reading
 	// (cheap next to writing).
 	if w.h.CellSet != 0 && w.dataLen > maxSetDataLen {
 		w.Abort()
-		return fmt.Errorf("key-set writer: %d bytes of keys, more than a cell-set file's header holds", w.dataLen)
+		return nil, fmt.Errorf("key-set writer: %d bytes of keys, more than a cell-set file's header holds", w.dataLen)
 	}
 	w.h.Count = w.count
 	if _, err := w.tmp.WriteAt(w.h.encode(w.dataLen), 0); err != nil {
 		w.Abort()
-		return err
+		return nil, err
 	}
 	end := HeaderSize + int64(w.dataLen)
 	sum, err := fileCRC(w.tmp.File, end)
 	if err != nil {
 		w.Abort()
-		return err
+		return nil, err
 	}
 	var tail [trailerSize]byte
 	binary.LittleEndian.PutUint32(tail[:], sum)
 	if _, err := w.tmp.WriteAt(tail[:], end); err != nil {
 		w.Abort()
-		return err
+		return nil, err
 	}
-	return w.tmp.Commit()
+	return w.tmp, nil
 }
 
 // Abort discards the partial file.

@@ -389,7 +389,7 @@ func TestBlankLoadRefuses(t *testing.T) {
 		restore()
 		nib := append([]uint8(nil), nibs[gi]...)
 		change(nib)
-		require.NoError(t, WriteBlank(bpaths[gi], 3, 4, part.Groups[gi], nib))
+		require.NoError(t, WriteBlank(context.Background(), bpaths[gi], 3, 4, part.Groups[gi], nib))
 		_, err := Load(dir, part)
 		return err
 	}
@@ -525,7 +525,7 @@ func TestBlankNamedFilesCheckedWhole(t *testing.T) {
 	assert.Len(t, v.known, 2, "both files hashed and found equal to their digests")
 	nib := append([]uint8(nil), s.Nibbles[1]...)
 	nib[len(nib)-1] ^= 0x11
-	require.NoError(t, WriteBlank(part.Paths(dir)[1], 3, 3, part.Groups[1], nib))
+	require.NoError(t, WriteBlank(context.Background(), part.Paths(dir)[1], 3, 3, part.Groups[1], nib))
 	_, err = Load(dir, part)
 	assert.ErrorIs(t, err, ErrCorrupt)
 }

@@ -117,7 +117,7 @@ func TestKnownDigests(t *testing.T) {
 				nib, err := BuildBlank(context.Background(), p.Rows, p.Cols, g, 2, nil)
 				require.NoError(t, err)
 				path = filepath.Join(t.TempDir(), file)
-				require.NoError(t, WriteBlank(path, p.Rows, p.Cols, g, nib))
+				require.NoError(t, WriteBlank(context.Background(), path, p.Rows, p.Cols, g, nib))
 			default:
 				continue
 			}

@@ -2,6 +2,7 @@ package pdb
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -82,33 +83,45 @@ func (p Partition) fileName(g []uint8) string {
 // Write stores one group's table at path atomically: it writes a temporary
 // file in the same directory and renames it.
 func Write(path string, rows, cols int, group []uint8, table []uint8, step int) error {
+	return writePlain(context.Background(), path, rows, cols, group, table, step)
+}
+
+// writePlain is Write renaming only while ctx is not done.
+func writePlain(ctx context.Context, path string, rows, cols int, group []uint8, table []uint8, step int) error {
 	if len(table) != Entries(rows*cols, len(group)) {
 		return fmt.Errorf("table has %d entries, want %d", len(table), Entries(rows*cols, len(group)))
 	}
-	return write(path, rows, cols, group, table, len(table), step, magic[7])
+	return write(ctx, path, rows, cols, group, table, len(table), step, magic[7])
 }
 
 // WriteCompact stores one group's compact table (Databases.Compact's coding) as
 // a version-2 file: half the bytes to read at load.
 func WriteCompact(path string, rows, cols int, group []uint8, nib []uint8, step int) error {
+	return writeCompact(context.Background(), path, rows, cols, group, nib, step)
+}
+
+// writeCompact is WriteCompact renaming only while ctx is not done.
+func writeCompact(ctx context.Context, path string, rows, cols int, group []uint8, nib []uint8, step int) error {
 	entries := Entries(rows*cols, len(group))
 	if len(nib) != (entries+1)/2 {
 		return fmt.Errorf("compact table has %d bytes, want %d", len(nib), (entries+1)/2)
 	}
-	return write(path, rows, cols, group, nib, entries, step, compactVer)
+	return write(ctx, path, rows, cols, group, nib, entries, step, compactVer)
 }
 
 // WriteBlank stores one group's blank-aware table (BuildBlank's coding) as
-// a version-3 file.
-func WriteBlank(path string, rows, cols int, group []uint8, nib []uint8) error {
+// a version-3 file; once ctx is done it is not renamed into place.
+func WriteBlank(ctx context.Context, path string, rows, cols int, group []uint8, nib []uint8) error {
 	entries := BlankEntries(rows*cols, len(group))
 	if len(nib) != (entries+1)/2 {
 		return fmt.Errorf("blank-aware table has %d bytes, want %d", len(nib), (entries+1)/2)
 	}
-	return write(path, rows, cols, group, nib, entries, 1, blankVer)
+	return write(ctx, path, rows, cols, group, nib, entries, 1, blankVer)
 }
 
-func write(path string, rows, cols int, group []uint8, payload []uint8, entries, step int, version byte) error {
+// write writes a table file; once ctx is done it is not renamed into
+// place (atomicfile.File.CommitContext).
+func write(ctx context.Context, path string, rows, cols int, group []uint8, payload []uint8, entries, step int, version byte) error {
 	hdr := make([]byte, headerSize)
 	copy(hdr, magic)
 	hdr[7] = version
@@ -128,7 +141,7 @@ func write(path string, rows, cols int, group []uint8, payload []uint8, entries,
 	if _, err := f.Write(payload); err != nil {
 		return err
 	}
-	return f.Commit()
+	return f.CommitContext(ctx)
 }
 
 // Read loads one group's table and checks that it is the table of that group

@@ -100,7 +100,9 @@ type Written struct {
 // BuildFiles builds the database of each group of part in turn and writes
 // it into dir (atomically, FileName), holding one table at a time. prog,
 // when set, is asked for the progress report of each group as its build
-// starts; written hears of each file.
+// starts; written hears of each file. Once ctx is done it stops with
+// ctx's error and no file takes its name after that; the groups' files
+// written before stay, each whole.
 //
 // compact writes the tables in the compact coding (WriteCompact): the
 // groups must cover every tile. With part.Blank it writes the blank-aware
@@ -134,9 +136,9 @@ func BuildFiles(ctx context.Context, part Partition, dir string, workers int, co
 			if err != nil {
 				return err
 			}
-			err = WriteCompact(paths[gi], part.Rows, part.Cols, g, nib, step)
+			err = writeCompact(ctx, paths[gi], part.Rows, part.Cols, g, nib, step)
 		} else {
-			err = Write(paths[gi], part.Rows, part.Cols, g, table, step)
+			err = writePlain(ctx, paths[gi], part.Rows, part.Cols, g, table, step)
 		}
 		if err != nil {
 			return err
@@ -181,7 +183,7 @@ func buildBlankFiles(ctx context.Context, part Partition, paths []string, worker
 		if err != nil {
 			return err
 		}
-		if err := WriteBlank(paths[gi], part.Rows, part.Cols, g, nib); err != nil {
+		if err := WriteBlank(ctx, paths[gi], part.Rows, part.Cols, g, nib); err != nil {
 			return err
 		}
 		w := Written{Path: paths[gi], Entries: BlankEntries(geo.N, len(g)), Step: 1, Took: time.Since(t0), Max: blankMax(geo, g, nib, workers)}

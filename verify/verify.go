@@ -63,7 +63,7 @@ func File(ctx context.Context, path string, workers int) (string, error) {
 	case bytes.HasPrefix(head[:], []byte("GAPSPDB")):
 		return verifyPDB(ctx, path, workers)
 	case bytes.HasPrefix(head[:], []byte("GAPDB")):
-		return verifyGapDB(path)
+		return verifyGapDB(ctx, path)
 	}
 	return "", fmt.Errorf("%s: %w: not a key-set, BDD, pattern database or gap database file", path, ErrFailed)
 }
@@ -304,7 +304,7 @@ func firstDiff(a, b []uint8) int {
 	return -1
 }
 
-func verifyGapDB(path string) (string, error) {
+func verifyGapDB(ctx context.Context, path string) (string, error) {
 	d, err := gapdb.Open(path)
 	if err != nil {
 		return "", failed(err)
@@ -325,7 +325,7 @@ func verifyGapDB(path string) (string, error) {
 	if len(files) == 0 {
 		return msg + "; not built again (it names no level files)", nil
 	}
-	b, err := gapdb.FromKeyFiles(files, d.FilterCells, nil)
+	b, err := gapdb.FromKeyFiles(ctx, files, d.FilterCells, nil)
 	if err != nil {
 		return "", err
 	}

@@ -77,7 +77,7 @@ func TestFileBlankDatabase(t *testing.T) {
 	nib, err := pdb.BuildBlank(context.Background(), 3, 3, part.Groups[0], 1, nil)
 	require.NoError(t, err)
 	nib[700] ^= 0x10
-	require.NoError(t, pdb.WriteBlank(paths[0], 3, 3, part.Groups[0], nib))
+	require.NoError(t, pdb.WriteBlank(context.Background(), paths[0], 3, 3, part.Groups[0], nib))
 	_, err = File(context.Background(), paths[0], 1)
 	assert.ErrorIs(t, err, ErrFailed)
 }

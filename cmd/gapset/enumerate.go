@@ -43,6 +43,7 @@ func enumerateCommand(e *env) *cli.Command {
 			}
 			cfg := l.Config(c.String("out-dir"))
 			cfg.TempDir, cfg.Memory, cfg.RawRuns, cfg.Tables = c.String("tmp"), int64(c.Int("memory"))<<20, c.Bool("raw-runs"), c.Bool("tables")
+			cfg.MaxStep, cfg.CheckpointEvery = c.Int("max-step"), c.Duration("checkpoint-every")
 			if err := cfg.Check(); err != nil {
 				return cmdline.BadInput(err)
 			}
@@ -67,7 +68,6 @@ func enumerateCommand(e *env) *cli.Command {
 			}
 			prog := progress.New(e.stderr, c.Bool("quiet"))
 			cfg.Progress = func(p gapset.Progress) { prog.Update(0, 0, p.Phase != "layer", "%s", p) }
-			cfg.MaxStep = c.Int("max-step")
 			est := gapset.EstimateRun(cfg)
 			if c.Bool("estimate") {
 				fmt.Fprintln(e.stdout, est)
@@ -81,7 +81,7 @@ func enumerateCommand(e *env) *cli.Command {
 			}
 			scratch := cfg.ScratchDir()
 			cfg.Checkpoint = filepath.Join(cfg.Dir, gapset.CheckpointName) // runs with --max-step keep none
-			cfg.CheckpointEvery, cfg.Fresh = c.Duration("checkpoint-every"), c.Bool("fresh")
+			cfg.Fresh = c.Bool("fresh")
 			cfg.OnResume = func(r gapset.Resumed) { prog.Done(); fmt.Fprintf(e.stderr, "gapset: %s\n", r) }
 			cfg, est, ranked, err := gapset.FitDisk(cfg, est, scratch)
 			if err != nil {

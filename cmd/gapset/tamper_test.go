@@ -116,6 +116,15 @@ func tampers(t *testing.T, cp string, rng *rand.Rand, flips int) []damage {
 			})
 		}})
 	}
+	if _, ok, err := tamper.DropPart(b, "runs"); err == nil && ok {
+		ts = append(ts, damage{"a part dropped from a layer's run, its count lowered, sealed again", func(t *testing.T, cp string) {
+			editFile(t, filepath.Join(cp, "manifest.json"), func(b []byte) []byte {
+				out, _, err := tamper.DropPart(b, "runs")
+				require.NoError(t, err)
+				return out
+			})
+		}})
+	}
 	for _, run := range []string{runs[0], runs[len(runs)/2], newest} {
 		path := func(cp string) string { return filepath.Join(cp, run) }
 		ts = append(ts,

@@ -21,6 +21,8 @@
 package atomicfile
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -230,29 +232,67 @@ func (f *File) Target() string { return f.target }
 // Commit syncs and closes the temporary and renames it over the target,
 // which must still be absent or a regular file. On any error the temporary
 // is removed and the target left as it was.
-func (f *File) Commit() error {
-	if f.closed {
-		return errors.New("atomicfile: commit after close")
+func (f *File) Commit() error { return f.CommitContext(context.Background()) }
+
+// CommitContext is Commit unless ctx is done by the rename: then the
+// temporary is removed and ctx's error returned. Under an Interruptible
+// context the check and the rename are one step against its stop.
+func (f *File) CommitContext(ctx context.Context) error { return CommitAll(ctx, f) }
+
+// CommitAll commits files together: each is synced and closed, then, unless
+// ctx is done, all are renamed in one step against an Interruptible stop,
+// so that an interrupt finds every one of them in place or none. On an
+// error the temporaries not renamed are removed (a rename that fails
+// midway leaves the ones before it in place).
+func CommitAll(ctx context.Context, files ...*File) error {
+	var err error
+	for _, f := range files {
+		if f.closed {
+			err = cmp.Or(err, errors.New("atomicfile: commit after close"))
+			continue
+		}
+		f.closed = true
+		serr := f.Sync()
+		if cerr := f.File.Close(); serr == nil {
+			serr = cerr
+		}
+		err = cmp.Or(err, serr)
 	}
-	f.closed = true
-	err := f.Sync()
-	if cerr := f.File.Close(); err == nil {
-		err = cerr
-	}
+	renamed := 0
 	if err == nil {
-		err = Check(f.target)
+		err = commitUnder(ctx, func() error {
+			for _, f := range files {
+				if err := Check(f.target); err != nil {
+					return err
+				}
+			}
+			for _, f := range files {
+				if err := os.Rename(f.Name(), f.target); err != nil {
+					return err
+				}
+				renamed++
+			}
+			return nil
+		})
 	}
-	if err == nil {
-		err = os.Rename(f.Name(), f.target)
+	// The renames reach the disk with their directories.
+	synced := map[string]bool{}
+	for _, f := range files[:renamed] {
+		if dir := filepath.Dir(f.target); !synced[dir] {
+			synced[dir] = true
+			syncDir(dir)
+		}
 	}
 	if err != nil {
-		os.RemoveAll(f.scratch)
-		return err
+		for _, f := range files[renamed:] {
+			os.RemoveAll(f.scratch)
+		}
 	}
-	// The rename reaches the disk with the directory.
-	syncDir(filepath.Dir(f.target))
-	os.RemoveAll(f.scratch)
-	return nil
+	// The scratch directories of the files in place held only their markers.
+	for _, f := range files[:renamed] {
+		os.RemoveAll(f.scratch)
+	}
+	return err
 }
 
 // Abort closes and removes the temporary; the target is untouched. It is a
@@ -268,6 +308,11 @@ func (f *File) Abort() {
 
 // WriteFile writes data to path atomically.
 func WriteFile(path string, data []byte) error {
+	return WriteFileContext(context.Background(), path, data)
+}
+
+// WriteFileContext is WriteFile committed with CommitContext.
+func WriteFileContext(ctx context.Context, path string, data []byte) error {
 	f, err := Create(path)
 	if err != nil {
 		return err
@@ -276,5 +321,5 @@ func WriteFile(path string, data []byte) error {
 		f.Abort()
 		return err
 	}
-	return f.Commit()
+	return f.CommitContext(ctx)
 }

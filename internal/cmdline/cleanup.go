@@ -14,15 +14,24 @@ import (
 	"github.com/gapset/gapset/internal/atomicfile"
 )
 
-// RunWithSignals runs run under the one interrupt handler of every command:
-// SIGINT or SIGTERM cancels run's context, gives it a moment to stop,
-// removes the temporaries and scratch registered with the Cleanup, prints
-// one line naming name and how many it removed, and exits 130.
+// RunWithSignals runs run under the one interrupt handler of every command.
+// SIGINT or SIGTERM stops run's context (atomicfile.Interruptible: no
+// output written under it takes its name from then on) and gives run a
+// moment to end. A run that ends with status 0 finished before the
+// interrupt took hold, its outputs all in place: its status stands.
+// Otherwise the temporaries and scratch registered with the Cleanup go, one
+// line names name and how many it removed, and the status is 130.
 func RunWithSignals(name string, stderr io.Writer, run func(context.Context, *Cleanup) int) int {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	return runWithSignals(name, stderr, 2*time.Second, run)
+}
+
+// runWithSignals is RunWithSignals waiting grace for run to end.
+func runWithSignals(name string, stderr io.Writer, grace time.Duration, run func(context.Context, *Cleanup) int) int {
+	ctx, stop := atomicfile.Interruptible(context.Background())
+	defer stop()
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
 	c := NewCleanup(name, stderr)
 	done := make(chan int, 1)
 	go func() { done <- run(ctx, c) }()
@@ -33,10 +42,13 @@ func RunWithSignals(name string, stderr io.Writer, run func(context.Context, *Cl
 		// What exists now counts as removed once it is gone, whether the
 		// run's own cleanup or Remove took it.
 		before := c.matches()
-		cancel()
+		stop()
 		select {
-		case <-done:
-		case <-time.After(2 * time.Second):
+		case code := <-done:
+			if code == 0 {
+				return 0
+			}
+		case <-time.After(grace):
 		}
 		c.Remove()
 		n := 0
