@@ -72,6 +72,12 @@ type Config struct {
 	Fresh bool
 	// OnResume is told where a resumed run continues from.
 	OnResume func(Resumed)
+	// Base, when set, layers the enumeration by a base heuristic h in
+	// Manhattan distance's place: the sets are the residual sets R<=2j
+	// (optimum - h at most 2j; base.go), their files and checkpoint record
+	// the base's ID, and a checkpoint of another base is refused. Transpose
+	// needs a symmetric base. nil (or ManhattanBase): the gap sets.
+	Base Base
 }
 
 // SoftMemoryLimit is the Go memory limit (debug.SetMemoryLimit) for an
@@ -142,6 +148,9 @@ func enumerateWith(ctx context.Context, cfg Config, inChunk int, onLayer func(j,
 		return Result{}, err
 	}
 	g, _ := cfg.check()
+	if cfg.Base != nil {
+		g = g.withBase(cfg.Base)
+	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -466,6 +475,9 @@ func (e *streamer) step(j, d int) (parts, []uint64, error) {
 			return parts{}, nil, err
 		}
 		if err := e.ctx.Err(); err != nil {
+			return parts{}, nil, err
+		}
+		if err := g.baseErr(); err != nil {
 			return parts{}, nil, err
 		}
 	}
