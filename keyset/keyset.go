@@ -48,9 +48,9 @@ const MaxGap = 254
 //	16     8    count of keys
 //	24     8    reserved (0); with the cell-set flag, bytes 24-29 are 0 and
 //	            bytes 30-31 the cells
-//	32     64   only with the residual flag: the base record, the base's digest (32,
-//	            Base.Digest) and its spec (32, printable ASCII, NUL-padded: Base.Spec)
-//	32|96  8*count keys, strictly increasing uint64 (encode.Board.Key, projected:
+//	32     96   only with the residual flag: the base record, the base's digest (32,
+//	            Base.Digest) and its spec (64, printable ASCII, NUL-padded: Base.Spec)
+//	32|128 8*count keys, strictly increasing uint64 (encode.Board.Key, projected:
 //	            the contents of the cells c_1 < ... < c_k in the low 4k bits, c_1
 //	            most significant; for the last k cells the key masked)
 //	end    4    CRC-32C (Castagnoli) of every byte before it
@@ -82,7 +82,7 @@ const (
 	// baseLen is the base record of a residual set: digest and spec.
 	baseLen = 32 + BaseSpecLen
 	// BaseSpecLen bounds a base's spec.
-	BaseSpecLen = 32
+	BaseSpecLen = 64
 	// flagResidual (byte 14): the set is relative to a base (Header.Base).
 	flagResidual = 4
 	// flagCellSet (byte 15): the cells are the mask at bytes 30-31.

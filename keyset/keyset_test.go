@@ -409,7 +409,7 @@ func TestResidualHeader(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, uint64(1000), n)
 			assert.Equal(t, base, got.Base)
-			assert.Equal(t, int64(96), got.KeysOffset())
+			assert.Equal(t, int64(128), got.KeysOffset())
 			raw, err := os.ReadFile(p)
 			require.NoError(t, err)
 			assert.Equal(t, byte(4), raw[14]&4, "the residual flag")
@@ -432,7 +432,7 @@ func TestResidualHeader(t *testing.T) {
 		"no digest": {Spec: "x"},
 		"no spec":   {Digest: [32]byte{1}},
 		"blank":     {Spec: "a b", Digest: [32]byte{1}},
-		"too long":  {Spec: strings.Repeat("x", 33), Digest: [32]byte{1}},
+		"too long":  {Spec: strings.Repeat("x", 65), Digest: [32]byte{1}},
 		"non-ascii": {Spec: "é", Digest: [32]byte{1}},
 	} {
 		assert.Error(t, WriteFile(filepath.Join(dir, "bad.keys"), Header{Rows: 3, Cols: 3, Cells: 9, Base: b}, nil), name)
@@ -443,8 +443,8 @@ func TestResidualHeader(t *testing.T) {
 	good, err := os.ReadFile(filepath.Join(dir, "Res4_8.keys"))
 	require.NoError(t, err)
 	for name, edit := range map[string]func(b []byte) []byte{
-		"record zeroed":       func(b []byte) []byte { clear(b[32:96]); return b },
-		"spec not NUL-padded": func(b []byte) []byte { b[95] = 'x'; return b },
+		"record zeroed":       func(b []byte) []byte { clear(b[32:128]); return b },
+		"spec not NUL-padded": func(b []byte) []byte { b[127] = 'x'; return b },
 		"approximated":        func(b []byte) []byte { b[14] |= 2; return b },
 		"record cut":          func(b []byte) []byte { return append(b[:40:40], b[len(b)-4:]...) },
 		"flag cleared":        func(b []byte) []byte { b[14] &^= 4; return b },
