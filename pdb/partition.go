@@ -23,6 +23,9 @@ type Partition struct {
 	Name       string
 	Rows, Cols int
 	Groups     [][]uint8
+	// Blank selects the blank-aware databases of the groups (BuildBlank),
+	// stored in files of their own (FileName).
+	Blank bool
 }
 
 // named are the built-in partitions. Groups are compact blocks of the goal

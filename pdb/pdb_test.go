@@ -50,6 +50,22 @@ func TestFullGroupIsExactDistance(t *testing.T) {
 // boards where non-group tiles are indistinguishable (written 255), with cost
 // 1 for moving a group tile and 0 otherwise, keyed by the group's placement.
 func naiveGroupDistances(rows, cols int, group []uint8) map[string]int {
+	placement := map[string]int{}
+	for st, d := range naiveStates(rows, cols, group) {
+		var key []byte
+		for _, t := range group {
+			key = append(key, byte(strings.IndexByte(st, byte(t))))
+		}
+		if p, ok := placement[string(key)]; !ok || d < p {
+			placement[string(key)] = d
+		}
+	}
+	return placement
+}
+
+// naiveStates is that search's distance of every abstract board: a string
+// of the cells, the group's tiles by number, the others 255, the blank 0.
+func naiveStates(rows, cols int, group []uint8) map[string]int {
 	n := rows * cols
 	inGroup := map[uint8]bool{}
 	for _, t := range group {
@@ -69,7 +85,6 @@ func naiveGroupDistances(rows, cols int, group []uint8) map[string]int {
 	}
 	best := map[string]int{string(start): 0}
 	deque := []item{{string(start), 0}}
-	placement := map[string]int{}
 	for len(deque) > 0 {
 		it := deque[0]
 		deque = deque[1:]
@@ -77,13 +92,6 @@ func naiveGroupDistances(rows, cols int, group []uint8) map[string]int {
 			continue
 		}
 		s := []byte(it.s)
-		var key []byte
-		for _, t := range group {
-			key = append(key, byte(strings.IndexByte(it.s, byte(t))))
-		}
-		if d, ok := placement[string(key)]; !ok || it.d < d {
-			placement[string(key)] = it.d
-		}
 		blank := strings.IndexByte(it.s, 0)
 		for _, c := range encode.Neighbors(rows, cols, blank) {
 			cost := 0
@@ -103,7 +111,7 @@ func naiveGroupDistances(rows, cols int, group []uint8) map[string]int {
 			}
 		}
 	}
-	return placement
+	return best
 }
 
 // naiveStep is the largest change of the naive values along one move of a
