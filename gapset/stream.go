@@ -118,6 +118,7 @@ type Result struct {
 	Cols     int           `json:"cols"`
 	MaxGap   int           `json:"gap"`
 	Exact    bool          `json:"exact"`
+	Base     string        `json:"base,omitempty"` // the base heuristic's spec (residual sets; Config.Base)
 	Layers   []LayerCount  `json:"layers"`
 	Members  int64         `json:"members"` // configurations enumerated (all gaps up to MaxGap)
 	Outputs  []OutputFile  `json:"outputs"`
@@ -310,7 +311,7 @@ func (e *streamer) report(p Progress) {
 func (e *streamer) run() (Result, error) {
 	g := e.g
 	levels := e.cfg.MaxGap/2 + 1
-	res := Result{Rows: e.cfg.Rows, Cols: e.cfg.Cols, MaxGap: e.cfg.MaxGap, Exact: e.cfg.Exact}
+	res := Result{Rows: e.cfg.Rows, Cols: e.cfg.Cols, MaxGap: e.cfg.MaxGap, Exact: e.cfg.Exact, Base: baseID(e.cfg.Base).Spec}
 	finished := func(j, d int, r parts, inWork []uint64) error {
 		if e.onLayer != nil {
 			e.onLayer(j, d, r)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/heuristic"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/internal/enumflags"
 	"github.com/gapset/gapset/internal/progress"
@@ -31,6 +32,8 @@ func enumerateCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "raw-runs", Usage: "keep scratch runs as 8 bytes per key (default: delta-coded, a fraction of the disk)"},
 			&cli.IntFlag{Name: "max-step", Usage: "stop after `N` reverse moves and write no key-set file (calibration: the layers found are counted)"},
 			&cli.DurationFlag{Name: "checkpoint-every", Value: 30 * time.Second, Usage: "write a checkpoint after a step only when `DURATION` has passed since the last one (0: after every step)"},
+			&cli.StringFlag{Name: "base", Usage: "enumerate the residual sets of the base heuristic `SPEC` (optimum - h at most --gap) instead of the gap sets: bpdb:PARTITION, bpdbr:PARTITION (with the transpose's value), md"},
+			&cli.StringFlag{Name: heuristic.OptPDB, Value: heuristic.DefaultPDBDir, Usage: "the blank-aware pattern databases of --base are in `DIR` (small ones are built in memory when it is not given)", Action: cmdline.InputDirFlag("--" + heuristic.OptPDB)},
 		),
 		Action: func(c *cli.Context) error {
 			if err := cmdline.NoArgs(c); err != nil {
@@ -42,6 +45,9 @@ func enumerateCommand(e *env) *cli.Command {
 			}
 			cfg := l.Config(c.String("out-dir"))
 			cfg.TempDir, cfg.Memory, cfg.RawRuns = c.String("tmp"), int64(c.Int("memory"))<<20, c.Bool("raw-runs")
+			if err := baseFlag(c, e, &cfg); err != nil {
+				return err
+			}
 			if os.Getenv("GOMEMLIMIT") == "" { // the user's limit wins
 				debug.SetMemoryLimit(cfg.SoftMemoryLimit())
 			}
@@ -103,6 +109,35 @@ func enumerateCommand(e *env) *cli.Command {
 			return res.Write(e.stdout, c.String("format"))
 		},
 	}
+}
+
+// baseFlag resolves --base into the configuration (--pdb only with it).
+// Canonical layers need a symmetric base: without one, --transpose's
+// default gives way, and --transpose given is refused by the check.
+func baseFlag(c *cli.Context, e *env, cfg *gapset.Config) error {
+	spec := c.String("base")
+	if spec == "" {
+		if c.IsSet(heuristic.OptPDB) {
+			return cmdline.BadInputf("--%s applies to --base only", heuristic.OptPDB)
+		}
+		return nil
+	}
+	r := heuristic.New(heuristic.Options{Rows: cfg.Rows, Cols: cfg.Cols, PDBDir: c.String(heuristic.OptPDB), PDBVerified: pdbVerified(e), Context: e.context,
+		Note: func(s string) {
+			if !c.Bool("quiet") {
+				fmt.Fprintf(e.stderr, "gapset: %s\n", s)
+			}
+		}})
+	b, err := r.Base(spec)
+	r.SaveVerified() // best effort
+	if err != nil {
+		return cmdline.BadInput(err)
+	}
+	cfg.Base = b.Base
+	if !c.IsSet("transpose") && !b.Symmetric() {
+		cfg.Transpose = false
+	}
+	return nil
 }
 
 // textOrJSON checks a --format flag of the two summary formats.

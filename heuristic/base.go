@@ -1,0 +1,157 @@
+package heuristic
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/keyset"
+	"github.com/gapset/gapset/pdb"
+)
+
+// A base is the heuristic h that residual sets are relative to
+// (gapset.Base; docs/residual/README.md): `gapset enumerate --base` names
+// it, the set files and gap databases record its spec and digest, and
+// the residual heuristic adds their levels to it. Its spec is
+//
+//	md            Manhattan distance: the gap sets themselves
+//	bpdb:P        the blank-aware additive databases of partition P (a
+//	              named one such as 7-8, or groups such as 1,2,3,4,5,6/7,8,9,10,11)
+//	bpdbr:P       their maximum with the transpose's value (square boards):
+//	              symmetric, so canonical layers apply
+//
+// or any registered heuristic spec, which is refused unless it changes by
+// exactly 1 on every move (pdb.UnitStep says why not: pdb78 takes the
+// minimum over the blank's cell).
+
+// ErrBase marks a base spec that cannot be used (unknown, or without the
+// property the residual sets need). Bad input.
+var ErrBase = errors.New("bad base heuristic")
+
+// smallBlank bounds the entries of a blank-aware table built in memory when
+// its file is not in the database directory: the 3x4 board's 6-tile group
+// (3,991,680 entries, a second or two), never a 4x4 one.
+const smallBlank = 1 << 23
+
+// Base is a resolved base: the enumerator's view and the search's.
+type Base struct {
+	gapset.Base
+	// Heuristic is the same bound for IDA* (a tracker: ida.TrackerMaker).
+	Heuristic ida.Heuristic
+}
+
+// Base resolves a base spec on the options' board.
+func (r *Resolver) Base(spec string) (Base, error) {
+	rows, cols := r.opt.Rows, r.opt.Cols
+	if spec == "md" {
+		m, err := gapset.NewManhattanBase(rows, cols)
+		return Base{Base: m, Heuristic: ida.Manhattan{}}, err
+	}
+	name, part, ok := strings.Cut(spec, ":")
+	if ok && (name == "bpdb" || name == "bpdbr") {
+		return r.blankBase(spec, part, name == "bpdbr")
+	}
+	h, err := r.Resolve(spec)
+	if err != nil {
+		return Base{}, fmt.Errorf("%w: %s: %w (a base is md, bpdb:PARTITION or bpdbr:PARTITION)", ErrBase, quote(spec), err)
+	}
+	if err := pdb.UnitStep(h); err != nil {
+		return Base{}, fmt.Errorf("%w: %s: %w", ErrBase, quote(spec), err)
+	}
+	if _, ok := h.(ida.Manhattan); ok {
+		return r.Base("md")
+	}
+	return Base{}, fmt.Errorf("%w: %s changes by one a move, but is not a base the enumerator computes: use md, bpdb:PARTITION or bpdbr:PARTITION", ErrBase, quote(spec))
+}
+
+// blankBase loads (or, small, builds) the blank-aware databases of a
+// partition.
+func (r *Resolver) blankBase(spec, partition string, transpose bool) (Base, error) {
+	rows, cols := r.opt.Rows, r.opt.Cols
+	if len(spec) > keyset.BaseSpecLen {
+		return Base{}, fmt.Errorf("%w: %s: a set file holds a base spec of at most %d bytes (name the partition)", ErrBase, quote(spec), keyset.BaseSpecLen)
+	}
+	if transpose && rows != cols {
+		return Base{}, fmt.Errorf("%w: %s takes the transpose's value: a square board, not %dx%d", ErrBase, quote(spec), rows, cols)
+	}
+	part, err := pdb.ParsePartition(partition, rows, cols)
+	if err != nil {
+		return Base{}, fmt.Errorf("%w: %s: %w", ErrBase, quote(spec), err)
+	}
+	part.Blank = true
+	key := "blank/" + spec
+	set, ok := r.pdbs[key]
+	if !ok {
+		set, err = pdb.LoadVerified(r.PDBDir(), part, r.opt.PDBVerified)
+		if errors.Is(err, pdb.ErrMissing) && r.smallBlank(part) {
+			set, err = pdb.BuildBlankSet(context.Background(), part, runtime.NumCPU(), nil)
+			if err == nil && r.opt.Note != nil {
+				r.opt.Note(fmt.Sprintf("%s: the blank-aware databases are not in %s; built in memory (small)", spec, r.PDBDir()))
+			}
+		}
+		if err != nil {
+			return Base{}, fmt.Errorf("%w: %s: %w", ErrBase, quote(spec), err)
+		}
+		r.pdbs[key] = set
+	}
+	h := &pdb.Heuristic{DBs: set, Transpose: transpose, Label: spec}
+	if err := pdb.UnitStep(h); err != nil {
+		return Base{}, fmt.Errorf("%w: %s: %w", ErrBase, quote(spec), err)
+	}
+	look, err := set.NewLookup(transpose)
+	if err != nil {
+		return Base{}, fmt.Errorf("%w: %s: %w", ErrBase, quote(spec), err)
+	}
+	return Base{Base: lookupBase{look: look, id: keyset.Base{Spec: spec, Digest: blankDigest(set, transpose)}, symmetric: transpose}, Heuristic: h}, nil
+}
+
+// smallBlank reports whether every table of part is small enough to build
+// at once.
+func (r *Resolver) smallBlank(part pdb.Partition) bool {
+	if _, err := os.Stat(r.PDBDir()); err == nil && r.opt.PDBDir != "" {
+		return false // a directory was named: its files are wanted
+	}
+	for _, g := range part.Groups {
+		if pdb.BlankEntries(part.Rows*part.Cols, len(g)) > smallBlank {
+			return false
+		}
+	}
+	return true
+}
+
+// blankDigest identifies blank-aware databases and the transpose mode:
+// SHA-256 of the board, the groups, the mode and the tables (builds are
+// deterministic: a loaded file and a build agree).
+func blankDigest(s *pdb.Databases, transpose bool) [32]byte {
+	h := sha256.New()
+	p := s.Part
+	fmt.Fprintf(h, "blank-aware %dx%d transpose=%v\n", p.Rows, p.Cols, transpose)
+	for i, g := range p.Groups {
+		fmt.Fprintf(h, "group %v\n", g)
+		var n [8]byte
+		binary.LittleEndian.PutUint64(n[:], uint64(len(s.Nibbles[i])))
+		h.Write(n[:])
+		h.Write(s.Nibbles[i])
+	}
+	var d [32]byte
+	copy(d[:], h.Sum(nil))
+	return d
+}
+
+// lookupBase is a gapset.Base over a pdb.Lookup.
+type lookupBase struct {
+	look      *pdb.Lookup
+	id        keyset.Base
+	symmetric bool
+}
+
+func (b lookupBase) H(key uint64) int { return b.look.Key(key) }
+func (b lookupBase) ID() keyset.Base  { return b.id }
+func (b lookupBase) Symmetric() bool  { return b.symmetric }
