@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/ida"
 	"github.com/gapset/gapset/keyset"
@@ -155,3 +156,53 @@ type lookupBase struct {
 func (b lookupBase) H(key uint64) int { return b.look.Key(key) }
 func (b lookupBase) ID() keyset.Base  { return b.id }
 func (b lookupBase) Symmetric() bool  { return b.symmetric }
+
+// Sample is SampleLevels' result: the estimated members of each exact
+// residual level r = 0, 2, ..., and how many sampled boards fell in each
+// (the fewer, the rougher: a level of h hits is known within about
+// 1/sqrt(h)).
+type Sample struct {
+	Levels []float64
+	Hits   []int
+	Boards int
+}
+
+// String describes the sample for the estimate's line.
+func (s Sample) String() string {
+	var parts []string
+	for j, h := range s.Hits {
+		parts = append(parts, fmt.Sprintf("r=%d: %d", 2*j, h))
+	}
+	return fmt.Sprintf("levels sampled from %d random boards solved optimally (%s)", s.Boards, strings.Join(parts, ", "))
+}
+
+// SampleLevels estimates the exact residual levels r = 0, 2, ..., maxGap
+// of the base's board: boards drawn at random (seeded) are solved
+// optimally with the base as the heuristic, and each level's share of
+// them times the board's n!/2 configurations is its size. A level no
+// board fell in is given the size of one board of the sample (an upper
+// bound's worth: the estimate errs high).
+func SampleLevels(ctx context.Context, b Base, rows, cols, maxGap, boards int, seed uint64) (Sample, error) {
+	levels := maxGap/2 + 1
+	s := Sample{Hits: make([]int, levels), Boards: boards}
+	for i, inst := range encode.RandomInstances(seed, boards, rows, cols) {
+		if err := ctx.Err(); err != nil {
+			return s, err
+		}
+		res, err := ida.Solve(inst.Board, b.Heuristic, ida.Options{Context: ctx})
+		if err != nil {
+			return s, fmt.Errorf("sampling board %d: %w", i+1, err)
+		}
+		if r := res.Length - b.H(inst.Board.Key()); r <= maxGap {
+			s.Hits[r/2]++
+		}
+	}
+	total := 0.5
+	for i := 2; i <= rows*cols; i++ {
+		total *= float64(i)
+	}
+	for _, h := range s.Hits {
+		s.Levels = append(s.Levels, total*float64(max(h, 1))/float64(boards))
+	}
+	return s, nil
+}

@@ -34,6 +34,8 @@ func enumerateCommand(e *env) *cli.Command {
 			&cli.DurationFlag{Name: "checkpoint-every", Value: 30 * time.Second, Usage: "write a checkpoint after a step only when `DURATION` has passed since the last one (0: after every step)"},
 			&cli.StringFlag{Name: "base", Usage: "enumerate the residual sets of the base heuristic `SPEC` (optimum - h at most --gap) instead of the gap sets: bpdb:PARTITION, bpdbr:PARTITION (with the transpose's value), md"},
 			&cli.StringFlag{Name: heuristic.OptPDB, Value: heuristic.DefaultPDBDir, Usage: "the blank-aware pattern databases of --base are in `DIR` (small ones are built in memory when it is not given)", Action: cmdline.InputDirFlag("--" + heuristic.OptPDB)},
+			&cli.IntFlag{Name: "samples", Value: 200, Usage: "with --base and no measured levels of it, estimate them from `N` random boards solved optimally (0: no estimate)",
+				Action: func(_ *cli.Context, v int) error { return cmdline.InRange("--samples", v, 0, 1<<20) }},
 		),
 		Action: func(c *cli.Context) error {
 			if err := cmdline.NoArgs(c); err != nil {
@@ -45,7 +47,8 @@ func enumerateCommand(e *env) *cli.Command {
 			}
 			cfg := l.Config(c.String("out-dir"))
 			cfg.TempDir, cfg.Memory, cfg.RawRuns = c.String("tmp"), int64(c.Int("memory"))<<20, c.Bool("raw-runs")
-			if err := baseFlag(c, e, &cfg); err != nil {
+			base, err := baseFlag(c, e, &cfg)
+			if err != nil {
 				return err
 			}
 			if os.Getenv("GOMEMLIMIT") == "" { // the user's limit wins
@@ -77,6 +80,15 @@ func enumerateCommand(e *env) *cli.Command {
 			cfg.Progress = func(p gapset.Progress) { prog.Update(0, 0, p.Phase != "layer", "%s", p) }
 			cfg.MaxStep = c.Int("max-step")
 			est := gapset.EstimateRun(cfg)
+			if n := c.Int("samples"); !est.Known && cfg.Base != nil && n > 0 {
+				fmt.Fprintf(e.stderr, "gapset: no measured levels of %s: solving %d random boards for the estimate\n", base.ID().Spec, n)
+				s, err := heuristic.SampleLevels(e.context, base, cfg.Rows, cfg.Cols, cfg.MaxGap, n, 1)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stderr, "gapset: %s\n", s)
+				est = gapset.EstimateRunLevels(cfg, s.Levels)
+			}
 			if c.Bool("estimate") {
 				fmt.Fprintln(e.stdout, est)
 				return nil
@@ -111,16 +123,19 @@ func enumerateCommand(e *env) *cli.Command {
 	}
 }
 
-// baseFlag resolves --base into the configuration (--pdb only with it).
-// Canonical layers need a symmetric base: without one, --transpose's
-// default gives way, and --transpose given is refused by the check.
-func baseFlag(c *cli.Context, e *env, cfg *gapset.Config) error {
+// baseFlag resolves --base into the configuration (--pdb and --samples
+// only with it). Canonical layers need a symmetric base: without one,
+// --transpose's default gives way, and --transpose given is refused by the
+// check.
+func baseFlag(c *cli.Context, e *env, cfg *gapset.Config) (heuristic.Base, error) {
 	spec := c.String("base")
 	if spec == "" {
-		if c.IsSet(heuristic.OptPDB) {
-			return cmdline.BadInputf("--%s applies to --base only", heuristic.OptPDB)
+		for _, f := range []string{heuristic.OptPDB, "samples"} {
+			if c.IsSet(f) {
+				return heuristic.Base{}, cmdline.BadInputf("--%s applies to --base only", f)
+			}
 		}
-		return nil
+		return heuristic.Base{}, nil
 	}
 	r := heuristic.New(heuristic.Options{Rows: cfg.Rows, Cols: cfg.Cols, PDBDir: c.String(heuristic.OptPDB), PDBVerified: pdbVerified(e), Context: e.context,
 		Note: func(s string) {
@@ -131,13 +146,13 @@ func baseFlag(c *cli.Context, e *env, cfg *gapset.Config) error {
 	b, err := r.Base(spec)
 	r.SaveVerified() // best effort
 	if err != nil {
-		return cmdline.BadInput(err)
+		return b, cmdline.BadInput(err)
 	}
 	cfg.Base = b.Base
 	if !c.IsSet("transpose") && !b.Symmetric() {
 		cfg.Transpose = false
 	}
-	return nil
+	return b, nil
 }
 
 // textOrJSON checks a --format flag of the two summary formats.
