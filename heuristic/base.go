@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"strings"
 
@@ -94,7 +93,7 @@ func (r *Resolver) blankBase(spec, partition string, transpose bool) (Base, erro
 		if errors.Is(err, pdb.ErrMissing) && r.smallBlank(part) {
 			set, err = pdb.BuildBlankSet(context.Background(), part, runtime.NumCPU(), nil)
 			if err == nil && r.opt.Note != nil {
-				r.opt.Note(fmt.Sprintf("%s: the blank-aware databases are not in %s; built in memory (small)", spec, r.PDBDir()))
+				r.opt.Note(fmt.Sprintf("%s: the blank-aware databases are not in %s; built in memory (small tables)", spec, r.PDBDir()))
 			}
 		}
 		if err != nil {
@@ -114,11 +113,8 @@ func (r *Resolver) blankBase(spec, partition string, transpose bool) (Base, erro
 }
 
 // smallBlank reports whether every table of part is small enough to build
-// at once.
+// at once (a second or two) when its files are missing.
 func (r *Resolver) smallBlank(part pdb.Partition) bool {
-	if _, err := os.Stat(r.PDBDir()); err == nil && r.opt.PDBDir != "" {
-		return false // a directory was named: its files are wanted
-	}
 	for _, g := range part.Groups {
 		if pdb.BlankEntries(part.Rows*part.Cols, len(g)) > smallBlank {
 			return false

@@ -11,7 +11,9 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/ida"
 	"github.com/gapset/gapset/internal/placement"
+	"github.com/gapset/gapset/keyset"
 	"github.com/gapset/gapset/internal/slowtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -141,11 +143,13 @@ func atMost(a []uint8, k int) int64 {
 	return c
 }
 
-// By default the smallest level: an in-memory enumeration of R<=0 (and
-// Gap<=0) of the 3x4 board relative to the table's base gives the
-// committed counts of k = 0, whole and projected (R<=2 holds about 40
-// million boards: the slow test checks it).
-func TestResidual3x4SmallLevelsMatchCounts(t *testing.T) {
+// By default the smallest level on a sample: an in-memory enumeration of
+// R<=0 (and Gap<=0) of the 3x4 board relative to the table's base gives
+// the committed counts of k = 0, whole and projected (R<=2 holds about 40
+// million boards: the slow test checks it); their 8-cell databases give
+// res0 and max(res0, gap0), which are admissible at the root and find the
+// base's own optimal lengths on random boards.
+func TestResidual3x4Sample(t *testing.T) {
 	want := readCounts(t)
 	b, err := New(Options{Rows: 3, Cols: 4}).Base(base3x4)
 	require.NoError(t, err)
@@ -154,10 +158,33 @@ func TestResidual3x4SmallLevelsMatchCounts(t *testing.T) {
 	require.NoError(t, err)
 	gaps, err := gapset.LevelSets(context.Background(), 3, 4, 0, cells, nil)
 	require.NoError(t, err)
-	for i, k := range []int{0} {
-		for _, c := range cells {
-			assert.Equal(t, want[countKey{"res", k, c}], int64(len(res[c][i])), "res k=%d cells %d", k, c)
-			assert.Equal(t, want[countKey{"gap", k, c}], int64(len(gaps[c][i])), "gap k=%d cells %d", k, c)
+	for _, c := range cells {
+		assert.Equal(t, want[countKey{"res", 0, c}], int64(len(res[c][0])), "res k=0 cells %d", c)
+		assert.Equal(t, want[countKey{"gap", 0, c}], int64(len(gaps[c][0])), "gap k=0 cells %d", c)
+	}
+	rdb := writeLevelDB(t, 3, 4, 8, b.ID(), res[8])
+	gdb := writeLevelDB(t, 3, 4, 8, keyset.Base{}, gaps[8])
+	r := New(Options{Rows: 3, Cols: 4, GapDBs: []string{rdb, gdb}})
+	var hs []ida.Heuristic
+	for _, spec := range []string{"res0:8", "max(res0:8,gap0:8)"} {
+		h, err := r.Resolve(spec)
+		require.NoError(t, err)
+		hs = append(hs, h)
+	}
+	raised := 0
+	for _, inst := range encode.RandomInstances(52, 25, 3, 4) {
+		bd := inst.Board
+		truth, err := ida.Solve(bd, b.Heuristic, ida.Options{})
+		require.NoError(t, err)
+		for _, h := range hs {
+			s, err := ida.Solve(bd, h, ida.Options{})
+			require.NoError(t, err)
+			require.Equal(t, truth.Length, s.Length, "%s with %s", bd, h.Name())
+			require.LessOrEqual(t, s.RootBound, truth.Length, "%s with %s", bd, h.Name())
+			if s.RootBound > truth.RootBound {
+				raised++
+			}
 		}
 	}
+	assert.Positive(t, raised, "the levels raise some root bounds")
 }
