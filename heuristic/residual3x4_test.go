@@ -13,8 +13,8 @@ import (
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/ida"
 	"github.com/gapset/gapset/internal/placement"
-	"github.com/gapset/gapset/keyset"
 	"github.com/gapset/gapset/internal/slowtest"
+	"github.com/gapset/gapset/keyset"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
