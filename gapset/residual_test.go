@@ -294,3 +294,32 @@ func TestResidualTransposeNeedsSymmetricBase(t *testing.T) {
 	b24 := newTestBase(t, 2, 4, testSplits[[2]int{2, 4}])
 	require.NoError(t, Config{Rows: 2, Cols: 4, MaxGap: 2, Cells: []int{8}, Dir: dir, Base: b24, Transpose: true}.Check())
 }
+
+// A residual run is estimated from its base's measured levels (the 3x4
+// table's) or, without them, not at all until levels are given (sampled):
+// never from the gap sets' growth.
+func TestResidualEstimate(t *testing.T) {
+	cfg := Config{Rows: 3, Cols: 4, MaxGap: 4, Cells: []int{12, 8}, Base: fixedBase{"bpdb:1,2,3,4,5,6/7,8,9,10,11"}}
+	e := EstimateRun(cfg)
+	require.True(t, e.Known)
+	assert.Equal(t, []float64{7074514, 32805144, 72552838}, e.Levels)
+	assert.InDelta(t, 7074514+32805144+72552838, e.Members, 1)
+	gap := EstimateRun(Config{Rows: 4, Cols: 4, MaxGap: 2, Cells: []int{8}})
+	require.True(t, gap.Known)
+	cfg4 := Config{Rows: 4, Cols: 4, MaxGap: 2, Cells: []int{8}, Base: fixedBase{"bpdbr:7-8"}}
+	assert.False(t, EstimateRun(cfg4).Known, "no measured levels of this base on 4x4")
+	s := EstimateRunLevels(cfg4, []float64{1e11, 3e11})
+	require.True(t, s.Known)
+	assert.Equal(t, 4e11, s.Members)
+	assert.Greater(t, s.CPU, gap.CPU)
+}
+
+// fixedBase is a base of a given spec for the estimate, which never asks
+// its values (0 everywhere).
+type fixedBase struct{ spec string }
+
+func (f fixedBase) H(key uint64) int { return 0 }
+func (f fixedBase) ID() keyset.Base {
+	return keyset.Base{Spec: f.spec, Digest: [32]byte{1}}
+}
+func (fixedBase) Symmetric() bool { return true }
