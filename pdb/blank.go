@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/ida"
@@ -130,7 +131,7 @@ func (s *Databases) UnitStep() error {
 	if s.Blank {
 		return nil
 	}
-	return fmt.Errorf("%w: the %s databases take the minimum over the blank's cell, so one move can change their sum by 0 or by up to %d; build the blank-aware databases (gapset pdb build --blank)",
+	return fmt.Errorf("%w: the %s databases take the minimum over the blank's cell, so one move can change their sum by 3 or more (a group's value by up to %d); build the blank-aware databases (gapset pdb build --blank)",
 		ErrNotUnitStep, s.Part.Name, s.Step())
 }
 
@@ -252,4 +253,22 @@ func (l *Lookup) sum(pos *[encode.MaxCells]uint8, blank int) int {
 		return md + s
 	}
 	return s
+}
+
+// blankMax is the largest value of a blank-aware table.
+func blankMax(geo *encode.Geometry, group []uint8, nib []uint8, workers int) int {
+	f := geo.N - len(group)
+	var top atomic.Int64
+	forBlocks(geo, group, Entries(geo.N, len(group)), workers, func(r0 int, md []int8) int {
+		m := int64(0)
+		for d, dist := range md {
+			for i := (r0 + d) * f; i < (r0+d+1)*f; i++ {
+				m = max(m, int64(dist)+2*int64(nibble(nib, i)))
+			}
+		}
+		for old := top.Load(); m > old && !top.CompareAndSwap(old, m); old = top.Load() {
+		}
+		return -1
+	})
+	return int(top.Load())
 }

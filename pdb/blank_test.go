@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -281,4 +283,249 @@ func TestUnitStepRefuses(t *testing.T) {
 		require.ErrorIs(t, err, ErrNotUnitStep, tc.h.Name())
 		assert.ErrorContains(t, err, tc.why)
 	}
+}
+
+// The 3x4 split of the issue: tiles 1-6 and 7-11.
+func split3x4(t testing.TB, blank bool) Partition {
+	t.Helper()
+	part, err := ParsePartition("1-6/7-11", 3, 4)
+	require.NoError(t, err)
+	part.Blank = blank
+	return part
+}
+
+// BuildFiles writes blank-aware files under their own names; Load reads
+// them back as BuildBlankSet builds them, checks the small table whole
+// (built again) and the large one by samples; the blank-minimised load
+// of the same directory finds its own files missing; DiskNeed is the
+// files' size; BuildMemory counts a byte an entry while the values are
+// gathered.
+func TestBlankFilesRoundTrip(t *testing.T) {
+	part := split3x4(t, true)
+	dir := t.TempDir()
+	var written []Written
+	require.NoError(t, BuildFiles(context.Background(), part, dir, 2, false, nil, func(w Written) { written = append(written, w) }))
+	want, err := BuildSet(context.Background(), part, 2, nil)
+	require.NoError(t, err)
+	paths := part.Paths(dir)
+	assert.Equal(t, "3x4-1-2-3-4-5-6-blank.pdb", filepath.Base(paths[0]))
+	assert.Equal(t, "3x4-7-8-9-10-11-blank.pdb", filepath.Base(paths[1]))
+	s, err := Load(dir, part)
+	require.NoError(t, err)
+	assert.True(t, s.Blank)
+	assert.Equal(t, want.Nibbles, s.Nibbles)
+	assert.Equal(t, []int{1, 1}, s.Steps)
+	assert.Equal(t, paths[:1], s.Sampled, "3,991,680 entries are not built again at load; 665,280 are")
+	var size int64
+	geo, err := encode.NewGeometry(3, 4)
+	require.NoError(t, err)
+	for gi, w := range written {
+		assert.Equal(t, paths[gi], w.Path)
+		assert.Equal(t, BlankEntries(12, len(part.Groups[gi])), w.Entries)
+		top := 0
+		for i := 0; i < w.Entries; i++ {
+			pos := make([]uint8, len(part.Groups[gi]))
+			used := placement.Unrank(i/(12-len(pos)), pos, 12)
+			top = max(top, blankValue(geo, part.Groups[gi], s.Nibbles[gi], pos, placement.SelectFree(used, i%(12-len(pos)))))
+		}
+		assert.Equal(t, top, w.Max)
+		st, err := os.Stat(w.Path)
+		require.NoError(t, err)
+		size += st.Size()
+	}
+	assert.Equal(t, size, part.DiskNeed(t.TempDir(), false))
+	assert.Equal(t, int64(665280*4+3991680), part.BuildMemory(false), "the 6-tile group: words of 4 bytes and a byte an entry")
+	assert.Equal(t, int64(665280*4), split3x4(t, false).BuildMemory(true), "blank-minimised: the search table, given back as the result fills")
+
+	_, err = Load(dir, split3x4(t, false))
+	require.ErrorIs(t, err, ErrMissing)
+	assert.NotContains(t, err.Error(), "--blank")
+	_, err = Load(t.TempDir(), part)
+	require.ErrorIs(t, err, ErrMissing)
+	assert.ErrorContains(t, err, "gapset pdb build --partition 1-6/7-11 --rows 3 --cols 4 --blank --out")
+}
+
+// A load refuses the other kind's file under a name, and damage behind a
+// recomputed checksum: the goal's entries (always checked), an entry of
+// the small table (built again), a jump along moves in the large one
+// (sampled: every entry of a placement raised).
+func TestBlankLoadRefuses(t *testing.T) {
+	part := split3x4(t, true)
+	plain := split3x4(t, false)
+	dir := t.TempDir()
+	require.NoError(t, BuildFiles(context.Background(), part, dir, 2, false, nil, nil))
+	require.NoError(t, BuildFiles(context.Background(), plain, dir, 2, true, nil, nil))
+	bpaths, ppaths := part.Paths(dir), plain.Paths(dir)
+	good := make([][]byte, 2)
+	for i, p := range bpaths {
+		var err error
+		good[i], err = os.ReadFile(p)
+		require.NoError(t, err)
+	}
+	restore := func() {
+		for i, p := range bpaths {
+			require.NoError(t, os.WriteFile(p, good[i], 0o644))
+		}
+	}
+	// the kinds swapped
+	plainFile, err := os.ReadFile(ppaths[1])
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(bpaths[1], plainFile, 0o644))
+	_, err = Load(dir, part)
+	require.ErrorIs(t, err, ErrCorrupt)
+	assert.ErrorContains(t, err, "format version 2, want 3 (a blank-aware database)")
+	restore()
+	require.NoError(t, os.WriteFile(ppaths[1], good[1], 0o644))
+	_, err = Load(dir, plain)
+	require.ErrorIs(t, err, ErrCorrupt)
+	assert.ErrorContains(t, err, "format version 3 (a blank-aware database)")
+
+	nibs := make([][]uint8, 2)
+	for gi, g := range part.Groups {
+		nibs[gi], err = BuildBlank(context.Background(), 3, 4, g, 2, nil)
+		require.NoError(t, err)
+	}
+	damage := func(gi int, change func(nib []uint8)) error {
+		restore()
+		nib := append([]uint8(nil), nibs[gi]...)
+		change(nib)
+		require.NoError(t, WriteBlank(bpaths[gi], 3, 4, part.Groups[gi], nib))
+		_, err := Load(dir, part)
+		return err
+	}
+	setEntry := func(nib []uint8, i int, e uint8) {
+		nib[i>>1] = nib[i>>1]&^(15<<(uint(i&1)<<2)) | e<<(uint(i&1)<<2)
+	}
+	// the goal with the blank in its home region, raised
+	g0 := part.Groups[0]
+	home := make([]uint8, len(g0))
+	var used uint32
+	for i, tl := range g0 {
+		home[i] = tl - 1
+		used |= 1 << (tl - 1)
+	}
+	goal := placement.Rank(home, 12)*(12-len(g0)) + placement.Digit(used, 11)
+	err = damage(0, func(nib []uint8) { setEntry(nib, goal, 1) })
+	require.ErrorIs(t, err, ErrCorrupt)
+	assert.ErrorContains(t, err, "with the group home and the blank on cell 11 the entry is 2")
+	// the small table: one entry raised by 2
+	err = damage(1, func(nib []uint8) { setEntry(nib, 5000, nibble(nib, 5000)+1) })
+	require.ErrorIs(t, err, ErrCorrupt)
+	assert.ErrorContains(t, err, "the table built again has")
+	// the large table: the entries of every placement with tile 1 on
+	// cells 6-11 raised by 2: some moves of tile 1 across that border
+	// change the value by 3, and the samples meet them
+	err = damage(0, func(nib []uint8) {
+		pos := make([]uint8, len(g0))
+		for r := 0; r < Entries(12, len(g0)); r++ {
+			placement.Unrank(r, pos, 12)
+			if pos[0] < 6 {
+				continue
+			}
+			for j := 0; j < 12-len(g0); j++ {
+				i := r*(12-len(g0)) + j
+				setEntry(nib, i, min(nibble(nib, i)+1, 15))
+			}
+		}
+	})
+	require.ErrorIs(t, err, ErrCorrupt)
+	assert.ErrorContains(t, err, "not one apart")
+	restore()
+	_, err = Load(dir, part)
+	require.NoError(t, err)
+}
+
+// On 3x4 with the split 1-6 / 7-11, over 20,000 uniform random boards and
+// every move from each: the blank-aware sum changes by exactly one on
+// every move, has Manhattan distance's parity and is at least the
+// blank-minimised sum; on 40 of the boards it is at most the optimal
+// length (found by IDA* with the blank-minimised databases) and IDA* with
+// it finds the same length.
+func TestBlank3x4Sample(t *testing.T) {
+	blank, err := BuildSet(context.Background(), split3x4(t, true), 2, nil)
+	require.NoError(t, err)
+	minimised, err := BuildSet(context.Background(), split3x4(t, false), 2, nil)
+	require.NoError(t, err)
+	look, err := blank.NewLookup(false)
+	require.NoError(t, err)
+	low, err := minimised.NewLookup(false)
+	require.NoError(t, err)
+	hist := map[int]int{}
+	above := 0
+	for i, in := range encode.RandomInstances(52, 20000, 3, 4) {
+		b := in.Board
+		v, w := look.Value(b.Tiles), low.Value(b.Tiles)
+		require.GreaterOrEqual(t, v, w, "board %s", b)
+		if v > w {
+			above++
+		}
+		require.Zero(t, (v-b.Manhattan())&1, "board %s", b)
+		moveChanges(b, look.Value, hist)
+		if i < 40 {
+			ref, err := ida.Solve(b, &Heuristic{DBs: minimised}, ida.Options{})
+			require.NoError(t, err)
+			require.LessOrEqual(t, v, ref.Length, "board %s", b)
+			got, err := ida.Solve(b, &Heuristic{DBs: blank}, ida.Options{})
+			require.NoError(t, err)
+			require.Equal(t, ref.Length, got.Length, "board %s", b)
+		}
+	}
+	assert.Equal(t, []int{-1, 1}, keys(hist), "changes along moves")
+	assert.Positive(t, above)
+	t.Logf("blank-aware above the blank-minimised sum on %d of 20,000 boards", above)
+}
+
+// The blank-minimised databases of the same split are not unit-step:
+// over the moves of 20,000 uniform random boards their sum changes by an
+// odd number (it has Manhattan distance's parity), by 3 or more on some
+// moves; UnitStep refuses them. The test logs the shares (the figures of
+// docs/pattern-databases.md).
+func TestBlankMinimisedJumps(t *testing.T) {
+	minimised, err := BuildSet(context.Background(), split3x4(t, false), 2, nil)
+	require.NoError(t, err)
+	low, err := minimised.NewLookup(false)
+	require.NoError(t, err)
+	hist := map[int]int{}
+	for _, in := range encode.RandomInstances(53, 20000, 3, 4) {
+		moveChanges(in.Board, low.Value, hist)
+	}
+	total, jumps := 0, 0
+	for d, c := range hist {
+		require.NotZero(t, d&1, "a change of %d", d)
+		total += c
+		if d >= 3 || d <= -3 {
+			jumps += c
+		}
+	}
+	assert.Positive(t, jumps)
+	var lines []string
+	for _, d := range keys(hist) {
+		lines = append(lines, fmt.Sprintf("%+d: %d (%.2f%%)", d, hist[d], 100*float64(hist[d])/float64(total)))
+	}
+	t.Logf("changes of the blank-minimised sum over %d moves: %s; by 3 or more: %.2f%%", total, strings.Join(lines, ", "), 100*float64(jumps)/float64(total))
+	err = UnitStep(&Heuristic{DBs: minimised})
+	require.ErrorIs(t, err, ErrNotUnitStep)
+	assert.ErrorContains(t, err, fmt.Sprintf("by 3 or more (a group's value by up to %d)", minimised.Step()))
+}
+
+// The blank-aware files of a named partition are checked whole by their
+// digests: none is listed as sampled, each is recorded as hashed against
+// its digest, and a file whose table differs (checksum recomputed) is
+// refused.
+func TestBlankNamedFilesCheckedWhole(t *testing.T) {
+	part, err := ParsePartition("4-4", 3, 3)
+	require.NoError(t, err)
+	part.Blank = true
+	dir := t.TempDir()
+	require.NoError(t, BuildFiles(context.Background(), part, dir, 1, false, nil, nil))
+	v := OpenVerified(filepath.Join(t.TempDir(), "record"))
+	s, err := LoadVerified(dir, part, v)
+	require.NoError(t, err)
+	assert.Empty(t, s.Sampled)
+	assert.Len(t, v.known, 2, "both files hashed and found equal to their digests")
+	nib := append([]uint8(nil), s.Nibbles[1]...)
+	nib[len(nib)-1] ^= 0x11
+	require.NoError(t, WriteBlank(part.Paths(dir)[1], 3, 3, part.Groups[1], nib))
+	_, err = Load(dir, part)
+	assert.ErrorIs(t, err, ErrCorrupt)
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"math/bits"
 	"path/filepath"
+	"strings"
 	"unsafe"
 
 	"github.com/gapset/gapset/encode"
@@ -89,16 +90,19 @@ func loadSet(dir string, part Partition, v *Verified, later bool) (*Databases, [
 	data := make([][]uint8, len(part.Groups))
 	compact := make([]bool, len(part.Groups))
 	whole := make([]bool, len(part.Groups))
-	s := &Databases{Part: part, Steps: make([]int, len(part.Groups))}
+	s := &Databases{Part: part, Steps: make([]int, len(part.Groups)), Blank: part.Blank}
 	errs := make([]error, len(part.Groups))
 	pending := make([]*safe.Pending, len(part.Groups))
 	hint := fmt.Sprintf("build it with: gapset pdb build --partition %s --rows %d --cols %d --out %s", part.Name, part.Rows, part.Cols, dir)
+	if part.Blank {
+		hint = strings.Replace(hint, " --out ", " --blank --out ", 1)
+	}
 	var wg safe.Group
 	for i, g := range part.Groups {
 		wg.Go(func() {
-			path := filepath.Join(dir, FileName(part.Rows, part.Cols, g))
+			path := filepath.Join(dir, part.fileName(g))
 			var st stored
-			st, errs[i] = readRaw(path, part.Rows, part.Cols, g, v, later)
+			st, errs[i] = readKind(path, part.Rows, part.Cols, g, part.Blank, v, later)
 			data[i], compact[i], s.Steps[i], whole[i], pending[i] = st.data, st.compact, st.step, st.whole, st.later
 			switch {
 			case errors.Is(errs[i], fs.ErrNotExist):

@@ -369,6 +369,17 @@ func TestParsePartition(t *testing.T) {
 	}
 	_, err = ParsePartition("7-8", 3, 3)
 	assert.ErrorContains(t, err, "4x4")
+	// ranges of tiles
+	p, err = ParsePartition("1-6/7-11", 3, 4)
+	require.NoError(t, err)
+	assert.Equal(t, [][]uint8{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11}}, p.Groups)
+	p, err = ParsePartition("1,5-6/2-4,7-8", 3, 3)
+	require.NoError(t, err)
+	assert.Equal(t, [][]uint8{{1, 5, 6}, {2, 3, 4, 7, 8}}, p.Groups)
+	for _, bad := range []string{"1-3-4/5-8", "4-1/5-8", "1-/2-8", "-1/2-8", "1-4/4-8", "1-4/5-9", "1-4/5-7"} {
+		_, err := ParsePartition(bad, 3, 3)
+		assert.Error(t, err, bad)
+	}
 }
 
 func FuzzDecode(f *testing.F) {

@@ -40,9 +40,9 @@ var ErrFailed = errors.New("verification failed")
 //     entry counted against the header's counts, and the table built again
 //     from the level files it names when they are found beside it (same
 //     names and CRCs) and compared byte for byte;
-//   - pattern databases: the group its file name says (as a load
-//     requires), checksum, the load-time checks, and the whole table built
-//     again and compared byte for byte.
+//   - pattern databases (blank-aware ones too): the group and kind its
+//     file name says (as a load requires), checksum, the load-time checks,
+//     and the whole table built again and compared byte for byte.
 func File(ctx context.Context, path string, workers int) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -251,9 +251,19 @@ func verifyBDDWithin(ctx context.Context, path string, avail uint64) (string, er
 }
 
 func verifyPDB(ctx context.Context, path string, workers int) (string, error) {
-	rows, cols, group, table, step, err := pdb.ReadAny(path)
+	rows, cols, group, blank, table, step, err := pdb.ReadAny(path)
 	if err != nil {
 		return "", failed(err)
+	}
+	if blank {
+		want, err := pdb.BuildBlank(ctx, rows, cols, group, workers, nil)
+		if err != nil {
+			return "", err
+		}
+		if i := firstDiff(table, want); i >= 0 {
+			return "", fmt.Errorf("%w: %s: byte %d of the blank-aware entries is %#02x, built again %#02x", ErrFailed, path, i, table[i], want[i])
+		}
+		return fmt.Sprintf("%s: blank-aware pattern database of group %v on %dx%d, %d entries: equal to the table built again", path, group, rows, cols, pdb.BlankEntries(rows*cols, len(group))), nil
 	}
 	want, wstep, err := pdb.Build(ctx, rows, cols, group, workers, nil)
 	if err != nil {
