@@ -20,7 +20,7 @@ import (
 // header of gap levels keeps every byte it had.
 func TestResidualDatabaseRecordsItsBase(t *testing.T) {
 	tr := truth3x3()
-	base := keyset.Base{Spec: "bpdb:4-4", Digest: [32]byte{7, 7}}
+	base := keyset.Base{Spec: "pdbb:4-4", Digest: [32]byte{7, 7}}
 	dir := t.TempDir()
 	write := func(b keyset.Base, gap int, keys []uint64) string {
 		h := keyset.Header{Rows: 3, Cols: 3, Cells: 6, Gap: gap, Base: b}
@@ -54,7 +54,7 @@ func TestResidualDatabaseRecordsItsBase(t *testing.T) {
 	d.Close()
 	assert.Equal(t, byte(1), raw[61])
 
-	other := write(keyset.Base{Spec: "bpdb:3-5", Digest: [32]byte{8}}, 2, tr.levels[1])
+	other := write(keyset.Base{Spec: "pdbb:3-5", Digest: [32]byte{8}}, 2, tr.levels[1])
 	_, err = FromKeyFiles([]string{paths[0], other, paths[2]}, 0, nil)
 	assert.ErrorIs(t, err, ErrLevels)
 	assert.ErrorContains(t, err, "one database holds the levels of one base")

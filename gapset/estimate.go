@@ -171,7 +171,7 @@ type residualKey struct {
 // 7-11 databases, 2026-12-02 (docs/residual/counts-3x4.tsv; the levels of
 // the r <= 8 run).
 var measuredResidual = map[residualKey][]float64{
-	{3, 4, "bpdb:1,2,3,4,5,6/7,8,9,10,11"}: {7074514, 32805144, 72552838, 77474913, 39244634},
+	{3, 4, "pdbb:1-6/7-11"}: {7074514, 32805144, 72552838, 77474913, 39244634},
 }
 
 // residualCPU is the CPU per member of a residual enumeration against a

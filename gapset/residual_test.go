@@ -299,14 +299,14 @@ func TestResidualTransposeNeedsSymmetricBase(t *testing.T) {
 // table's) or, without them, not at all until levels are given (sampled):
 // never from the gap sets' growth.
 func TestResidualEstimate(t *testing.T) {
-	cfg := Config{Rows: 3, Cols: 4, MaxGap: 4, Cells: []int{12, 8}, Base: fixedBase{"bpdb:1,2,3,4,5,6/7,8,9,10,11"}}
+	cfg := Config{Rows: 3, Cols: 4, MaxGap: 4, Cells: []int{12, 8}, Base: fixedBase{"pdbb:1-6/7-11"}}
 	e := EstimateRun(cfg)
 	require.True(t, e.Known)
 	assert.Equal(t, []float64{7074514, 32805144, 72552838}, e.Levels)
 	assert.InDelta(t, 7074514+32805144+72552838, e.Members, 1)
 	gap := EstimateRun(Config{Rows: 4, Cols: 4, MaxGap: 2, Cells: []int{8}})
 	require.True(t, gap.Known)
-	cfg4 := Config{Rows: 4, Cols: 4, MaxGap: 2, Cells: []int{8}, Base: fixedBase{"bpdbr:7-8"}}
+	cfg4 := Config{Rows: 4, Cols: 4, MaxGap: 2, Cells: []int{8}, Base: fixedBase{"pdb78b"}}
 	assert.False(t, EstimateRun(cfg4).Known, "no measured levels of this base on 4x4")
 	s := EstimateRunLevels(cfg4, []float64{1e11, 3e11})
 	require.True(t, s.Known)

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
 
 	"github.com/gapset/gapset/encode"
@@ -19,26 +18,16 @@ import (
 // A base is the heuristic h that residual sets are relative to
 // (gapset.Base; docs/residual/README.md): `gapset enumerate --base` names
 // it, the set files and gap databases record its spec and digest, and
-// the residual heuristic adds their levels to it. Its spec is
-//
-//	md            Manhattan distance: the gap sets themselves
-//	bpdb:P        the blank-aware additive databases of partition P (a
-//	              named one such as 7-8, or groups such as 1,2,3,4,5,6/7,8,9,10,11)
-//	bpdbr:P       their maximum with the transpose's value (square boards):
-//	              symmetric, so canonical layers apply
-//
-// or any registered heuristic spec, which is refused unless it changes by
-// exactly 1 on every move (pdb.UnitStep says why not: pdb78 takes the
-// minimum over the blank's cell).
+// the residual heuristic adds their levels to it. Its spec is `md`
+// (Manhattan distance: the gap sets themselves) or a heuristic spec of
+// blank-aware databases: `pdbb:P`, `pdbbr:P` (with the transpose's value,
+// symmetric, so canonical layers apply), `pdb78b`. Any other spec is
+// refused with the reason pdb.UnitStep gives (pdb78 takes the minimum
+// over the blank's cell: a move can change it by 3).
 
 // ErrBase marks a base spec that cannot be used (unknown, or without the
 // property the residual sets need). Bad input.
 var ErrBase = errors.New("bad base heuristic")
-
-// smallBlank bounds the entries of a blank-aware table built in memory when
-// its file is not in the database directory: the 3x4 board's 6-tile group
-// (3,991,680 entries, a second or two), never a 4x4 one.
-const smallBlank = 1 << 23
 
 // Base is a resolved base: the enumerator's view and the search's.
 type Base struct {
@@ -54,73 +43,28 @@ func (r *Resolver) Base(spec string) (Base, error) {
 		m, err := gapset.NewManhattanBase(rows, cols)
 		return Base{Base: m, Heuristic: ida.Manhattan{}}, err
 	}
-	name, part, ok := strings.Cut(spec, ":")
-	if ok && (name == "bpdb" || name == "bpdbr") {
-		return r.blankBase(spec, part, name == "bpdbr")
+	if len(spec) > keyset.BaseSpecLen {
+		return Base{}, fmt.Errorf("%w: %s: a set file holds a base spec of at most %d bytes", ErrBase, quote(spec), keyset.BaseSpecLen)
 	}
 	h, err := r.Resolve(spec)
 	if err != nil {
-		return Base{}, fmt.Errorf("%w: %s: %w (a base is md, bpdb:PARTITION or bpdbr:PARTITION)", ErrBase, quote(spec), err)
+		return Base{}, fmt.Errorf("%w: %s: %w (a base is md, or blank-aware databases: pdbb:PARTITION, pdbbr:PARTITION, pdb78b)", ErrBase, quote(spec), err)
 	}
 	if err := pdb.UnitStep(h); err != nil {
 		return Base{}, fmt.Errorf("%w: %s: %w", ErrBase, quote(spec), err)
 	}
-	if _, ok := h.(ida.Manhattan); ok {
+	switch x := h.(type) {
+	case ida.Manhattan:
 		return r.Base("md")
-	}
-	return Base{}, fmt.Errorf("%w: %s changes by one a move, but is not a base the enumerator computes: use md, bpdb:PARTITION or bpdbr:PARTITION", ErrBase, quote(spec))
-}
-
-// blankBase loads (or, small, builds) the blank-aware databases of a
-// partition.
-func (r *Resolver) blankBase(spec, partition string, transpose bool) (Base, error) {
-	rows, cols := r.opt.Rows, r.opt.Cols
-	if len(spec) > keyset.BaseSpecLen {
-		return Base{}, fmt.Errorf("%w: %s: a set file holds a base spec of at most %d bytes (name the partition)", ErrBase, quote(spec), keyset.BaseSpecLen)
-	}
-	if transpose && rows != cols {
-		return Base{}, fmt.Errorf("%w: %s takes the transpose's value: a square board, not %dx%d", ErrBase, quote(spec), rows, cols)
-	}
-	part, err := pdb.ParsePartition(partition, rows, cols)
-	if err != nil {
-		return Base{}, fmt.Errorf("%w: %s: %w", ErrBase, quote(spec), err)
-	}
-	part.Blank = true
-	key := "blank/" + spec
-	set, ok := r.pdbs[key]
-	if !ok {
-		set, err = pdb.LoadVerified(r.PDBDir(), part, r.opt.PDBVerified)
-		if errors.Is(err, pdb.ErrMissing) && r.smallBlank(part) {
-			set, err = pdb.BuildBlankSet(context.Background(), part, runtime.NumCPU(), nil)
-			if err == nil && r.opt.Note != nil {
-				r.opt.Note(fmt.Sprintf("%s: the blank-aware databases are not in %s; built in memory (small tables)", spec, r.PDBDir()))
-			}
-		}
+	case *pdb.Heuristic:
+		look, err := x.DBs.NewLookup(x.Transpose)
 		if err != nil {
 			return Base{}, fmt.Errorf("%w: %s: %w", ErrBase, quote(spec), err)
 		}
-		r.pdbs[key] = set
+		id := keyset.Base{Spec: spec, Digest: blankDigest(x.DBs, x.Transpose)}
+		return Base{Base: lookupBase{look: look, id: id, symmetric: x.Transpose}, Heuristic: x}, nil
 	}
-	h := &pdb.Heuristic{DBs: set, Transpose: transpose, Label: spec}
-	if err := pdb.UnitStep(h); err != nil {
-		return Base{}, fmt.Errorf("%w: %s: %w", ErrBase, quote(spec), err)
-	}
-	look, err := set.NewLookup(transpose)
-	if err != nil {
-		return Base{}, fmt.Errorf("%w: %s: %w", ErrBase, quote(spec), err)
-	}
-	return Base{Base: lookupBase{look: look, id: keyset.Base{Spec: spec, Digest: blankDigest(set, transpose)}, symmetric: transpose}, Heuristic: h}, nil
-}
-
-// smallBlank reports whether every table of part is small enough to build
-// at once (a second or two) when its files are missing.
-func (r *Resolver) smallBlank(part pdb.Partition) bool {
-	for _, g := range part.Groups {
-		if pdb.BlankEntries(part.Rows*part.Cols, len(g)) > smallBlank {
-			return false
-		}
-	}
-	return true
+	return Base{}, fmt.Errorf("%w: %s changes by one a move, but is not a base the enumerator computes: use md or blank-aware databases (pdbb:PARTITION, pdbbr:PARTITION, pdb78b)", ErrBase, quote(spec))
 }
 
 // blankDigest identifies blank-aware databases and the transpose mode:

@@ -118,7 +118,7 @@ func residualEntries() []Entry {
 		for _, tr := range []bool{false, true} {
 			name, what := "res"+strconv.Itoa(g), ""
 			if tr {
-				name, what = name+"r", ", asking about the transpose too (a symmetric base: bpdbr)"
+				name, what = name+"r", ", asking about the transpose too (a symmetric base: pdbbr, pdb78b)"
 			}
 			es = append(es, Entry{
 				Name:    name,
@@ -174,7 +174,7 @@ func (r *Resolver) residualHeuristic(maxGap, cells int, transpose bool) (gapdb.R
 		return gapdb.Residual{}, fmt.Errorf("%s: the databases are relative to %s, but the base built from --pdb %s is %s: other tables", strings.Join(names, ", "), h.BaseID, r.PDBDir(), base.ID())
 	}
 	if transpose && !base.Symmetric() {
-		return gapdb.Residual{}, fmt.Errorf("res%dr asks the databases about the transpose: their base %s is not symmetric (bpdbr is)", maxGap, h.BaseID.Spec)
+		return gapdb.Residual{}, fmt.Errorf("res%dr asks the databases about the transpose: their base %s is not symmetric (pdbbr and pdb78b are)", maxGap, h.BaseID.Spec)
 	}
 	tm, ok := base.Heuristic.(ida.TrackerMaker)
 	if !ok {

@@ -24,7 +24,7 @@ import (
 const counts3x4 = "../docs/residual/counts-3x4.tsv"
 
 // base3x4 is the table's base: the blank-aware databases of 1-6 / 7-11.
-const base3x4 = "bpdb:1,2,3,4,5,6/7,8,9,10,11"
+const base3x4 = "pdbb:1-6/7-11"
 
 // countKey is a row of the table: the set (gap or res), its bound k and
 // the cells it is projected onto (the last ones).
@@ -73,7 +73,7 @@ func readCounts(t *testing.T) map[countKey]int64 {
 func TestResidual3x4CountsMatchBFS(t *testing.T) {
 	slowtest.Skip(t, "filter a full BFS of the 3x4 board (239,500,800 boards, about two minutes)")
 	want := readCounts(t)
-	b, err := New(Options{Rows: 3, Cols: 4}).Base(base3x4)
+	b, err := New(Options{Rows: 3, Cols: 4, PDBDir: blankDir(t, "1-6/7-11", 3, 4)}).Base(base3x4)
 	require.NoError(t, err)
 	dist, err := encode.DistanceTable(context.Background(), 3, 4)
 	require.NoError(t, err)
@@ -151,7 +151,8 @@ func atMost(a []uint8, k int) int64 {
 // base's own optimal lengths on random boards.
 func TestResidual3x4Sample(t *testing.T) {
 	want := readCounts(t)
-	b, err := New(Options{Rows: 3, Cols: 4}).Base(base3x4)
+	dir := blankDir(t, "1-6/7-11", 3, 4)
+	b, err := New(Options{Rows: 3, Cols: 4, PDBDir: dir}).Base(base3x4)
 	require.NoError(t, err)
 	cells := []int{12, 8, 6}
 	res, err := gapset.ResidualLevelSets(context.Background(), b.Base, 3, 4, 0, cells, nil)
@@ -164,7 +165,7 @@ func TestResidual3x4Sample(t *testing.T) {
 	}
 	rdb := writeLevelDB(t, 3, 4, 8, b.ID(), res[8])
 	gdb := writeLevelDB(t, 3, 4, 8, keyset.Base{}, gaps[8])
-	r := New(Options{Rows: 3, Cols: 4, GapDBs: []string{rdb, gdb}})
+	r := New(Options{Rows: 3, Cols: 4, GapDBs: []string{rdb, gdb}, PDBDir: dir})
 	var hs []ida.Heuristic
 	for _, spec := range []string{"res0:8", "max(res0:8,gap0:8)"} {
 		h, err := r.Resolve(spec)

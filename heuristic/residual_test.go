@@ -60,21 +60,23 @@ func residualDBs(t *testing.T, b Base, rows, cols, maxGap int, cells []int) (res
 func TestResidualHeuristicEveryBoard(t *testing.T) {
 	for _, tc := range []struct {
 		rows, cols int
+		partition  string
 		spec       string
 		transpose  bool
 		solveEvery int // solve every board (1) or every n-th
 	}{
-		{3, 3, "bpdb:4-4", false, 7},
-		{3, 3, "bpdbr:4-4", true, 7},
-		{2, 4, "bpdb:1,2,3,4/5,6,7", false, 1},
+		{3, 3, "4-4", "pdbb:4-4", false, 7},
+		{3, 3, "4-4", "pdbbr:4-4", true, 7},
+		{2, 4, "1-4/5-7", "pdbb:1-4/5-7", false, 1},
 	} {
 		n := tc.rows * tc.cols
-		r := New(Options{Rows: tc.rows, Cols: tc.cols})
+		dir := blankDir(t, tc.partition, tc.rows, tc.cols)
+		r := New(Options{Rows: tc.rows, Cols: tc.cols, PDBDir: dir})
 		b, err := r.Base(tc.spec)
 		require.NoError(t, err)
 		const maxGap = 4
 		res, gaps := residualDBs(t, b, tc.rows, tc.cols, maxGap, []int{n, n - 3})
-		r = New(Options{Rows: tc.rows, Cols: tc.cols, GapDBs: append(res, gaps...)})
+		r = New(Options{Rows: tc.rows, Cols: tc.cols, GapDBs: append(res, gaps...), PDBDir: dir})
 		tr := map[bool]string{true: "r"}[tc.transpose]
 		whole, err := r.Resolve(fmt.Sprintf("res%d%s:%d", maxGap, tr, n))
 		require.NoError(t, err)
@@ -132,11 +134,15 @@ func position(b encode.Board) ida.Position {
 
 // A base without the property is refused with the reason (the usual
 // additive databases take the minimum over the blank's cell), as are an
-// unknown one and bpdbr off square boards; md is the gap sets' base.
+// unknown one and pdbbr off square boards; md is the gap sets' base.
 func TestBaseRefusals(t *testing.T) {
 	dir := pdb44Dir(t)
+	part, err := pdb.ParsePartition("4-4", 3, 3)
+	require.NoError(t, err)
+	part.Blank = true
+	require.NoError(t, pdb.BuildFiles(context.Background(), part, dir, 1, false, nil, nil))
 	r := New(Options{Rows: 3, Cols: 3, PDBDir: dir})
-	_, err := r.Base("pdb44")
+	_, err = r.Base("pdb44")
 	require.ErrorIs(t, err, ErrBase)
 	require.ErrorIs(t, err, pdb.ErrNotUnitStep)
 	assert.ErrorContains(t, err, "minimum over the blank")
@@ -144,40 +150,59 @@ func TestBaseRefusals(t *testing.T) {
 	require.ErrorIs(t, err, pdb.ErrNotUnitStep)
 	_, err = r.Base("nosuch")
 	assert.ErrorIs(t, err, ErrBase)
-	_, err = New(Options{Rows: 2, Cols: 4}).Base("bpdbr:1,2,3,4/5,6,7")
+	_, err = New(Options{Rows: 2, Cols: 4, PDBDir: dir}).Base("pdbbr:1-4/5-7")
 	assert.ErrorContains(t, err, "square board")
+	_, err = New(Options{Rows: 3, Cols: 3, PDBDir: t.TempDir()}).Base("pdbb:4-4")
+	assert.ErrorIs(t, err, pdb.ErrMissing, "the tables come from --pdb")
 	md, err := r.Base("md")
 	require.NoError(t, err)
 	assert.True(t, md.ID().IsZero())
-	b, err := New(Options{Rows: 3, Cols: 3}).Base("bpdbr:4-4")
+	b, err := r.Base("pdbbr:4-4")
 	require.NoError(t, err)
 	assert.True(t, b.Symmetric())
-	assert.Equal(t, "bpdbr:4-4", b.ID().Spec)
-	c, err := New(Options{Rows: 3, Cols: 3}).Base("bpdb:4-4")
+	assert.Equal(t, "pdbbr:4-4", b.ID().Spec)
+	c, err := r.Base("pdbb:4-4")
 	require.NoError(t, err)
+	assert.False(t, c.Symmetric())
 	assert.NotEqual(t, b.ID().Digest, c.ID().Digest, "the transpose mode is in the digest")
+	d, err := New(Options{Rows: 3, Cols: 3, PDBDir: dir}).Base("pdbb:1.2.3.4/5.6.7.8")
+	require.NoError(t, err)
+	assert.Equal(t, c.ID().Digest, d.ID().Digest, "the same tables, however the partition is written")
 }
 
 // The residual heuristic reads the residual databases only, and the gap
 // heuristics the gap databases only; a database of another base's levels
 // is refused.
 func TestResidualDatabasesKeptApart(t *testing.T) {
-	r := New(Options{Rows: 2, Cols: 4})
-	b, err := r.Base("bpdb:1,2,3,4/5,6,7")
+	dir := blankDir(t, "1-4/5-7", 2, 4)
+	r := New(Options{Rows: 2, Cols: 4, PDBDir: dir})
+	b, err := r.Base("pdbb:1-4/5-7")
 	require.NoError(t, err)
 	res, gaps := residualDBs(t, b, 2, 4, 2, []int{5})
-	only := New(Options{Rows: 2, Cols: 4, GapDBs: res})
+	only := New(Options{Rows: 2, Cols: 4, GapDBs: res, PDBDir: dir})
 	_, err = only.Resolve("gap2:5")
 	assert.ErrorContains(t, err, "no gap database (of gap levels)")
-	only = New(Options{Rows: 2, Cols: 4, GapDBs: gaps})
+	only = New(Options{Rows: 2, Cols: 4, GapDBs: gaps, PDBDir: dir})
 	_, err = only.Resolve("res2:5")
 	assert.ErrorContains(t, err, "no residual database")
 	d, err := gapdb.Open(res[0])
 	require.NoError(t, err)
 	_, err = gapdb.Heuristic{DBs: []*gapdb.DB{d}, Levels: 2}.NewEvaluator(2, 4)
-	assert.ErrorContains(t, err, "residual levels of the base bpdb:1,2,3,4/5,6,7")
-	other, err := New(Options{Rows: 2, Cols: 4}).Base("bpdb:1,2,5,6/3,4,7")
+	assert.ErrorContains(t, err, "residual levels of the base pdbb:1-4/5-7")
+	other, err := New(Options{Rows: 2, Cols: 4, PDBDir: blankDir(t, "1,2,5,6/3,4,7", 2, 4)}).Base("pdbb:1.2.5.6/3.4.7")
 	require.NoError(t, err)
 	_, err = gapdb.Residual{Base: other.Heuristic.(ida.TrackerMaker), BaseID: other.ID(), DBs: []*gapdb.DB{d}, Levels: 2}.NewEvaluator(2, 4)
-	assert.ErrorContains(t, err, "not of the base bpdb:1,2,5,6/3,4,7")
+	assert.ErrorContains(t, err, "not of the base pdbb:1.2.5.6/3.4.7")
+}
+
+// blankDir builds the blank-aware databases of a partition of a small
+// board into a directory of their own and returns it.
+func blankDir(t testing.TB, partition string, rows, cols int) string {
+	t.Helper()
+	dir := t.TempDir()
+	part, err := pdb.ParsePartition(partition, rows, cols)
+	require.NoError(t, err)
+	part.Blank = true
+	require.NoError(t, pdb.BuildFiles(context.Background(), part, dir, 2, false, nil, nil))
+	return dir
 }

@@ -32,8 +32,8 @@ func enumerateCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "raw-runs", Usage: "keep scratch runs as 8 bytes per key (default: delta-coded, a fraction of the disk)"},
 			&cli.IntFlag{Name: "max-step", Usage: "stop after `N` reverse moves and write no key-set file (calibration: the layers found are counted)"},
 			&cli.DurationFlag{Name: "checkpoint-every", Value: 30 * time.Second, Usage: "write a checkpoint after a step only when `DURATION` has passed since the last one (0: after every step)"},
-			&cli.StringFlag{Name: "base", Usage: "the residual sets of the base heuristic `SPEC` (optimum - h <= --gap): bpdb:PARTITION, bpdbr:PARTITION, md"},
-			&cli.StringFlag{Name: heuristic.OptPDB, Value: heuristic.DefaultPDBDir, Usage: "the blank-aware pattern databases of --base are in `DIR` (small ones are built in memory when it is not given)", Action: cmdline.InputDirFlag("--" + heuristic.OptPDB)},
+			&cli.StringFlag{Name: "base", Usage: "the residual sets of the base heuristic `SPEC` (optimum - h <= --gap): pdbb:PARTITION, pdbbr:PARTITION, pdb78b, md"},
+			&cli.StringFlag{Name: heuristic.OptPDB, Value: heuristic.DefaultPDBDir, Usage: "the blank-aware pattern databases of --base are in `DIR` (gapset pdb build --blank)", Action: cmdline.InputDirFlag("--" + heuristic.OptPDB)},
 			&cli.IntFlag{Name: "samples", Value: 200, Usage: "with --base and no measured levels of it, estimate them from `N` random boards solved optimally (0: no estimate)",
 				Action: func(_ *cli.Context, v int) error { return cmdline.InRange("--samples", v, 0, 1<<20) }},
 		),
@@ -137,12 +137,7 @@ func baseFlag(c *cli.Context, e *env, cfg *gapset.Config) (heuristic.Base, error
 		}
 		return heuristic.Base{}, nil
 	}
-	r := heuristic.New(heuristic.Options{Rows: cfg.Rows, Cols: cfg.Cols, PDBDir: c.String(heuristic.OptPDB), PDBVerified: pdbVerified(e), Context: e.context,
-		Note: func(s string) {
-			if !c.Bool("quiet") {
-				fmt.Fprintf(e.stderr, "gapset: %s\n", s)
-			}
-		}})
+	r := heuristic.New(heuristic.Options{Rows: cfg.Rows, Cols: cfg.Cols, PDBDir: c.String(heuristic.OptPDB), PDBVerified: pdbVerified(e), Context: e.context})
 	b, err := r.Base(spec)
 	r.SaveVerified() // best effort
 	if err != nil {

@@ -15,28 +15,29 @@ import (
 // max with the gap bound) finds the BFS lengths; the gap readers refuse
 // the residual sets.
 func TestResidualChain(t *testing.T) {
-	dir := t.TempDir()
-	base := "bpdbr:4-4"
+	dir, pdbDir := t.TempDir(), t.TempDir()
+	code, _, errs := runCmd(t, "", "pdb", "build", "-q", "--blank", "--partition", "4-4", "--rows", "3", "--cols", "3", "--out", pdbDir)
+	require.Equal(t, 0, code, errs)
+	base := "pdbbr:4-4"
 	var levels []string
 	for _, g := range []string{"0", "2", "4"} {
-		code, out, errs := runCmd(t, "", "enumerate", "--rows", "3", "--cols", "3", "--gap", g, "--cells", "6", "--base", base, "--out-dir", dir)
+		code, out, errs := runCmd(t, "", "enumerate", "--rows", "3", "--cols", "3", "--gap", g, "--cells", "6", "--base", base, "--pdb", pdbDir, "--out-dir", dir)
 		require.Equal(t, 0, code, errs)
-		assert.Contains(t, out, "# 3x3, r <= "+g+" (r = optimum - h, h the base bpdbr:4-4)")
+		assert.Contains(t, out, "# 3x3, r <= "+g+" (r = optimum - h, h the base pdbbr:4-4)")
 		assert.Contains(t, out, "r    h ")
-		assert.Contains(t, errs, "built in memory")
 		levels = append(levels, filepath.Join(dir, "Res"+g+"_6.keys"))
 	}
 	code, out, errs := runCmd(t, "", "count", levels[2])
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, out, "Res4_6 3x3 cells 6 gap 4 exact false")
-	assert.Contains(t, out, " base bpdbr:4-4 ")
+	assert.Contains(t, out, " base pdbbr:4-4 ")
 
 	db := filepath.Join(dir, "r.gapdb")
 	code, _, errs = runCmd(t, "", append([]string{"gapdb", "--out", db}, prefixEach("--keys", levels)...)...)
 	require.Equal(t, 0, code, errs)
 	truth := encode.Distances(3, 3)
 	for _, spec := range []string{"res4r:6", "res4:6"} {
-		code, out, errs = runCmd(t, "", "solve", "--rows", "3", "--cols", "3", "-H", spec, "--gapdb", db, "--format", "csv", "8 7 6 5 4 3 2 1 0")
+		code, out, errs = runCmd(t, "", "solve", "--rows", "3", "--cols", "3", "-H", spec, "--gapdb", db, "--pdb", pdbDir, "--format", "csv", "8 7 6 5 4 3 2 1 0")
 		require.Equal(t, 0, code, errs)
 		bd, err := encode.Parse("8 7 6 5 4 3 2 1 0", 3, 3)
 		require.NoError(t, err)
@@ -59,25 +60,32 @@ func TestResidualChain(t *testing.T) {
 // asymmetric base with --transpose given.
 func TestEnumerateBaseBadInput(t *testing.T) {
 	dir := t.TempDir()
-	code, _, errs := runCmd(t, "", "pdb", "build", "-q", "--partition", "4-4", "--rows", "3", "--cols", "3", "--out", dir)
-	require.Equal(t, 0, code, errs)
+	for _, blank := range []string{"", "--blank"} {
+		args := []string{"pdb", "build", "-q", "--partition", "4-4", "--rows", "3", "--cols", "3", "--out", dir}
+		if blank != "" {
+			args = append(args, blank)
+		}
+		code, _, errs := runCmd(t, "", args...)
+		require.Equal(t, 0, code, errs)
+	}
 	for _, c := range []struct {
 		args []string
 		msg  string
 	}{
 		{[]string{"--rows", "3", "--cols", "3", "--base", "nosuch"}, "bad base heuristic"},
 		{[]string{"--rows", "3", "--cols", "3", "--base", "pdb44", "--pdb", dir}, "minimum over the blank"},
-		{[]string{"--rows", "2", "--cols", "4", "--base", "bpdbr:1,2,3,4/5,6,7"}, "square board"},
+		{[]string{"--rows", "3", "--cols", "3", "--base", "pdbb:4-4", "--pdb", t.TempDir()}, "pdb build"},
+		{[]string{"--rows", "2", "--cols", "4", "--base", "pdbbr:1-4/5-7", "--pdb", dir}, "square board"},
 		{[]string{"--rows", "3", "--cols", "3", "--pdb", dir}, "--pdb applies to --base only"},
 		{[]string{"--rows", "3", "--cols", "3", "--samples", "5"}, "--samples applies to --base only"},
-		{[]string{"--rows", "3", "--cols", "3", "--base", "bpdb:4-4", "--transpose"}, "symmetric"},
+		{[]string{"--rows", "3", "--cols", "3", "--base", "pdbb:4-4", "--pdb", dir, "--transpose"}, "symmetric"},
 	} {
 		code, _, errs := runCmd(t, "", append([]string{"enumerate", "--out-dir", filepath.Join(dir, "o")}, c.args...)...)
 		assert.Equal(t, 2, code, "%v: %s", c.args, errs)
 		assert.Contains(t, errs, c.msg, "%v", c.args)
 	}
 	// The default --transpose gives way to an asymmetric base.
-	code, _, errs = runCmd(t, "", "enumerate", "-q", "--rows", "3", "--cols", "3", "--base", "bpdb:4-4", "--out-dir", filepath.Join(dir, "ok"))
+	code, _, errs := runCmd(t, "", "enumerate", "-q", "--rows", "3", "--cols", "3", "--base", "pdbb:4-4", "--pdb", dir, "--out-dir", filepath.Join(dir, "ok"))
 	assert.Equal(t, 0, code, errs)
 }
 
