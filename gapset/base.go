@@ -2,6 +2,7 @@ package gapset
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/keyset"
@@ -112,6 +113,9 @@ func (g *geometry) expandBase(keys, out []uint64, raise bool) int {
 // baseErr reports the first move met whose change of the base was not +1
 // or -1 (nil when none, or without a base).
 func (g *geometry) baseErr() error {
+	if g.bad == nil {
+		return nil
+	}
 	v := g.bad.Load()
 	if v == nil {
 		return nil
@@ -126,8 +130,9 @@ func (g *geometry) baseErr() error {
 // withBase returns a copy of g layered by b (nil: Manhattan distance, by
 // table).
 func (g *geometry) withBase(b Base) *geometry {
-	c := &geometry{Geometry: g.Geometry, mask: g.mask, ones: g.ones, highs: g.highs, raise: g.raise, goal: g.goal, base: b}
-	return c
+	c := *g
+	c.base, c.bad = b, new(atomic.Pointer[violation])
+	return &c
 }
 
 // baseID is the ID of b, zero for none.

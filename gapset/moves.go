@@ -26,7 +26,7 @@ type geometry struct {
 	// place (base.go): each move's direction is computed, and bad records
 	// the first move that changed it by other than 1.
 	base Base
-	bad  atomic.Pointer[violation]
+	bad  *atomic.Pointer[violation] // set with base
 }
 
 func newGeometry(rows, cols int) (*geometry, error) {
