@@ -79,8 +79,13 @@ func (r *Resolver) gapDBHeuristic(maxGap, cells, filter int, transpose bool) (ga
 	}
 	var names []string
 	top := -1
+	residual := 0
 	for _, d := range dbs {
-		if cells != 0 && len(d.Cells) != cells || !d.Base.IsZero() { // residual levels are the residual heuristic's
+		if cells != 0 && len(d.Cells) != cells {
+			continue
+		}
+		if !d.Base.IsZero() { // residual levels are the residual heuristic's
+			residual++
 			continue
 		}
 		top = max(top, d.MaxGap())
@@ -88,7 +93,10 @@ func (r *Resolver) gapDBHeuristic(maxGap, cells, filter int, transpose bool) (ga
 		names = append(names, d.Name())
 	}
 	if len(h.DBs) == 0 {
-		return gapdb.Heuristic{}, fmt.Errorf("no gap database (of gap levels) on %d cells given (--gapdb)", cells)
+		if residual > 0 {
+			return gapdb.Heuristic{}, fmt.Errorf("no gap database on %d cells given (--gapdb: %d of residual levels, which resG reads)", cells, residual)
+		}
+		return gapdb.Heuristic{}, fmt.Errorf("no gap database on %d cells given (--gapdb)", cells)
 	}
 	// Databases of fewer levels join one that reaches maxGap (their top
 	// entry is the bound "above their gap"); without one the name would lie.

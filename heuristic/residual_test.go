@@ -181,7 +181,7 @@ func TestResidualDatabasesKeptApart(t *testing.T) {
 	res, gaps := residualDBs(t, b, 2, 4, 2, []int{5})
 	only := New(Options{Rows: 2, Cols: 4, GapDBs: res, PDBDir: dir})
 	_, err = only.Resolve("gap2:5")
-	assert.ErrorContains(t, err, "no gap database (of gap levels)")
+	assert.ErrorContains(t, err, "no gap database on 5 cells given (--gapdb: 1 of residual levels, which resG reads)")
 	only = New(Options{Rows: 2, Cols: 4, GapDBs: gaps, PDBDir: dir})
 	_, err = only.Resolve("res2:5")
 	assert.ErrorContains(t, err, "no residual database")
