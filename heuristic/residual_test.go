@@ -206,3 +206,30 @@ func blankDir(t testing.TB, partition string, rows, cols int) string {
 	require.NoError(t, pdb.BuildFiles(context.Background(), part, dir, 2, false, nil, nil))
 	return dir
 }
+
+// SampleLevels estimates the residual levels from random boards solved
+// with the base: on 3x3, where BFS gives them exactly, each level with
+// many hits lands near its size.
+func TestSampleLevels(t *testing.T) {
+	dir := blankDir(t, "4-4", 3, 3)
+	b, err := New(Options{Rows: 3, Cols: 3, PDBDir: dir}).Base("pdbb:4-4")
+	require.NoError(t, err)
+	s, err := SampleLevels(context.Background(), b, 3, 3, 4, 600, 7)
+	require.NoError(t, err)
+	require.Len(t, s.Levels, 3)
+	exact := make([]float64, 3)
+	for k, d := range encode.Distances(3, 3) {
+		if r := d - b.H(k); r <= 4 {
+			exact[r/2]++
+		}
+	}
+	hits := 0
+	for j, h := range s.Hits {
+		hits += h
+		if h >= 50 {
+			assert.InEpsilon(t, exact[j], s.Levels[j], 0.35, "level r=%d from %d hits", 2*j, h)
+		}
+	}
+	assert.LessOrEqual(t, hits, 600)
+	assert.Contains(t, s.String(), "600 random boards")
+}
