@@ -71,7 +71,7 @@ func readCounts(t *testing.T) map[countKey]int64 {
 // boards, and the projections the patterns of the last 8 and 6 cells of
 // the boards within them. The enumerated R<=0 and R<=2 are the BFS's too,
 // board by board: each member's r is within its level, and the counts
-// agree. Minutes and 1.5 GB: GAPSET_SLOW=1.
+// agree. Minutes and about 3 GB: GAPSET_SLOW=1.
 func TestResidual3x4CountsMatchBFS(t *testing.T) {
 	slowtest.Skip(t, "filter a full BFS of the 3x4 board (239,500,800 boards, minutes)")
 	want := readCounts(t)
