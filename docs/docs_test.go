@@ -158,12 +158,12 @@ func TestIndexListsEverything(t *testing.T) {
 
 // TestHeuristicsPageListsEveryName: the one list of heuristics names every
 // registered one; a family such as pdb78+gap2r-gapfirst is listed with G
-// for the gap (pdb78+gapGr-gapfirst).
+// for the gap (pdb78+gapGr-gapfirst), res8r as resGr.
 func TestHeuristicsPageListsEveryName(t *testing.T) {
 	text := read(t, "docs/heuristics.md")
-	gap := regexp.MustCompile(`gap[0-9]`)
+	gap := regexp.MustCompile(`(gap|res)[0-9]`)
 	for _, e := range heuristic.Entries() {
-		family := gap.ReplaceAllString(e.Name, "gapG")
+		family := gap.ReplaceAllString(e.Name, "${1}G")
 		assert.True(t, strings.Contains(text, "`"+e.Name+"`") || strings.Contains(text, "`"+family),
 			"docs/heuristics.md does not list %s (or %s)", e.Name, family)
 	}

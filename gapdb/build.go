@@ -120,6 +120,9 @@ func (b *Builder) Header() Header { return b.h }
 // point: atomicfile.File.CommitContext).
 func (b *Builder) Write(ctx context.Context, path string) error {
 	h := b.h
+	if err := h.layout(); err != nil { // the table's offset after the sources and the base
+		return err
+	}
 	h.Counts = [16]uint64{}
 	for x := uint64(0); x < h.Entries; x++ {
 		if x%(1<<24) == 0 {
@@ -202,6 +205,9 @@ func PlanKeyFiles(paths []string, filter int) (*Plan, error) {
 		if h0 := pl.headers; len(h0) > 0 && (h.Rows != h0[0].Rows || h.Cols != h0[0].Cols || h.Set() != h0[0].Set()) {
 			return nil, fmt.Errorf("%w: %s is a %dx%d set on the cells %s, but %s is %dx%d on %s", ErrLevels, p, h.Rows, h.Cols, h.Set(), paths[0], h0[0].Rows, h0[0].Cols, h0[0].Set())
 		}
+		if h0 := pl.headers; len(h0) > 0 && h.Base != h0[0].Base {
+			return nil, fmt.Errorf("%w: %s is relative to the base %s, but %s to %s: one database holds the levels of one base", ErrLevels, p, h.Base, paths[0], h0[0].Base)
+		}
 		if len(filepath.Base(p)) > nameLen {
 			return nil, fmt.Errorf("%w: %s: a name over %d bytes", ErrLevels, p, nameLen)
 		}
@@ -223,7 +229,7 @@ func PlanKeyFiles(paths []string, filter int) (*Plan, error) {
 		return nil, fmt.Errorf("%w: a filter of %d cells for a projection of %d: want fewer cells than the projection's", ErrFilter, filter, len(cells))
 	}
 	pl.Header = Header{Rows: h0.Rows, Cols: h0.Cols, Cells: slices.Clone(cells), Levels: levels, FilterCells: filter,
-		Sources: make([]Source, levels)} // sized as the built header will be
+		Sources: make([]Source, levels), Base: h0.Base} // sized as the built header will be
 	if err := pl.Header.layout(); err != nil {
 		return nil, err
 	}
@@ -252,6 +258,7 @@ func (pl *Plan) Build(ctx context.Context, progress Progress) (*Builder, error) 
 	if err != nil {
 		return nil, err
 	}
+	b.h.Base = h.Base
 	var done uint64
 	for i, p := range pl.paths {
 		crc, err := Trailer(p)
@@ -293,7 +300,7 @@ const batchKeys = 1 << 14
 // as a build that reads and writes on one. Once ctx is done both stop and
 // it returns ctx's error.
 func readBatches(ctx context.Context, path string, use func(keys []uint64)) error {
-	r, err := keyset.OpenAny(path)
+	r, err := keyset.OpenResidual(path) // the plan checked the bases
 	if err != nil {
 		return err
 	}

@@ -115,6 +115,20 @@ func (h Heuristic) Check() error {
 
 // NewEvaluator implements ida.Heuristic.
 func (h Heuristic) NewEvaluator(rows, cols int) (ida.Evaluator, error) {
+	for _, d := range h.DBs {
+		if !d.Base.IsZero() {
+			return nil, fmt.Errorf("%s: %s holds residual levels of the base %s, not gap levels: Manhattan distance plus them is not the bound they prove (the residual heuristic adds them to the base)", d.Path, d.Name(), d.Base)
+		}
+	}
+	e, err := h.newEvaluator(rows, cols)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// newEvaluator is NewEvaluator for gap or residual levels alike.
+func (h Heuristic) newEvaluator(rows, cols int) (*evaluator, error) {
 	if err := h.Check(); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package gapset
 
 import (
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -105,6 +106,10 @@ type manifest struct {
 	// Tables are the projections kept as bit tables (Config.Tables), by
 	// the set's four hex digits (the last k cells too).
 	Tables map[string]tableRecord `json:"projection_tables,omitempty"`
+	// Base is the base heuristic of a residual enumeration (Config.Base:
+	// its spec and digest, hex), absent for the gap sets.
+	Base       string `json:"base,omitempty"`
+	BaseDigest string `json:"base_digest,omitempty"`
 }
 
 // partsRecord is a split run of the checkpoint: its non-empty
@@ -133,6 +138,9 @@ func (m manifest) identity() string {
 	if len(m.CellSets) > 0 {
 		id += fmt.Sprintf(", cell sets %v", m.CellSets)
 	}
+	if m.Base != "" {
+		id += fmt.Sprintf(", residual to the base %s (digest %s)", m.Base, m.BaseDigest)
+	}
 	return id
 }
 
@@ -143,8 +151,12 @@ func newManifest(cfg Config) manifest {
 	for _, s := range slices.Sorted(slices.Values(cfg.Sets)) {
 		sets = append(sets, s.Hex())
 	}
-	return manifest{Rows: cfg.Rows, Cols: cfg.Cols, MaxGap: cfg.MaxGap,
+	m := manifest{Rows: cfg.Rows, Cols: cfg.Cols, MaxGap: cfg.MaxGap,
 		Exact: cfg.Exact, Packed: cfg.Packed, Cells: cells, Transpose: cfg.transposer() != nil, CellSets: sets}
+	if b := baseID(cfg.Base); !b.IsZero() {
+		m.Base, m.BaseDigest = b.Spec, hex.EncodeToString(b.Digest[:])
+	}
+	return m
 }
 
 // Resumed describes the checkpoint an enumeration continues from.

@@ -161,11 +161,41 @@ const transposeCPU = 0.83
 
 // EstimateRun estimates an enumeration of cfg's board, gap and projections.
 // Boards without measurements but small enough (12 cells or fewer) are
-// bounded by their whole state space.
-func EstimateRun(cfg Config) Estimate {
+// bounded by their whole state space. A residual run (cfg.Base) is
+// estimated from measured levels of its base (measuredResidual) or not at
+// all: EstimateRunLevels takes levels sampled for it.
+func EstimateRun(cfg Config) Estimate { return EstimateRunLevels(cfg, nil) }
+
+// residualKey names the measured levels of a base on a board.
+type residualKey struct {
+	rows, cols int
+	base       string
+}
+
+// measuredResidual are the residual levels (members of r = 0, 2, ...)
+// measured by enumeration: the 3x4 board relative to the blank-aware 1-6 /
+// 7-11 databases, 2026-12-02 (docs/residual/counts-3x4.tsv; the levels of
+// the r <= 8 run).
+var measuredResidual = map[residualKey][]float64{
+	{3, 4, "pdbb:1-6/7-11"}: {7074514, 32805144, 72552838, 77474913, 39244634},
+}
+
+// residualCPU is the CPU per member of a residual enumeration against a
+// gap enumeration's (each move's base computed at both ends): 2 to 3.5 on
+// the 3x4 board with its tables in cache (docs/residual, on a busy
+// machine); on the 4x4 board the blank-aware 7-8 tables (2.3 GB) miss the
+// cache on nearly every lookup, so this is a floor there.
+const residualCPU = 2.5
+
+// EstimateRunLevels is EstimateRun with the sizes of the exact levels
+// given (members of gap, or residual, 0, 2, ..., the last extrapolated
+// when fewer are given; heuristic.SampleLevels samples them for a base);
+// nil: the measured ones.
+func EstimateRunLevels(cfg Config, given []float64) Estimate {
 	if _, err := cfg.check(); err != nil {
 		return Estimate{} // the run itself reports the bad arguments
 	}
+	residual := !baseID(cfg.Base).IsZero()
 	n := cfg.Rows * cfg.Cols
 	levels := cfg.MaxGap/2 + 1
 	// A cell set of k cells is estimated as the last k (the shares were
@@ -176,7 +206,15 @@ func EstimateRun(cfg Config) Estimate {
 	}
 	e := Estimate{Cells: cells}
 	m, ok := measuredLevels[[2]int{cfg.Rows, cfg.Cols}]
+	if residual {
+		m, ok = measuredResidual[residualKey{cfg.Rows, cfg.Cols, baseID(cfg.Base).Spec}]
+	}
+	if given != nil {
+		m, ok = given, true
+	}
 	switch {
+	case ok && len(m) < 2 && len(m) < levels:
+		return e // nothing to extrapolate from
 	case ok:
 		e.Levels = append(e.Levels, m[:min(levels, len(m))]...)
 		for len(e.Levels) < levels {
@@ -207,7 +245,7 @@ func EstimateRun(cfg Config) Estimate {
 		p := e.Members
 		if k < n {
 			share := 1.0
-			if n == 16 { // measured on the 4x4 board only
+			if n == 16 && !residual { // measured on the 4x4 gap sets only
 				share = projectedShare(k, levels)
 			}
 			p = math.Min(e.Members*share, Patterns(n, k))
@@ -276,6 +314,9 @@ func EstimateRun(cfg Config) Estimate {
 	}
 	if canonical {
 		cpu *= transposeCPU
+	}
+	if residual {
+		cpu *= residualCPU
 	}
 	// Each cell set gathers and sorts every member again (the last k cells
 	// are nested, masked in place): measured on a canonical run, and the

@@ -78,6 +78,12 @@ type Config struct {
 	Fresh bool
 	// OnResume is told where a resumed run continues from.
 	OnResume func(Resumed)
+	// Base, when set, layers the enumeration by a base heuristic h in
+	// Manhattan distance's place: the sets are the residual sets R<=2j
+	// (optimum - h at most 2j; base.go), their files and checkpoint record
+	// the base's ID, and a checkpoint of another base is refused. Transpose
+	// needs a symmetric base. nil (or ManhattanBase): the gap sets.
+	Base Base
 }
 
 // SoftMemoryLimit is the Go memory limit (debug.SetMemoryLimit) for an
@@ -119,6 +125,7 @@ type Result struct {
 	Cols     int           `json:"cols"`
 	MaxGap   int           `json:"gap"`
 	Exact    bool          `json:"exact"`
+	Base     string        `json:"base,omitempty"` // the base heuristic's spec (residual sets; Config.Base)
 	Layers   []LayerCount  `json:"layers"`
 	Members  int64         `json:"members"` // configurations enumerated (all gaps up to MaxGap)
 	Outputs  []OutputFile  `json:"outputs"`
@@ -149,6 +156,9 @@ func enumerateWith(ctx context.Context, cfg Config, inChunk int, onLayer func(j,
 		return Result{}, err
 	}
 	g, _ := cfg.check()
+	if cfg.Base != nil {
+		g = g.withBase(cfg.Base)
+	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -312,7 +322,7 @@ func (e *streamer) report(p Progress) {
 func (e *streamer) run() (Result, error) {
 	g := e.g
 	levels := e.cfg.MaxGap/2 + 1
-	res := Result{Rows: e.cfg.Rows, Cols: e.cfg.Cols, MaxGap: e.cfg.MaxGap, Exact: e.cfg.Exact}
+	res := Result{Rows: e.cfg.Rows, Cols: e.cfg.Cols, MaxGap: e.cfg.MaxGap, Exact: e.cfg.Exact, Base: baseID(e.cfg.Base).Spec}
 	finished := func(j, d int, r parts, inWork []uint64) error {
 		if e.onLayer != nil {
 			e.onLayer(j, d, r)
@@ -478,6 +488,9 @@ func (e *streamer) step(j, d int) (parts, []uint64, error) {
 			return parts{}, nil, err
 		}
 		if err := e.ctx.Err(); err != nil {
+			return parts{}, nil, err
+		}
+		if err := g.baseErr(); err != nil {
 			return parts{}, nil, err
 		}
 	}
