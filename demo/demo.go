@@ -122,7 +122,7 @@ func Run(ctx context.Context, w io.Writer, small bool, p Progress) error {
 	var members int64
 	sets, err := gapset.Sets(ctx, rows, cols, 0, []int{cells}, func(g gapset.Progress) {
 		members = max(members, g.Members)
-		p.Update(0, 0, false, "step 1/4: enumerating Gap0 by Manhattan transitions: layer M=%d, %d members", g.Manhattan, g.Members)
+		p.Update(0, 0, false, "step 1 of 4, enumerating Gap0 by Manhattan transitions: layer M=%d, %d members", g.Manhattan, g.Members)
 	})
 	p.Done()
 	if err != nil {
@@ -134,7 +134,7 @@ func Run(ctx context.Context, w io.Writer, small bool, p Progress) error {
 
 	// the BDD of the same set, in the paper's variable order
 	start = time.Now()
-	p.Update(0, 0, true, "step 2/4: building the BDD of Gap0_%d", cells)
+	p.Update(0, 0, true, "step 2 of 4, building the BDD of Gap0_%d", cells)
 	order, err := bdd.NamedOrder("natural", rows, cols, cells)
 	if err != nil {
 		return err
@@ -182,7 +182,8 @@ func Run(ctx context.Context, w io.Writer, small bool, p Progress) error {
 	}
 	hs := []ida.Heuristic{ida.Manhattan{}, hBDD, hSet}
 	recs, err := bench.Run(ctx, insts, hs, bench.Options{Jobs: 1, Progress: func(done, total int, r bench.Record) {
-		p.Update(int64(done), int64(total), true, "step 3/4: solved %s with %s: length %d, %d nodes", r.ID, r.Heuristic, r.Length, r.Nodes)
+		// the line starts with done/total: the words after it say what it counts
+		p.Update(int64(done), int64(total), true, "solves (step 3 of 4): instance %s with %s, length %d, %d nodes", r.ID, r.Heuristic, r.Length, r.Nodes)
 	}})
 	p.Done()
 	if err != nil {
@@ -206,7 +207,7 @@ func Run(ctx context.Context, w io.Writer, small bool, p Progress) error {
 	}
 	topt := timing(small)
 	topt.Progress = func(done, total int) {
-		p.Update(int64(done), int64(total), true, "step 4/4: timing: %d of %d instance and heuristic pairs, each solved over and over for %v", done, total, topt.MinTime)
+		p.Update(int64(done), int64(total), true, "instance and heuristic pairs timed (step 4 of 4), each solved over and over for %v", topt.MinTime)
 	}
 	times, err := bench.Time(ctx, insts, hs, topt)
 	p.Done()

@@ -2,7 +2,9 @@ package demo
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"regexp"
 	"testing"
 
 	"github.com/gapset/gapset/bench"
@@ -28,13 +30,25 @@ func TestInstances(t *testing.T) {
 	}
 }
 
+// Each step shows progress and ends; a line is read as the progress bar
+// prints it ("done/total message"), so the only fraction on it is the
+// count, and the step number is written "step N of 4".
 func TestRunReportsEachStep(t *testing.T) {
 	var updates, dones int
 	steps := map[string]bool{}
+	fraction := regexp.MustCompile(`\b\d+/\d+\b`)
 	p := Progress{
 		Update: func(done, total int64, force bool, format string, a ...any) {
 			updates++
-			steps[format[:8]] = true
+			line := fmt.Sprintf(format, a...)
+			if total > 0 {
+				line = fmt.Sprintf("%d/%d %s", done, total, line)
+				assert.Len(t, fraction.FindAllString(line, -1), 1, "one count on %q", line)
+				assert.NotRegexp(t, `^\d+/\d+ step`, line, "the count is not the step's")
+			} else {
+				assert.Empty(t, fraction.FindAllString(line, -1), "no count on %q", line)
+			}
+			steps[regexp.MustCompile(`step \d of 4`).FindString(line)] = true
 		},
 		Done: func() { dones++ },
 	}

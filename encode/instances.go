@@ -54,8 +54,9 @@ func ReadInstanceFile(path string, rows, cols int) ([]Instance, error) {
 
 // ParseArgs reads the boards of command-line arguments: each argument
 // holding a space, comma or tab is one board; arguments that are all bare
-// numbers together form one board. IDs are the ordinals. A bad board's
-// error names its argument.
+// numbers together form one board. IDs name the argument, "arg1", "arg2",
+// ... (never a number, which an instance file's board may carry as its
+// id). A bad board's error names its argument.
 func ParseArgs(args []string, rows, cols int) ([]Instance, error) {
 	joined := true
 	for _, a := range args {
@@ -72,7 +73,7 @@ func ParseArgs(args []string, rows, cols int) ([]Instance, error) {
 		if err != nil {
 			return nil, fmt.Errorf("argument %d: %v", i+1, err)
 		}
-		out = append(out, Instance{ID: strconv.Itoa(i + 1), Line: i + 1, Board: b})
+		out = append(out, Instance{ID: "arg" + strconv.Itoa(i+1), Line: i + 1, Board: b})
 	}
 	return out, nil
 }

@@ -20,11 +20,12 @@ func TestParseArgs(t *testing.T) {
 	one, err := ParseArgs([]string{"8", "6", "7", "2", "5", "4", "3", "0", "1"}, 3, 3)
 	require.NoError(t, err)
 	require.Len(t, one, 1)
+	assert.Equal(t, "arg1", one[0].ID)
 	assert.Equal(t, "8 6 7 2 5 4 3 0 1", one[0].Board.String())
 	two, err := ParseArgs([]string{"8 6 7 2 5 4 3 0 1", "1,2,3,4,5,6,7,0,8"}, 3, 3)
 	require.NoError(t, err)
 	require.Len(t, two, 2)
-	assert.Equal(t, Instance{ID: "2", Line: 2, Board: two[1].Board}, two[1])
+	assert.Equal(t, Instance{ID: "arg2", Line: 2, Board: two[1].Board}, two[1])
 	_, err = ParseArgs([]string{"8 6 7 2 5 4 3 0 1", "1 2 3"}, 3, 3)
 	assert.ErrorContains(t, err, "argument 2: ")
 }

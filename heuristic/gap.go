@@ -356,6 +356,9 @@ func (r *Resolver) gapHeuristic(maxGap, cells, filter int) (ida.Heuristic, error
 		h.Dense = append(h.Dense, tabs)
 		if r.opt.NameDense {
 			// only named when chosen, to compare runs; the default is silent
+			if len(ks) == 0 {
+				ks = []string{"none"} // --dense 0, or no table smaller than the set
+			}
 			name += "<" + strings.Join(ks, ",") + ">"
 		}
 		if f.Set != nil {

@@ -183,6 +183,27 @@ func TestBDDFeedsGapLikeKeys(t *testing.T) {
 	assert.Positive(t, denied)
 }
 
+// Chosen dense tables are named in the label; a set that gets none says
+// so ("--dense 0", or tables no smaller than the set) instead of "<>".
+func TestDenseLabel(t *testing.T) {
+	sets, err := gapset.Sets(context.Background(), 3, 3, 0, []int{5}, nil)
+	require.NoError(t, err)
+	path := saveBDD(t, sets[5], "natural", 5, bdd.Cells)
+	for _, c := range []struct {
+		dense []int
+		label string
+	}{
+		{[]int{2, 3}, "gap0(Gap0_5.bdd<2,3>)"},
+		{[]int{0}, "gap0(Gap0_5.bdd<none>)"},
+		{[]int{6}, "gap0(Gap0_5.bdd<none>)"},
+		{[]int{0, 3}, "gap0(Gap0_5.bdd<3>)"},
+	} {
+		h, err := New(Options{Rows: 3, Cols: 3, BDDs: []string{path}, Dense: c.dense, NameDense: true}).Resolve("gap0")
+		require.NoError(t, err, "%v", c.dense)
+		assert.Equal(t, c.label, h.Name(), "%v", c.dense)
+	}
+}
+
 // A BDD whose order interleaves cells (bit planes) cannot give dense
 // tables; it is used without them.
 func TestBDDWithoutDenseTables(t *testing.T) {

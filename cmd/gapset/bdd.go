@@ -31,8 +31,8 @@ func buildCommand(e *env) *cli.Command {
 		Description: help("build", strings.Join(bdd.OrderNames(), ", ")),
 		Flags: withSize(4, 4, // the size when enumerating
 			&cli.StringFlag{Name: "keys", Usage: "key-set `FILE` to build from", Action: cmdline.InputFlag("--keys")},
-			&cli.IntFlag{Name: "gap", Value: -1, Usage: "gap of the set (0 or 2); checked against the key file"},
-			&cli.IntFlag{Name: "cells", Value: -1, Usage: "cells kept (8, 10, 12, 16); checked against the key file"},
+			&cli.IntFlag{Name: "gap", Value: -1, DefaultText: "the key file's", Usage: "gap of the set to enumerate (even; on 4x4 only 0, the larger gaps from --keys); with --keys, checked against the file"},
+			&cli.IntFlag{Name: "cells", Value: -1, DefaultText: "the key file's", Usage: "cells kept (1 to the board's; the paper's 8, 10, 12, 16); with --keys, checked against the file"},
 			&cli.StringFlag{Name: "order", Value: "natural", Usage: "variable order: a `NAME`, a list of key bits (level 0 first) or @FILE (from gapset order)", Action: cmdline.AtInputFlag("--order")},
 			encodingFlag(),
 			&cli.StringFlag{Name: "out", Usage: "output .bdd `FILE` (required)"},

@@ -229,6 +229,36 @@ func TestBuildEnumerates3x3(t *testing.T) {
 	assert.Contains(t, stderr, "--keys")
 }
 
+// build --gap takes any even gap, as its usage says: the 3x3 gap-4 set in
+// memory, a gap-4 key file with --gap left out (the file's) or matching;
+// a --gap the file does not hold is refused.
+func TestBuildGapFlag(t *testing.T) {
+	dir := t.TempDir()
+	kpath := filepath.Join(dir, "g4.keys")
+	require.NoError(t, keyset.WriteFile(kpath, keyset.Header{Rows: 3, Cols: 3, Cells: 9, Gap: 4}, gapKeys3x3(t, 4)))
+	for i, args := range [][]string{
+		{"--rows", "3", "--cols", "3", "--gap", "4", "--cells", "9"},
+		{"--keys", kpath},
+		{"--keys", kpath, "--gap", "4", "--cells", "9"},
+	} {
+		out := filepath.Join(dir, fmt.Sprintf("%d.bdd", i))
+		code, _, stderr := runCmd(t, "", append([]string{"build", "-q", "--out", out}, args...)...)
+		require.Equal(t, 0, code, "%v: %s", args, stderr)
+		in, err := bdd.ReadInfo(out)
+		require.NoError(t, err)
+		assert.Equal(t, "Gap4", in.Name(), "%v", args)
+	}
+	code, _, stderr := runCmd(t, "", "build", "-q", "--keys", kpath, "--gap", "2", "--out", filepath.Join(dir, "x.bdd"))
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "--gap 2 but")
+	_, usage, _ := runCmd(t, "", "build", "--help")
+	for _, line := range strings.Split(usage, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "--gap ") {
+			assert.NotContains(t, line, "(0 or 2)", "gap 4 and more are built too")
+		}
+	}
+}
+
 // The multi-pass build (a small --sort-mem) writes the same file as the
 // in-memory build that --rudd takes, ZDD count included.
 func TestBuildInPassesSameFile(t *testing.T) {

@@ -29,7 +29,7 @@ func enumerateCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "memory", Value: 4096, Usage: "MiB for the work buffers (sort buffer + scratch); bigger layers spill to disk; the process holds more (gap <= 4 at 8192: 14 GB)",
 				Action: func(_ *cli.Context, v int) error { return cmdline.InRange("--memory", v, 64, 1<<24) }},
 			&cli.BoolFlag{Name: "estimate", Usage: "print the estimated members, disk and CPU time and stop"},
-			&cli.BoolFlag{Name: "raw-runs", Usage: "keep scratch runs as 8 bytes per key (default: delta-coded, a fraction of the disk)"},
+			&cli.BoolFlag{Name: "raw-runs", Usage: "keep scratch runs as 8 bytes per key, not delta-coded (which take a fraction of the disk)"},
 			&cli.BoolFlag{Name: "tables", Usage: "keep projections as bit tables in memory (10 of 16 cells: 3.6 GiB) instead of runs on disk; taken by itself when the disk is short"},
 			&cli.IntFlag{Name: "max-step", Usage: "stop after `N` reverse moves and write no key-set file (calibration: the layers found are counted)"},
 			&cli.DurationFlag{Name: "checkpoint-every", Value: 30 * time.Second, Usage: "write a checkpoint after a step only when `DURATION` has passed since the last one (0: after every step)"},

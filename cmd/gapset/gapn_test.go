@@ -49,6 +49,7 @@ func TestSolveHeuristicFlags(t *testing.T) {
 		{on3x3, []string{"-H", "gap0", "--keys", keys}, 0, "gap0(Gap0_5)"},
 		{on4x4, []string{"-H", "gap0", "--keys", keys}, 2, ""},
 		{on3x3, []string{"-H", "gap0", "--bdd", diagram, "--dense", "2", "--dense", "3"}, 0, "gap0(Gap0_5.bdd<2,3>)"},
+		{on3x3, []string{"-H", "gap0", "--bdd", diagram, "--dense", "0"}, 0, "gap0(Gap0_5.bdd<none>)"},
 		{on3x3, []string{"-H", "gap0:9/5", "--bdd", diagram, "--cells", "9"}, 0, "gap0(Gap0[Gap0_5.bdd])"},
 		{on3x3, []string{"-H", "gap2", "--cells", "9", "--max-gap", "2", "--all-solutions"}, 0, "optimal solutions"},
 		{on4x4, []string{"-H", "wdlc"}, 0, "wdlc"},

@@ -104,3 +104,58 @@ func TestHeuristicFlagUsage(t *testing.T) {
 		assert.Contains(t, out, "docs/heuristics.md", "%s --help says where the names are explained", cmd)
 	}
 }
+
+// eachHelp calls f with the path and --help output of the app (path nil)
+// and of every command.
+func eachHelp(t *testing.T, f func(path []string, out string)) {
+	t.Helper()
+	checked := 0
+	check := func(p []string) {
+		code, out, errs := runCmd(t, "", append(p, "--help")...)
+		require.Equal(t, 0, code, "%v --help: %s", p, errs)
+		f(p, out)
+		checked++
+	}
+	var walk func(path []string, cmds []*cli.Command)
+	walk = func(path []string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			p := append(append([]string(nil), path...), c.Name)
+			check(p)
+			walk(p, c.Subcommands)
+		}
+	}
+	check(nil)
+	walk(nil, newApp(&env{}).Commands)
+	assert.Greater(t, checked, 15, "every command's help was read")
+}
+
+// "gapset help [COMMAND...]" prints what "gapset [COMMAND...] --help"
+// prints, for the app and every command; an unknown topic is exit 2.
+func TestHelpCommand(t *testing.T) {
+	eachHelp(t, func(p []string, want string) {
+		code, out, errs := runCmd(t, "", append([]string{"help"}, p...)...)
+		require.Equal(t, 0, code, "help %v: %s", p, errs)
+		assert.Empty(t, errs, "help %v", p)
+		assert.Equal(t, want, out, "help %v", p)
+	})
+	_, out, _ := runCmd(t, "", "help")
+	assert.Contains(t, out, "COMMANDS:")
+	code, out, errs := runCmd(t, "", "help", "frob")
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	assert.Equal(t, "gapset: unknown command \"frob\" (gapset --help lists the commands)\n", errs)
+}
+
+// Every flag of every command states its default once, and a sentinel
+// default (a negative number: "none given") says what it stands for.
+func TestHelpDefaults(t *testing.T) {
+	eachHelp(t, func(p []string, out string) {
+		for _, line := range strings.Split(out, "\n") {
+			if !strings.HasPrefix(strings.TrimSpace(line), "-") {
+				continue // descriptions may say "default" as they like
+			}
+			assert.LessOrEqual(t, strings.Count(strings.ToLower(line), "default"), 1, "%v: %s", p, strings.TrimSpace(line))
+			assert.NotContains(t, line, "(default: -", "%v: %s", p, strings.TrimSpace(line))
+		}
+	})
+}

@@ -66,7 +66,7 @@ func TestSolveJSON(t *testing.T) {
 		Heuristic string `json:"heuristic"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(lines[0]), &rec))
-	assert.Equal(t, "1", rec.ID)
+	assert.Equal(t, "arg1", rec.ID) // the argument's id (issue 55: was "1")
 	assert.Equal(t, 2, rec.Length)
 	assert.Equal(t, []int{14, 15}, rec.Moves)
 	assert.Equal(t, "md", rec.Heuristic)
@@ -154,4 +154,23 @@ func TestLimitSentinelsExitThree(t *testing.T) {
 	tooBig := cmdline.BadInput(fmt.Errorf("Gap6_10.bdd: %w: loading its nodes takes at least 8.7 GiB", bdd.ErrTooBig))
 	assert.Equal(t, 3, cmdline.ExitCode(tooBig, limitErrors...), "a BDD too big for memory, as the heuristics pass it on")
 	assert.Equal(t, 1, cmdline.ExitCode(errors.New("other"), limitErrors...))
+}
+
+// A board given as an argument is named by its argument ("arg1", "arg2"),
+// in every format, not by a number an instance file's id could hold.
+func TestSolveArgumentIDs(t *testing.T) {
+	boards := []string{"1 2 3 4 5 6 7 0 8", "1 2 3 4 5 6 0 7 8"}
+	args := append([]string{"solve", "-q", "--rows", "3", "--cols", "3"}, boards...)
+	code, out, errs := runCmd(t, "", args...)
+	require.Equal(t, 0, code, errs)
+	assert.True(t, strings.HasPrefix(out, "arg1: length 1,"), out)
+	assert.Contains(t, out, "\narg2: length 2,")
+	code, out, errs = runCmd(t, "", append(args, "-f", "csv")...)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "\narg1,"+boards[0]+",")
+	code, out, errs = runCmd(t, "", append(args, "-f", "json")...)
+	require.Equal(t, 0, code, errs)
+	var row struct{ ID string }
+	require.NoError(t, json.Unmarshal([]byte(strings.SplitN(out, "\n", 2)[0]), &row))
+	assert.Equal(t, "arg1", row.ID)
 }

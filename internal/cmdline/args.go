@@ -13,8 +13,15 @@ import (
 // like flags are kept behind a "--". It also returns the command path
 // found ("pdb build") and an unknown command's name, if any.
 func Reorder(app *cli.App, args []string) (out []string, path []string, unknown string) {
+	out, path, unknown, _ = reorder(app, args)
+	return out, path, unknown
+}
+
+// reorder is Reorder that also returns where the unknown command's name
+// sits in out (-1: none).
+func reorder(app *cli.App, args []string) (out []string, path []string, unknown string, at int) {
 	if len(args) == 0 {
-		return args, nil, ""
+		return args, nil, "", -1
 	}
 	out = append(out, args[0])
 	flags, cmds := app.Flags, app.Commands
@@ -48,7 +55,7 @@ func Reorder(app *cli.App, args []string) (out []string, path []string, unknown 
 		if len(cmds) > 0 && !dashdash && i < len(rest) {
 			c := findCommand(cmds, rest[i])
 			if c == nil {
-				return append(out, rest[i:]...), path, rest[i]
+				return append(out, rest[i:]...), path, rest[i], len(out)
 			}
 			out = append(out, rest[i])
 			path = append(path, c.Name)
@@ -58,7 +65,7 @@ func Reorder(app *cli.App, args []string) (out []string, path []string, unknown 
 		if len(pos) > 0 && (dashdash || anyFlagLike(pos)) {
 			out = append(out, "--")
 		}
-		return append(out, pos...), path, ""
+		return append(out, pos...), path, "", -1
 	}
 }
 
@@ -97,4 +104,16 @@ func findCommand(cmds []*cli.Command, name string) *cli.Command {
 		}
 	}
 	return nil
+}
+
+// helpArgs turns "help [COMMAND...]" at any level into "[COMMAND...]
+// --help" ("gapset help pdb build" is "gapset pdb build --help"): the app
+// lists no help command, and urfave/cli's own would not reach
+// subcommands. ok is false unless args name help where a command goes.
+func helpArgs(app *cli.App, args []string) (out []string, ok bool) {
+	out, _, unknown, at := reorder(app, args)
+	if unknown != "help" {
+		return args, false
+	}
+	return append(append(out[:at:at], out[at+1:]...), "--help"), true
 }

@@ -102,8 +102,11 @@ func Run(ctx context.Context, app *cli.App, args []string, stderr io.Writer, lim
 			code = internalError(app.Name, stderr, v)
 		}
 	}()
+	if h, ok := helpArgs(app, args); ok {
+		args = h
+	}
 	args, path, unknown := Reorder(app, args)
-	if unknown != "" && unknown != "help" {
+	if unknown != "" {
 		// the help that lists the commands is the parent's: gapset slide's
 		// for "slide frob"
 		parent := strings.Join(append([]string{app.Name}, path...), " ")

@@ -117,6 +117,37 @@ func TestRun(t *testing.T) {
 	assert.Empty(t, errb.String())
 }
 
+// "help [COMMAND...]" prints what "[COMMAND...] --help" prints, at any
+// level; a topic that is no command is an unknown command.
+func TestHelpCommand(t *testing.T) {
+	runHelp := func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := Run(context.Background(), testApp(&out, new([]string)), append([]string{"tool"}, args...), &errb)
+		return code, out.String(), errb.String()
+	}
+	for _, c := range []struct{ help, flag string }{
+		{"help", "--help"},
+		{"help write", "write --help"},
+		{"help pdb", "pdb --help"},
+		{"help pdb build", "pdb build --help"},
+		{"pdb help build", "pdb build --help"},
+	} {
+		code, out, errs := runHelp(strings.Fields(c.help)...)
+		assert.Equal(t, 0, code, "%s: %s", c.help, errs)
+		assert.Empty(t, errs, c.help)
+		_, want, _ := runHelp(strings.Fields(c.flag)...)
+		assert.Contains(t, want, "USAGE:", c.flag)
+		assert.Equal(t, want, out, "%s prints what %s prints", c.help, c.flag)
+	}
+	code, out, errs := runHelp("help", "bogus")
+	assert.Equal(t, ExitInput, code)
+	assert.Empty(t, out)
+	assert.Equal(t, "tool: unknown command \"bogus\" (tool --help lists the commands)\n", errs)
+	code, _, errs = runHelp("help", "pdb", "bogus")
+	assert.Equal(t, ExitInput, code)
+	assert.Equal(t, "tool: unknown command \"bogus\" (tool pdb --help lists the commands)\n", errs)
+}
+
 func TestExitCode(t *testing.T) {
 	assert.Equal(t, ExitFailure, ExitCode(errors.New("x")))
 	assert.Equal(t, ExitInput, ExitCode(fmt.Errorf("wrapped: %w", BadInput(errors.New("x")))))
