@@ -1,19 +1,20 @@
 package gapset
 
 import (
+	"context"
 	"crypto/sha256"
 	"testing"
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/placement"
 	"github.com/gapset/gapset/keyset"
+	"github.com/gapset/gapset/pdb"
 	"github.com/stretchr/testify/require"
 )
 
 // testBase is a blank-aware additive pattern database built here, by a
 // 0-1 breadth-first search, for the tests of the residual enumeration on
-// small boards (the pattern databases of package pdb are another
-// package's): d_G(the cells of G's tiles and of the blank) is the fewest
+// small boards, independent of package pdb's (TestTestBaseIsPDBBlank): d_G(the cells of G's tiles and of the blank) is the fewest
 // moves of G's tiles that bring them home with the blank in its goal cell,
 // moves of other tiles free. h = the sum over the groups. With minBlank it
 // is the usual additive database instead, min over the blank's cell of
@@ -173,4 +174,28 @@ var testSplits = map[[2]int][][]uint8{
 	{3, 3}: {{1, 2, 3, 4}, {5, 6, 7, 8}},
 	{2, 4}: {{1, 2, 3, 4}, {5, 6, 7}},
 	{3, 4}: {{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11}},
+}
+
+// The test base is the blank-aware database of package pdb, computed
+// another way: they agree on every board of 3x3 (also with the transpose)
+// and 2x4.
+func TestTestBaseIsPDBBlank(t *testing.T) {
+	for _, sz := range [][2]int{{3, 3}, {2, 4}} {
+		rows, cols := sz[0], sz[1]
+		part := pdb.Partition{Name: "test", Rows: rows, Cols: cols, Groups: testSplits[sz], Blank: true}
+		set, err := pdb.BuildBlankSet(context.Background(), part, 2, nil)
+		require.NoError(t, err)
+		b := newTestBase(t, rows, cols, testSplits[sz])
+		bases := map[bool]*testBase{false: b}
+		if rows == cols {
+			bases[true] = b.symmetric(t)
+		}
+		for transpose, tb := range bases {
+			look, err := set.NewLookup(transpose)
+			require.NoError(t, err)
+			for k := range encode.Distances(rows, cols) {
+				require.Equal(t, look.Key(k), tb.H(k), "%dx%d transpose %v %#x", rows, cols, transpose, k)
+			}
+		}
+	}
 }

@@ -181,7 +181,7 @@ var measuredResidual = map[residualKey][]float64{
 }
 
 // residualCPU is the CPU per member of a residual enumeration against a
-// gap enumeration's (each move's base computed at both ends): 2 to 3.5 on
+// gap enumeration's (each move's base computed at both ends): 2 to 4 on
 // the 3x4 board with its tables in cache (docs/residual, on a busy
 // machine); on the 4x4 board the blank-aware 7-8 tables (2.3 GB) miss the
 // cache on nearly every lookup, so this is a floor there.
