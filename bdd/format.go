@@ -2,6 +2,7 @@ package bdd
 
 import (
 	"bufio"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/infile"
 	"github.com/gapset/gapset/keyset"
 )
 
@@ -368,23 +370,40 @@ func (c *crcWriter) Write(p []byte) (int, error) {
 
 // Save writes the diagram to path atomically (temporary file, then rename).
 func Save(path string, d Graph, m Meta) (Info, error) {
-	f, err := atomicfile.Create(path)
-	if err != nil {
-		return Info{}, err
-	}
-	defer f.Abort() // a no-op after Commit
-	bw := bufio.NewWriterSize(f, 1<<20)
-	in, err := Encode(bw, d, m)
+	return SaveContext(context.Background(), path, d, m)
+}
+
+// SaveContext is Save renaming only while ctx is not done
+// (atomicfile.File.CommitContext): an interrupt finds the file whole or
+// as it was.
+func SaveContext(ctx context.Context, path string, d Graph, m Meta) (Info, error) {
+	f, in, err := encodeTo(path, d, m)
 	if err == nil {
-		err = bw.Flush()
-	}
-	if err == nil {
-		err = f.Commit()
+		err = f.CommitContext(ctx)
 	}
 	if err != nil {
 		return Info{}, err
 	}
 	return in, nil
+}
+
+// encodeTo writes the diagram whole to a temporary of path, not yet in
+// place: the caller commits or aborts it.
+func encodeTo(path string, d Graph, m Meta) (*atomicfile.File, Info, error) {
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return nil, Info{}, err
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	in, err := Encode(bw, d, m)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		f.Abort()
+		return nil, Info{}, err
+	}
+	return f, in, nil
 }
 
 // coder is the per-level choice of code for a sequence of numbers: Rice
@@ -492,7 +511,7 @@ func decodeV2(payload []byte, d *Diagram, nodes uint64) error {
 
 // ReadInfo reads and checks a file's header only (no checksum check).
 func ReadInfo(path string) (Info, error) {
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if err != nil {
 		return Info{}, err
 	}
@@ -584,7 +603,7 @@ func LoadWithin(path string, avail uint64) (*Diagram, Info, error) {
 		}
 		return loadStream(path, in, avail)
 	}
-	data, err := os.ReadFile(path)
+	data, err := infile.ReadAll(path, fmt.Sprintf("the BDD file whose header says %d bytes", in.FileSize), in.FileSize)
 	if err != nil {
 		return nil, Info{}, err
 	}

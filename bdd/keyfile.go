@@ -82,13 +82,15 @@ func (e Encoding) ConvertPass(pass KeyPass, n, k int) KeyPass {
 func (d *Diagram) CheckCount(n uint64) error { return checkCount(diagramView{d}, d.Count, n) }
 
 // CheckRudd rebuilds the key-set file's set through rudd and compares its
-// node count with d's (small sets: rudd holds every node in memory).
+// node count with d's (small sets: rudd holds every node in memory; its
+// table is sized from d's count, so rudd's collector does not run when the
+// counts agree).
 func CheckRudd(path string, o Order, d interface{ NodeCount() int }) error {
 	_, keys, err := keyset.ReadAll(path)
 	if err != nil {
 		return err
 	}
-	rb, err := BuildRudd(keys, o)
+	rb, err := buildRudd(keys, o, d.NodeCount())
 	if err != nil {
 		return err
 	}

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"os"
 	"time"
 	"unsafe"
 
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/infile"
 )
 
 // The mapped form of a diagram is the builder's chunk pool as it lies: 8
@@ -66,7 +66,7 @@ var ErrMapped = errors.New("bad mapped BDD file")
 
 // IsMapped reports whether path starts with the mapped form's magic.
 func IsMapped(path string) bool {
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if err != nil {
 		return false
 	}
@@ -79,11 +79,21 @@ func IsMapped(path string) bool {
 // WriteMapped writes d's mapped form to path atomically; in is what its
 // .bdd file says (Save's Info), kept in the header.
 func WriteMapped(path string, d *LevelDiagram, in Info) error {
+	f, err := mappedTo(path, d, in)
+	if err != nil {
+		return err
+	}
+	return f.Commit()
+}
+
+// mappedTo writes the mapped form whole to a temporary of path, not yet in
+// place: the caller commits or aborts it.
+func mappedTo(path string, d *LevelDiagram, in Info) (f *atomicfile.File, err error) {
 	if d.ZDD || in.ZDD {
-		return errors.New("the mapped form is for BDDs (membership queries), not ZDDs")
+		return nil, errors.New("the mapped form is for BDDs (membership queries), not ZDDs")
 	}
 	if in.Version != bddVersion || uint64(d.NodeCount()) != in.Nodes {
-		return fmt.Errorf("the mapped form needs the diagram's own format %d header (%d nodes, the diagram %d)", bddVersion, in.Nodes, d.NodeCount())
+		return nil, fmt.Errorf("the mapped form needs the diagram's own format %d header (%d nodes, the diagram %d)", bddVersion, in.Nodes, d.NodeCount())
 	}
 	C := len(d.chunks)
 	payload := int64(C) * chunkBytes
@@ -91,13 +101,18 @@ func WriteMapped(path string, d *LevelDiagram, in Info) error {
 	info := in.header()
 	size := mappedFixed + len(info) + 5*C + 4*B + 4
 	H := (size + mappedAlign - 1) / mappedAlign * mappedAlign
-	f, err := atomicfile.Create(path)
+	f, err = atomicfile.Create(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer f.Abort()
+	defer func() {
+		if err != nil {
+			f.Abort()
+			f = nil
+		}
+	}()
 	if _, err := f.Seek(int64(H), io.SeekStart); err != nil {
-		return err
+		return nil, err
 	}
 	bw := bufio.NewWriterSize(f, 1<<20)
 	sums := make([]uint32, B)
@@ -112,12 +127,12 @@ func WriteMapped(path string, d *LevelDiagram, in Info) error {
 		blk := off / mappedBlock
 		sums[blk] = crc32.Update(sums[blk], castagnoli, buf)
 		if _, err := bw.Write(buf); err != nil {
-			return err
+			return nil, err
 		}
 		off += chunkBytes
 	}
 	if err := bw.Flush(); err != nil {
-		return err
+		return nil, err
 	}
 	h := make([]byte, H)
 	copy(h, mappedMagic)
@@ -144,9 +159,9 @@ func WriteMapped(path string, d *LevelDiagram, in Info) error {
 	}
 	le.PutUint32(h[size-4:], crc32.Checksum(h[:size-4], castagnoli))
 	if _, err := f.WriteAt(h, 0); err != nil {
-		return err
+		return nil, err
 	}
-	return f.Commit()
+	return f, nil
 }
 
 // mappedHeader is a mapped file's header, parsed and checked.
@@ -275,7 +290,7 @@ func openMapped(path string, note func(string)) (*Set, error) {
 	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
 		return nil, fmt.Errorf("%s: the mapped form is read on little-endian machines only", path)
 	}
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -2,13 +2,13 @@ package bdd
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/infile"
 )
 
 // Order is a variable order: Bits[level] is the bit of the (projected) key
@@ -174,15 +174,19 @@ func (p *permuter) apply(key uint64) uint64 {
 	return out
 }
 
+// MaxOrderFile bounds an order file: WriteOrderFile writes at most 64 key
+// bits and their cells, under a kilobyte; comments may add some.
+const MaxOrderFile = 64 << 10
+
 // ParseOrderArg reads an order as a command names it: a named order, an
 // inline list of key bits ("31,30,..."), or @FILE holding such a list (as
-// WriteOrderFile writes it).
+// WriteOrderFile writes it, at most MaxOrderFile bytes).
 func ParseOrderArg(v string, rows, cols, k int) (Order, error) {
 	path, ok := strings.CutPrefix(v, "@")
 	if !ok {
 		return ParseOrder(v, rows, cols, k)
 	}
-	b, err := os.ReadFile(path)
+	b, err := infile.ReadAll(path, "an order file", MaxOrderFile)
 	if err != nil {
 		return Order{}, err
 	}

@@ -279,7 +279,7 @@ func (s *State) resume(id buildIdentity) (*resumable, bool, error) {
 	if err == nil && !st.Mode().IsRegular() {
 		return nil, false, statedir.Damaged(s.dir, "its %s is not a file", statedir.ManifestName)
 	}
-	b, err := os.ReadFile(path)
+	b, err := statedir.ReadManifest(path)
 	if err != nil {
 		return nil, false, statedir.Damaged(s.dir, "%v", err)
 	}
@@ -293,8 +293,15 @@ func (s *State) resume(id buildIdentity) (*resumable, bool, error) {
 	if err := m.check(id); err != nil {
 		return nil, false, statedir.Damaged(s.dir, "the manifest's %v", err)
 	}
-	if err := s.prune(&m); err != nil {
-		return nil, false, err
+	// Everything is checked before anything is removed: a refused state
+	// is left as it was.
+	for _, z := range []bool{false, true} {
+		if m.stage(z) == nil {
+			continue
+		}
+		if st, err := os.Lstat(filepath.Join(s.dir, stageDir(z))); err != nil || !st.IsDir() {
+			return nil, false, statedir.Damaged(s.dir, "its %s is not a directory", stageDir(z))
+		}
 	}
 	// the streams, then the node files (the larger)
 	for _, nodes := range []bool{false, true} {
@@ -318,6 +325,9 @@ func (s *State) resume(id buildIdentity) (*resumable, bool, error) {
 				return nil, false, err
 			}
 		}
+	}
+	if err := s.prune(&m); err != nil { // what no checkpoint names: a level that did not complete
+		return nil, false, err
 	}
 	r.m = m
 	return r, m.BDD != nil, nil

@@ -228,6 +228,24 @@ func TestOutOfCoreStateRefusesDamage(t *testing.T) {
 		}
 	})
 	require.Equal(t, []string{"bdd/nodes", statedir.MarkerName, statedir.LockName, "manifest.json", fmt.Sprintf("zdd/level-%d", L/2), "zdd/nodes"}, names)
+	// the stream of a level that did not complete stays when the resume is
+	// refused: refused first, nothing touched
+	stray := filepath.Join(dir, "zdd", fmt.Sprintf("level-%d", L/2-1))
+	require.NoError(t, os.WriteFile(stray, []byte("x"), 0o644))
+	nodes := filepath.Join(dir, "bdd", nodesName)
+	good, err := os.ReadFile(nodes)
+	require.NoError(t, err)
+	bad := bytes.Clone(good)
+	bad[len(bad)/2] ^= 1
+	require.NoError(t, os.WriteFile(nodes, bad, 0o644))
+	st, err = openState(t, dir, false)
+	require.NoError(t, err)
+	_, err = c.build(t, st, nil, nil)
+	st.Close()
+	require.ErrorIs(t, err, statedir.ErrDamaged)
+	assert.FileExists(t, stray, "a refused resume removed the unfinished level's stream")
+	require.NoError(t, os.WriteFile(nodes, good, 0o644))
+	require.NoError(t, os.Remove(stray))
 	refusesDamage(t, c, dir, want, nil)
 }
 

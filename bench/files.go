@@ -12,6 +12,7 @@ import (
 	"strconv"
 
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/infile"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -192,9 +193,13 @@ func solved(recs []Record) bool {
 	return false
 }
 
+// MaxJSONL bounds a results.jsonl file ReadJSONL reads: a record is about
+// half a kilobyte, a run a few thousand records.
+const MaxJSONL = 1 << 30
+
 // ReadJSONL reads records written by JSONL (a results.jsonl file).
 func ReadJSONL(path string) ([]Record, error) {
-	data, err := os.ReadFile(path)
+	data, err := infile.ReadAll(path, "a results.jsonl file", MaxJSONL)
 	if err != nil {
 		return nil, err
 	}

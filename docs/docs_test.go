@@ -128,8 +128,8 @@ func TestReadmeIsAFrontDoor(t *testing.T) {
 }
 
 // TestIndexListsEverything: docs/README.md links every page in docs/ and
-// every folder under it, and every results folder at the top of docs/ has
-// its own README.
+// every folder under it, and every results folder, at any depth, has its
+// own README (what was run, how, when).
 func TestIndexListsEverything(t *testing.T) {
 	linked := map[string]bool{}
 	for _, l := range links("docs/README.md", read(t, "docs/README.md")) {
@@ -149,6 +149,7 @@ func TestIndexListsEverything(t *testing.T) {
 	err = filepath.WalkDir(".", func(p string, d os.DirEntry, err error) error {
 		if err == nil && d.IsDir() && p != "." {
 			assert.True(t, linked["docs/"+filepath.ToSlash(p)], "docs/README.md does not link the folder docs/%s", p)
+			assert.True(t, exists("docs/"+filepath.ToSlash(p)+"/README.md"), "docs/%s has no README.md saying what was run, how and when", p)
 		}
 		return err
 	})
@@ -157,12 +158,12 @@ func TestIndexListsEverything(t *testing.T) {
 
 // TestHeuristicsPageListsEveryName: the one list of heuristics names every
 // registered one; a family such as pdb78+gap2r-gapfirst is listed with G
-// for the gap (pdb78+gapGr-gapfirst).
+// for the gap (pdb78+gapGr-gapfirst), res8r as resGr.
 func TestHeuristicsPageListsEveryName(t *testing.T) {
 	text := read(t, "docs/heuristics.md")
-	gap := regexp.MustCompile(`gap[0-9]`)
+	gap := regexp.MustCompile(`(gap|res)[0-9]`)
 	for _, e := range heuristic.Entries() {
-		family := gap.ReplaceAllString(e.Name, "gapG")
+		family := gap.ReplaceAllString(e.Name, "${1}G")
 		assert.True(t, strings.Contains(text, "`"+e.Name+"`") || strings.Contains(text, "`"+family),
 			"docs/heuristics.md does not list %s (or %s)", e.Name, family)
 	}

@@ -1,11 +1,13 @@
 package encode
 
 import (
+	"context"
 	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/gapset/gapset/internal/placement"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -260,4 +262,28 @@ func TestSplitNumbersStrict(t *testing.T) {
 		assert.Contains(t, err.Error(), msg, "%.30q", in)
 		assert.Less(t, len(err.Error()), 80, "%.30q", in)
 	}
+}
+
+// The ranked table holds the map's distances on the boards the map can
+// hold, and Unreached for the other half of the permutations.
+func TestDistanceTableMatchesDistances(t *testing.T) {
+	for _, sz := range [][2]int{{2, 3}, {3, 3}, {2, 4}} {
+		rows, cols := sz[0], sz[1]
+		n := rows * cols
+		want := Distances(rows, cols)
+		got, err := DistanceTable(context.Background(), rows, cols)
+		require.NoError(t, err)
+		reached := 0
+		for _, d := range got {
+			if d != Unreached {
+				reached++
+			}
+		}
+		assert.Equal(t, len(want), reached)
+		for k, d := range want {
+			require.Equal(t, d, int(got[placement.RankKey(k, n, n)]), "%dx%d %#x", rows, cols, k)
+		}
+	}
+	_, err := DistanceTable(context.Background(), 4, 4)
+	assert.ErrorContains(t, err, "at most 12 cells")
 }

@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gapset/gapset/internal/infile"
 )
 
 // Instance is one board of an instance file.
@@ -36,9 +37,10 @@ func (e *LineError) Error() string {
 func (e *LineError) Unwrap() error { return e.Err }
 
 // ReadInstanceFile reads the instance file at path (see ReadInstances) and
-// refuses one holding no board.
+// refuses one holding no board; a FIFO or device is refused unopened
+// (infile.Open).
 func ReadInstanceFile(path string, rows, cols int) ([]Instance, error) {
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -76,16 +78,31 @@ func ParseArgs(args []string, rows, cols int) ([]Instance, error) {
 	return out, nil
 }
 
+// MaxInstances bounds the boards of one instance file, and MaxInstanceBytes
+// its bytes (comments and blank lines included): every board is held in
+// memory, and a stream that never ends must not grow the process until
+// the machine stops it.
+const (
+	MaxInstances     = 1 << 20
+	MaxInstanceBytes = 1 << 30
+)
+
 // ReadInstances reads one board per line. A line holds R*C numbers, or R*C+1
 // with a leading id; '#' starts a comment; blank lines are ignored. The first
-// bad line stops the read with a *LineError naming it.
+// bad line stops the read with a *LineError naming it; a source of more
+// than MaxInstances boards or MaxInstanceBytes bytes is refused.
 func ReadInstances(r io.Reader, source string, rows, cols int) ([]Instance, error) {
+	return readInstances(r, source, rows, cols, MaxInstances, MaxInstanceBytes)
+}
+
+func readInstances(r io.Reader, source string, rows, cols, maxBoards int, maxBytes int64) ([]Instance, error) {
 	if err := CheckSize(rows, cols); err != nil {
 		return nil, err
 	}
 	n := rows * cols
 	var out []Instance
-	sc := bufio.NewScanner(r)
+	lr := &io.LimitedReader{R: r, N: maxBytes + 1}
+	sc := bufio.NewScanner(lr)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
 	line := 0
 	for sc.Scan() {
@@ -100,6 +117,9 @@ func ReadInstances(r io.Reader, source string, rows, cols int) ([]Instance, erro
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
+		if len(out) == maxBoards {
+			return nil, fmt.Errorf("%s: more than %d boards; split the file", source, maxBoards)
+		}
 		inst, err := parseLine(text, n, rows, cols, len(out)+1)
 		if err != nil {
 			return nil, &LineError{Source: source, Line: line, Err: err}
@@ -112,6 +132,9 @@ func ReadInstances(r io.Reader, source string, rows, cols int) ([]Instance, erro
 			return nil, &LineError{Source: source, Line: line + 1, Err: fmt.Errorf("line too long")}
 		}
 		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	if lr.N <= 0 {
+		return nil, fmt.Errorf("%s: more than %d bytes; split the file", source, maxBytes)
 	}
 	return out, nil
 }

@@ -4,7 +4,12 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/gapset/gapset/internal/infile"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -57,4 +62,49 @@ func TestRandomInstances(t *testing.T) {
 		assert.True(t, in.Board.Solvable())
 	}
 	assert.Empty(t, RandomInstances(1, 0, 4, 4))
+}
+
+// lines repeats a line without end.
+type lines struct {
+	line string
+	at   int
+}
+
+func (l *lines) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = l.line[l.at]
+		l.at = (l.at + 1) % len(l.line)
+	}
+	return len(p), nil
+}
+
+// A stream of boards, or of comments, that never ends is refused at the
+// bound, not read until the machine runs out of memory or time.
+func TestReadInstancesBounded(t *testing.T) {
+	board := "1 2 3 4 5 6 7 0 8\n"
+	_, err := readInstances(&lines{line: board}, "stdin", 3, 3, 1000, 1<<30)
+	assert.EqualError(t, err, "stdin: more than 1000 boards; split the file")
+	_, err = readInstances(&lines{line: "# a comment\n"}, "stdin", 3, 3, 1000, 1<<20)
+	assert.EqualError(t, err, "stdin: more than 1048576 bytes; split the file")
+	insts, err := readInstances(strings.NewReader(strings.Repeat(board, 1000)), "f", 3, 3, 1000, int64(1000*len(board)))
+	require.NoError(t, err, "at the bounds")
+	assert.Len(t, insts, 1000)
+}
+
+// A FIFO (nobody writes it) is refused at once, not waited for.
+func TestReadInstanceFileRefusesFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	done := make(chan error, 1)
+	go func() { _, err := ReadInstanceFile(fifo, 3, 3); done <- err }()
+	select {
+	case err := <-done:
+		assert.ErrorIs(t, err, infile.ErrNotRegular)
+	case <-time.After(10 * time.Second):
+		f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+		if err == nil {
+			f.Close() // let the reader go
+		}
+		t.Fatal("still waiting for a writer after 10 s")
+	}
 }

@@ -1,6 +1,7 @@
 package gapdb
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -114,11 +115,21 @@ func (b *Builder) Filter() []byte { return b.filter }
 func (b *Builder) Header() Header { return b.h }
 
 // Write counts the entries, sums the table and writes the file through
-// atomicfile (a temporary renamed when complete).
-func (b *Builder) Write(path string) error {
+// atomicfile (a temporary renamed when complete). Once ctx is done it stops
+// with ctx's error, and the file is not renamed after that (the commit
+// point: atomicfile.File.CommitContext).
+func (b *Builder) Write(ctx context.Context, path string) error {
 	h := b.h
+	if err := h.layout(); err != nil { // the table's offset after the sources and the base
+		return err
+	}
 	h.Counts = [16]uint64{}
 	for x := uint64(0); x < h.Entries; x++ {
+		if x%(1<<24) == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		h.Counts[entryAt(b.table, x, h.Bits, b.mask)]++
 	}
 	h.ChunkCRCs = chunkCRCs(b.table, b.filter, h.ChunkLog)
@@ -127,16 +138,19 @@ func (b *Builder) Write(path string) error {
 		return err
 	}
 	defer f.Abort()
-	if _, err := f.Write(h.encode()); err != nil {
-		return err
+	for _, part := range [][]byte{h.encode(), b.table, b.filter} {
+		for len(part) > 0 { // in pieces, so that an interrupt is heard
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			n := min(len(part), 1<<26)
+			if _, err := f.Write(part[:n]); err != nil {
+				return err
+			}
+			part = part[n:]
+		}
 	}
-	if _, err := f.Write(b.table); err != nil {
-		return err
-	}
-	if _, err := f.Write(b.filter); err != nil {
-		return err
-	}
-	if err := f.Commit(); err != nil {
+	if err := f.CommitContext(ctx); err != nil {
 		return err
 	}
 	// The pages the file was written with are small; dropped from the
@@ -191,6 +205,9 @@ func PlanKeyFiles(paths []string, filter int) (*Plan, error) {
 		if h0 := pl.headers; len(h0) > 0 && (h.Rows != h0[0].Rows || h.Cols != h0[0].Cols || h.Set() != h0[0].Set()) {
 			return nil, fmt.Errorf("%w: %s is a %dx%d set on the cells %s, but %s is %dx%d on %s", ErrLevels, p, h.Rows, h.Cols, h.Set(), paths[0], h0[0].Rows, h0[0].Cols, h0[0].Set())
 		}
+		if h0 := pl.headers; len(h0) > 0 && h.Base != h0[0].Base {
+			return nil, fmt.Errorf("%w: %s is relative to the base %s, but %s to %s: one database holds the levels of one base", ErrLevels, p, h.Base, paths[0], h0[0].Base)
+		}
 		if len(filepath.Base(p)) > nameLen {
 			return nil, fmt.Errorf("%w: %s: a name over %d bytes", ErrLevels, p, nameLen)
 		}
@@ -212,7 +229,7 @@ func PlanKeyFiles(paths []string, filter int) (*Plan, error) {
 		return nil, fmt.Errorf("%w: a filter of %d cells for a projection of %d: want fewer cells than the projection's", ErrFilter, filter, len(cells))
 	}
 	pl.Header = Header{Rows: h0.Rows, Cols: h0.Cols, Cells: slices.Clone(cells), Levels: levels, FilterCells: filter,
-		Sources: make([]Source, levels)} // sized as the built header will be
+		Sources: make([]Source, levels), Base: h0.Base} // sized as the built header will be
 	if err := pl.Header.layout(); err != nil {
 		return nil, err
 	}
@@ -225,22 +242,23 @@ func PlanKeyFiles(paths []string, filter int) (*Plan, error) {
 
 // FromKeyFiles builds a database from the key-set files of one projection
 // (PlanKeyFiles, then Build).
-func FromKeyFiles(paths []string, filter int, progress Progress) (*Builder, error) {
+func FromKeyFiles(ctx context.Context, paths []string, filter int, progress Progress) (*Builder, error) {
 	pl, err := PlanKeyFiles(paths, filter)
 	if err != nil {
 		return nil, err
 	}
-	return pl.Build(progress)
+	return pl.Build(ctx, progress)
 }
 
 // Build reads every file once and fills the table; progress (if set)
-// hears every few million keys.
-func (pl *Plan) Build(progress Progress) (*Builder, error) {
+// hears every few million keys. Once ctx is done it stops with ctx's error.
+func (pl *Plan) Build(ctx context.Context, progress Progress) (*Builder, error) {
 	h := pl.Header
 	b, err := NewBuilder(h.Rows, h.Cols, h.Cells, h.Levels, h.FilterCells)
 	if err != nil {
 		return nil, err
 	}
+	b.h.Base = h.Base
 	var done uint64
 	for i, p := range pl.paths {
 		crc, err := Trailer(p)
@@ -249,7 +267,7 @@ func (pl *Plan) Build(progress Progress) (*Builder, error) {
 		}
 		hi := pl.headers[i]
 		level := hi.Gap / 2
-		err = readBatches(p, func(keys []uint64) {
+		err = readBatches(ctx, p, func(keys []uint64) {
 			for _, k := range keys {
 				b.AddPattern(level, k)
 			}
@@ -279,9 +297,10 @@ const batchKeys = 1 << 14
 // checking the keys (about half a build's CPU), and gives them to use in
 // batches, in file order, on the caller's goroutine: the table is written
 // by one goroutine in the order of the keys, so the file is the same bytes
-// as a build that reads and writes on one.
-func readBatches(path string, use func(keys []uint64)) error {
-	r, err := keyset.OpenAny(path)
+// as a build that reads and writes on one. Once ctx is done both stop and
+// it returns ctx's error.
+func readBatches(ctx context.Context, path string, use func(keys []uint64)) error {
+	r, err := keyset.OpenResidual(path) // the plan checked the bases
 	if err != nil {
 		return err
 	}
@@ -293,9 +312,9 @@ func readBatches(path string, use func(keys []uint64)) error {
 		free <- make([]uint64, 0, batchKeys)
 	}
 	var g safe.Group
-	g.Go(func() { // ends at the file's end or first error: the loop below drains it
+	g.Go(func() { // ends at the file's end, its first error or ctx done: the loop below drains it
 		defer close(full)
-		for {
+		for ctx.Err() == nil {
 			batch := (<-free)[:0]
 			for len(batch) < batchKeys {
 				k, ok := r.Next()
@@ -311,10 +330,15 @@ func readBatches(path string, use func(keys []uint64)) error {
 		}
 	})
 	for batch := range full {
-		use(batch)
-		free <- batch
+		if ctx.Err() == nil {
+			use(batch)
+		}
+		free <- batch // never blocks: free holds every batch
 	}
-	g.Wait()       // a panic of the reader's goroutine comes up here
+	g.Wait() // a panic of the reader's goroutine comes up here
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	return r.Err() // the reader's goroutine has ended: full is closed
 }
 

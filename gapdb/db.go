@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math/rand/v2"
 	"os"
 	"runtime"
 
+	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/hugemem"
+	"github.com/gapset/gapset/internal/infile"
 	"github.com/gapset/gapset/internal/safe"
 )
 
@@ -35,7 +38,7 @@ type DB struct {
 // second a core for a 10-cell one). Nothing is decoded: the table is the
 // file's pages.
 func Open(path string) (*DB, error) {
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -77,12 +80,61 @@ func Open(path string) (*DB, error) {
 	}
 	d.proj = newProjector(h.Rows*h.Cols, h.Cells)
 	d.mask = 1<<h.Bits - 1
+	if err := d.checkGapZero(); err != nil {
+		d.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	return d, nil
 }
 
+// gapZeroWalks is how many walks checkGapZero takes.
+const gapZeroWalks = 64
+
+// checkGapZero refuses a header that does not describe its table. A walk
+// from the goal whose every move takes a tile one cell further from its
+// goal cell ends on a board of gap 0: its Manhattan distance is the walk's
+// length, which bounds its optimal length from above as the Manhattan
+// distance does from below. So every board of such a walk has its pattern
+// at level 0 on any projection, in the table and in the filter. A cells
+// list edited in the header, the CRCs made again, reads other patterns'
+// entries and is refused here as bad input, rather than found as an
+// inadmissible bound in a search (gap 0 is the sparsest level: few other
+// patterns pass); verify builds the table again from its level files. The
+// walks are the same at every load (a fixed seed).
+func (d *DB) checkGapZero() error {
+	rng := rand.New(rand.NewPCG(54, 4))
+	dist := func(tile, cell int) int { // to the tile's goal cell, tile-1
+		return abs((tile-1)/d.Cols-cell/d.Cols) + abs((tile-1)%d.Cols-cell%d.Cols)
+	}
+	for range gapZeroWalks {
+		b := encode.Goal(d.Rows, d.Cols)
+		for steps := 0; ; steps++ {
+			k := b.Key()
+			if v, f := d.Value(k), d.Floor(k); v != 0 || f != 0 {
+				return fmt.Errorf("%w: the board %s (gap 0: %d moves from the goal, each away from it) is at level %d (filter %d), not 0: the header does not describe the table (its cells?)", ErrFormat, b, steps, v, f)
+			}
+			blank := b.Blank()
+			var away []int
+			for _, c := range encode.Neighbors(d.Rows, d.Cols, blank) {
+				if t := int(b.Tiles[c]); dist(t, blank) > dist(t, c) {
+					away = append(away, c)
+				}
+			}
+			if len(away) == 0 {
+				break
+			}
+			c := away[rng.IntN(len(away))]
+			b.Tiles[blank], b.Tiles[c] = b.Tiles[c], 0
+		}
+	}
+	return nil
+}
+
+func abs(x int) int { return max(x, -x) }
+
 // ReadHeader reads and checks a database's header alone (report, verify).
 func ReadHeader(path string) (Header, error) {
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if err != nil {
 		return Header{}, err
 	}
@@ -205,7 +257,7 @@ func entryAt(table []byte, x uint64, b int, mask uint16) uint16 {
 
 // IsDB reports whether the file begins as a gap database does (its magic).
 func IsDB(path string) bool {
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if err != nil {
 		return false
 	}

@@ -17,6 +17,7 @@ import (
 	"slices"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/keyset"
 )
 
 // File format, version 2 with a filter, 1 without (f = 0: the format
@@ -37,11 +38,16 @@ import (
 //	48     8    table offset (a multiple of 4096)
 //	56     4    S, the level files it was built from (0..64)
 //	60     1    f, the filter's cells (0: no filter; below k, at most 6)
-//	61     3    reserved (0)
+//	61     1    flags: bit 0 = residual (the levels are of optimum - h for
+//	            the base heuristic h of the base record; 0: of the gap,
+//	            optimum - Manhattan distance); other bits 0
+//	62     2    reserved (0)
 //	64     128  counts[16]: entries holding v (v = 0..L), then zeros
 //	192    64*S the level files: gap (1), flags (1: bit 0 exact, bit 1
 //	            approximated), reserved (2), the file's own CRC-32C trailer
 //	            (4), its key count (8), its base name (48, NUL-padded)
+//	then   96   only when residual: the base's digest (32) and spec (64,
+//	            NUL-padded), as the level files record it (keyset.Base)
 //	then   4*C  CRC-32C of each chunk of the table and filter (C = ceil((T+FL) / chunk))
 //	then   4    CRC-32C of every header byte before it
 //	zeros up to the table offset, then the table: entry x at bits
@@ -69,6 +75,8 @@ const (
 	maxSources     = 64
 	nameLen        = 48
 	sourceLen      = 16 + nameLen
+	baseLen        = 32 + keyset.BaseSpecLen
+	flagResidual   = 1
 	pageAlign      = 4096
 	tablePad       = 8
 	// chunkLog is the check chunk written: 64 MiB, so that two cores share
@@ -107,6 +115,9 @@ type Header struct {
 	Counts      [16]uint64
 	Sources     []Source
 	ChunkCRCs   []uint32
+	// Base is the heuristic h the levels are relative to (residual sets:
+	// optimum - h); zero for gap levels (h is Manhattan distance).
+	Base keyset.Base
 }
 
 // MaxGap is 2N, the largest gap level the database holds.
@@ -122,10 +133,14 @@ func (h *Header) Digest() uint32 {
 }
 
 // Name is the database's short name: GapDB8_8 (gap <= 8 on 8 cells) for
-// the last cells, GapDB8_{0,1,4,5} for others.
+// the last cells, GapDB8_{0,1,4,5} for others; ResDB8_8 for residual
+// levels.
 func (h *Header) Name() string {
 	n := h.Rows * h.Cols
 	s := fmt.Sprintf("GapDB%d_", h.MaxGap())
+	if !h.Base.IsZero() {
+		s = fmt.Sprintf("ResDB%d_", h.MaxGap())
+	}
 	if slices.Equal(h.Cells, lastCells(n, len(h.Cells))) {
 		return s + fmt.Sprint(len(h.Cells))
 	}
@@ -192,7 +207,17 @@ func DefaultFilterCells(n, k, levels int) int {
 func bitsFor(levels int) int { return bits.Len(uint(levels)) }
 
 // headerLen is the header's length before the page padding.
-func (h *Header) headerLen() int { return fixedLen + sourceLen*len(h.Sources) + 4*len(h.ChunkCRCs) + 4 }
+func (h *Header) headerLen() int {
+	return fixedLen + sourceLen*len(h.Sources) + h.baseLen() + 4*len(h.ChunkCRCs) + 4
+}
+
+// baseLen is the length of the base record (0 for gap levels).
+func (h *Header) baseLen() int {
+	if h.Base.IsZero() {
+		return 0
+	}
+	return baseLen
+}
 
 // layout fills the derived fields (entries, widths, lengths, offset) from
 // board, cells and levels, and checks them.
@@ -217,6 +242,9 @@ func (h *Header) layout() error {
 	}
 	if h.FilterCells < 0 || h.FilterCells > MaxFilterCells || h.FilterCells > 0 && h.FilterCells >= len(h.Cells) {
 		return fmt.Errorf("a filter of %d cells for %d cells: want 0 (none) or 1..%d, fewer than the cells", h.FilterCells, len(h.Cells), MaxFilterCells)
+	}
+	if err := h.Base.Check(); err != nil {
+		return err
 	}
 	h.Bits = bitsFor(h.Levels)
 	h.ChunkLog = chunkLog
@@ -245,6 +273,9 @@ func (h *Header) encode() []byte {
 	binary.LittleEndian.PutUint64(b[48:], h.TableOff)
 	binary.LittleEndian.PutUint32(b[56:], uint32(len(h.Sources)))
 	b[60] = byte(h.FilterCells)
+	if !h.Base.IsZero() {
+		b[61] = flagResidual
+	}
 	for v, c := range h.Counts {
 		binary.LittleEndian.PutUint64(b[64+8*v:], c)
 	}
@@ -261,6 +292,11 @@ func (h *Header) encode() []byte {
 		binary.LittleEndian.PutUint64(b[o+8:], s.Count)
 		copy(b[o+16:o+sourceLen], s.Name)
 		o += sourceLen
+	}
+	if !h.Base.IsZero() {
+		copy(b[o:], h.Base.Digest[:])
+		copy(b[o+32:o+baseLen], h.Base.Spec)
+		o += baseLen
 	}
 	for _, c := range h.ChunkCRCs {
 		binary.LittleEndian.PutUint32(b[o:], c)
@@ -302,7 +338,11 @@ func HeaderLen(b []byte) (int, error) {
 		return 0, fmt.Errorf("%w: chunk 2^%d, table of %d bytes", ErrFormat, lg, tl)
 	}
 	chunks := (tl + filterLen(fc) + 1<<lg - 1) >> lg
-	return fixedLen + sourceLen*int(f) + 4*int(chunks) + 4, nil
+	base := 0
+	if b[61]&flagResidual != 0 {
+		base = baseLen
+	}
+	return fixedLen + sourceLen*int(f) + base + 4*int(chunks) + 4, nil
 }
 
 // DecodeHeader reads and checks a whole header (HeaderLen bytes or more):
@@ -330,7 +370,7 @@ func DecodeHeader(b []byte) (Header, error) {
 			return Header{}, fmt.Errorf("%w: bytes after the cells are not zero", ErrFormat)
 		}
 	}
-	if b[61] != 0 || b[62] != 0 || b[63] != 0 {
+	if b[61]&^flagResidual != 0 || b[62] != 0 || b[63] != 0 {
 		return Header{}, fmt.Errorf("%w: reserved header bytes are not zero", ErrFormat)
 	}
 	o := fixedLen
@@ -348,6 +388,21 @@ func DecodeHeader(b []byte) (Header, error) {
 		h.Sources = append(h.Sources, Source{Gap: int(b[o]), Exact: b[o+1]&1 != 0, Approx: b[o+1]&2 != 0,
 			CRC: binary.LittleEndian.Uint32(b[o+4:]), Count: binary.LittleEndian.Uint64(b[o+8:]), Name: string(name)})
 		o += sourceLen
+	}
+	if b[61]&flagResidual != 0 {
+		copy(h.Base.Digest[:], b[o:o+32])
+		spec := b[o+32 : o+baseLen]
+		if j := bytes.IndexByte(spec, 0); j >= 0 {
+			if bytes.ContainsFunc(spec[j:], func(r rune) bool { return r != 0 }) {
+				return Header{}, fmt.Errorf("%w: the base's spec is not NUL-padded", ErrFormat)
+			}
+			spec = spec[:j]
+		}
+		h.Base.Spec = string(spec)
+		if h.Base.IsZero() {
+			return Header{}, fmt.Errorf("%w: the residual flag with an empty base record", ErrFormat)
+		}
+		o += baseLen
 	}
 	for ; o < hl-4; o += 4 {
 		h.ChunkCRCs = append(h.ChunkCRCs, binary.LittleEndian.Uint32(b[o:]))

@@ -61,7 +61,7 @@ func buildFiltered(t testing.TB, rows, cols int, cells []int, levels [][]uint64,
 		}
 	}
 	path := filepath.Join(t.TempDir(), "g.gapdb")
-	require.NoError(t, b.Write(path))
+	require.NoError(t, b.Write(context.Background(), path))
 	d, err := Open(path)
 	require.NoError(t, err)
 	t.Cleanup(d.Close)

@@ -85,40 +85,67 @@ func (t *table) floor(key uint64) uint16 {
 	return nibble(t.filter, t.proj.pattern(key)&t.fmask)
 }
 
-// NewEvaluator implements ida.Heuristic.
-func (h Heuristic) NewEvaluator(rows, cols int) (ida.Evaluator, error) {
+// Check refuses a heuristic no evaluator can be made of: no database,
+// more than 16, no level, or no database reaching its levels. A caller
+// that checks it when the heuristic is put together refuses the input
+// before any search.
+func (h Heuristic) Check() error {
 	if len(h.DBs) == 0 {
-		return nil, errors.New("gap database heuristic without databases")
+		return errors.New("gap database heuristic without databases")
 	}
 	if len(h.DBs) > maxDBs {
-		return nil, fmt.Errorf("%d gap databases: at most %d", len(h.DBs), maxDBs)
+		return fmt.Errorf("%d gap databases: at most %d (one read each a node)", len(h.DBs), maxDBs)
 	}
 	if h.Levels < 1 {
-		return nil, fmt.Errorf("gap database heuristic of %d levels", h.Levels)
+		return fmt.Errorf("gap database heuristic of %d levels", h.Levels)
+	}
+	// A database of fewer levels still answers: its entry "above gap 2n"
+	// (n+1) is the bound "gap at least 2n+2", one a larger h_G:2N reads the
+	// same way. One database must reach 2N, or h_G:2N would be a smaller
+	// heuristic under a larger name.
+	top := 0
+	for _, d := range h.DBs {
+		top = max(top, d.Levels)
+	}
+	if top < h.Levels {
+		return fmt.Errorf("no gap database holds gap <= %d (h_G:%d): the largest holds gap <= %d", 2*h.Levels-2, 2*h.Levels-2, 2*top-2)
+	}
+	return nil
+}
+
+// NewEvaluator implements ida.Heuristic.
+func (h Heuristic) NewEvaluator(rows, cols int) (ida.Evaluator, error) {
+	for _, d := range h.DBs {
+		if !d.Base.IsZero() {
+			return nil, fmt.Errorf("%s: %s holds residual levels of the base %s, not gap levels: Manhattan distance plus them is not the bound they prove (the residual heuristic adds them to the base)", d.Path, d.Name(), d.Base)
+		}
+	}
+	e, err := h.newEvaluator(rows, cols)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// newEvaluator is NewEvaluator for gap or residual levels alike.
+func (h Heuristic) newEvaluator(rows, cols int) (*evaluator, error) {
+	if err := h.Check(); err != nil {
+		return nil, err
 	}
 	geo, err := encode.NewGeometry(rows, cols)
 	if err != nil {
 		return nil, err
 	}
 	e := &evaluator{levels: uint16(h.Levels), top: 2 * h.Levels, noSkip: h.NoSkip, prefetch: !h.NoPrefetch, geo: geo, transpose: h.Transpose}
-	top := 0
 	for _, d := range h.DBs {
 		if d.Rows != rows || d.Cols != cols {
 			return nil, fmt.Errorf("%s: a %dx%d database, but the boards are %dx%d", d.Path, d.Rows, d.Cols, rows, cols)
 		}
-		top = max(top, d.Levels)
 		t := table{words: d.table, proj: d.proj, bits: d.Bits, mask: d.mask, most: d.Levels}
 		if !h.NoFilter {
 			t.filter, t.fmask = d.filter, 1<<(4*d.FilterCells)-1
 		}
 		e.tabs = append(e.tabs, t)
-	}
-	// A database of fewer levels still answers: its entry "above gap 2n"
-	// (n+1) is the bound "gap at least 2n+2", one a larger h_G:2N reads the
-	// same way. One database must reach 2N, or h_G:2N would be a smaller
-	// heuristic under a larger name.
-	if top < h.Levels {
-		return nil, fmt.Errorf("no gap database holds gap <= %d (h_G:%d): the largest holds gap <= %d", 2*h.Levels-2, 2*h.Levels-2, 2*top-2)
 	}
 	if h.Transpose {
 		tp, err := encode.NewSquareTransposition(rows, cols)

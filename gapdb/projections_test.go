@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"hash/crc32"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"slices"
@@ -114,10 +115,10 @@ func TestFromKeyFiles(t *testing.T) {
 		paths = append(paths, p)
 	}
 	want := build(t, 3, 3, lastCells(9, 6), tr.levels)
-	b, err := FromKeyFiles([]string{paths[2], paths[0], paths[1]}, testFilter(6), nil)
+	b, err := FromKeyFiles(context.Background(), []string{paths[2], paths[0], paths[1]}, testFilter(6), nil)
 	require.NoError(t, err)
 	out := filepath.Join(dir, "g.gapdb")
-	require.NoError(t, b.Write(out))
+	require.NoError(t, b.Write(context.Background(), out))
 	got, err := Open(out)
 	require.NoError(t, err)
 	defer got.Close()
@@ -129,14 +130,24 @@ func TestFromKeyFiles(t *testing.T) {
 	assert.Equal(t, "Gap4_6.keys", got.Sources[0].Name)
 	assert.Equal(t, "GapDB4_6", got.Name())
 
-	_, err = FromKeyFiles([]string{paths[0], paths[2]}, -1, nil)
+	_, err = FromKeyFiles(context.Background(), []string{paths[0], paths[2]}, -1, nil)
 	assert.ErrorIs(t, err, ErrLevels)
 	assert.ErrorContains(t, err, "no level file of gap 2")
-	_, err = FromKeyFiles([]string{paths[0], paths[0]}, -1, nil)
+	_, err = FromKeyFiles(context.Background(), []string{paths[0], paths[0]}, -1, nil)
 	assert.ErrorIs(t, err, ErrLevels)
 	assert.ErrorContains(t, err, "both of gap 0")
 	_, err = NewBuilder(4, 4, lastCells(16, 11), 5, 0)
 	assert.ErrorIs(t, err, ErrTooBig)
+
+	// An interrupt stops the reading and the writing: nothing renamed.
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = FromKeyFiles(done, paths, -1, nil)
+	assert.ErrorIs(t, err, context.Canceled)
+	stopped := filepath.Join(dir, "stopped.gapdb")
+	assert.ErrorIs(t, b.Write(done, stopped), context.Canceled)
+	left, _ := filepath.Glob(filepath.Join(dir, "*stopped*"))
+	assert.Empty(t, left, "an interrupted write leaves its file or a temporary")
 }
 
 // A byte changed anywhere is found at load: in the header by its CRC, in
@@ -158,6 +169,47 @@ func TestOpenFindsDamage(t *testing.T) {
 	require.NoError(t, os.WriteFile(p, raw[:len(raw)-1], 0o644))
 	_, err = Open(p)
 	assert.ErrorIs(t, err, ErrFormat)
+}
+
+// A header whose cells were edited, its CRC made again, describes another
+// projection than its table's: refused at load, for every other set of as
+// many cells (with and without a filter), as the database itself loads.
+func TestOpenRefusesHeaderOfOtherCells(t *testing.T) {
+	tr := truth3x3()
+	cells := []int{0, 2, 4, 6, 8}
+	for _, f := range []int{0, testFilter(len(cells))} {
+		d := buildFiltered(t, 3, 3, cells, tr.levels, f)
+		raw, err := os.ReadFile(d.Path)
+		require.NoError(t, err)
+		hl, err := HeaderLen(raw)
+		require.NoError(t, err)
+		others := 0
+		for mask := uint(0); mask < 1<<9; mask++ {
+			if bits.OnesCount(mask) != len(cells) {
+				continue
+			}
+			var set []int
+			for c := range 9 {
+				if mask>>c&1 != 0 {
+					set = append(set, c)
+				}
+			}
+			if slices.Equal(set, cells) {
+				continue
+			}
+			others++
+			bad := slices.Clone(raw)
+			for i, c := range set {
+				bad[16+i] = byte(c)
+			}
+			binary.LittleEndian.PutUint32(bad[hl-4:], crc32.Checksum(bad[:hl-4], castagnoli))
+			p := filepath.Join(t.TempDir(), "other.gapdb")
+			require.NoError(t, os.WriteFile(p, bad, 0o644))
+			_, err := Open(p)
+			assert.ErrorIs(t, err, ErrFormat, "cells %v, filter %d", set, f)
+		}
+		assert.Equal(t, 125, others)
+	}
 }
 
 func FuzzDecodeHeader(f *testing.F) {
@@ -218,10 +270,10 @@ func TestFromEnumeratorCellSets(t *testing.T) {
 				h := keyset.Header{Rows: tc.rows, Cols: tc.cols, Gap: gap}.OnCells(s)
 				paths = append(paths, filepath.Join(dir, h.Name()+".keys"))
 			}
-			b, err := FromKeyFiles(paths, testFilter(s.Len()), nil)
+			b, err := FromKeyFiles(context.Background(), paths, testFilter(s.Len()), nil)
 			require.NoError(t, err, "%s", s)
 			out := filepath.Join(dir, s.Hex()+".gapdb")
-			require.NoError(t, b.Write(out))
+			require.NoError(t, b.Write(context.Background(), out))
 			got, err := Open(out)
 			require.NoError(t, err)
 			t.Cleanup(got.Close)
@@ -247,7 +299,7 @@ func TestFromEnumeratorCellSets(t *testing.T) {
 		_, err := gapset.Enumerate(context.Background(), gapset.Config{Rows: 3, Cols: 3, MaxGap: gap, Sets: []encode.CellSet{0x1C7, 0x155}, Dir: dir})
 		require.NoError(t, err)
 	}
-	_, err := FromKeyFiles([]string{filepath.Join(dir, "Gap0_6c01C7.keys"), filepath.Join(dir, "Gap2_5c0155.keys")}, -1, nil)
+	_, err := FromKeyFiles(context.Background(), []string{filepath.Join(dir, "Gap0_6c01C7.keys"), filepath.Join(dir, "Gap2_5c0155.keys")}, -1, nil)
 	assert.ErrorIs(t, err, ErrLevels)
 	assert.ErrorContains(t, err, "on the cells 0+2+4+6+8")
 }
@@ -346,7 +398,7 @@ func TestFromKeyFilesBatchesAndDamage(t *testing.T) {
 	require.Greater(t, len(keys), 3*batchKeys)
 	p := filepath.Join(dir, h.Name()+".keys")
 	require.NoError(t, keyset.WriteFile(p, h, keys))
-	b, err := FromKeyFiles([]string{p}, 0, nil)
+	b, err := FromKeyFiles(context.Background(), []string{p}, 0, nil)
 	require.NoError(t, err)
 	for x := uint64(0); x < 60480; x++ {
 		require.Equal(t, uint16(0), entryAt(b.Table(), x, b.Header().Bits, 1<<b.Header().Bits-1), x)
@@ -355,6 +407,6 @@ func TestFromKeyFilesBatchesAndDamage(t *testing.T) {
 	require.NoError(t, err)
 	raw[len(raw)*2/3] ^= 0x10
 	require.NoError(t, os.WriteFile(p, raw, 0o644))
-	_, err = FromKeyFiles([]string{p}, 0, nil)
+	_, err = FromKeyFiles(context.Background(), []string{p}, 0, nil)
 	assert.ErrorIs(t, err, keyset.ErrFormat)
 }

@@ -41,7 +41,7 @@ func writeLevels(t *testing.T, rows, cols, k, maxLevel int, exact []*Bits, ranke
 		assert.Equal(t, ranked, l.Set.rk != nil)
 		assert.Equal(t, l.Set.Len(), int64(len(l.Set.Keys())))
 		path := filepath.Join(dir, l.Header.Name()+".keys")
-		require.NoError(t, l.Set.WriteFile(path, l.Header))
+		require.NoError(t, l.Set.WriteFile(context.Background(), path, l.Header))
 		b, err := os.ReadFile(path)
 		require.NoError(t, err)
 		out = append(out, b)
@@ -218,7 +218,7 @@ func TestApproximateRankedFiles(t *testing.T) {
 		}
 		h := l.Header
 		h.Packed = true
-		return l.Set.WriteFile(filepath.Join(out, h.Name()+".keys"), h)
+		return l.Set.WriteFile(context.Background(), filepath.Join(out, h.Name()+".keys"), h)
 	}, nil, true)
 	require.NoError(t, err)
 }

@@ -1,10 +1,15 @@
 package gapset
 
-import "github.com/gapset/gapset/keyset"
+import (
+	"context"
+
+	"github.com/gapset/gapset/keyset"
+)
 
 // WriteFile writes the set as a key-set file with header h (through a
-// temporary file renamed into place, as keyset.Create does).
-func (b *Bits) WriteFile(path string, h keyset.Header) error {
+// temporary file renamed into place, as keyset.Create does); once ctx is
+// done it is not renamed (atomicfile.File.CommitContext).
+func (b *Bits) WriteFile(ctx context.Context, path string, h keyset.Header) error {
 	w, err := keyset.Create(path, h)
 	if err != nil {
 		return err
@@ -13,5 +18,9 @@ func (b *Bits) WriteFile(path string, h keyset.Header) error {
 		w.Abort()
 		return err
 	}
-	return w.Close()
+	f, err := w.Finish()
+	if err != nil {
+		return err
+	}
+	return f.CommitContext(ctx)
 }

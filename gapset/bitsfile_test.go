@@ -16,13 +16,13 @@ func TestBitsWriteFile(t *testing.T) {
 	b := BitsOf(keys, 4)
 	path := filepath.Join(t.TempDir(), "G.keys")
 	h := keyset.Header{Rows: 3, Cols: 3, Cells: 4, Gap: 4, Approx: true}
-	require.NoError(t, b.WriteFile(path, h))
+	require.NoError(t, b.WriteFile(context.Background(), path, h))
 	got, back, err := keyset.ReadAll(path)
 	require.NoError(t, err)
 	assert.Equal(t, keys, back)
 	assert.Equal(t, h.Name(), got.Name())
 	assert.Equal(t, uint64(len(keys)), got.Count)
-	assert.Error(t, b.WriteFile(filepath.Join(t.TempDir(), "missing", "G.keys"), h))
+	assert.Error(t, b.WriteFile(context.Background(), filepath.Join(t.TempDir(), "missing", "G.keys"), h))
 }
 
 func TestPatterns(t *testing.T) {
@@ -41,7 +41,7 @@ func TestLoadExactAndLevelHeaders(t *testing.T) {
 	for i, keys := range exact[5] {
 		h := keyset.Header{Rows: 3, Cols: 3, Cells: 5, Gap: 2 * i}
 		paths = append(paths, filepath.Join(dir, h.Name()+".keys"))
-		require.NoError(t, BitsOf(keys, 5).WriteFile(paths[i], h))
+		require.NoError(t, BitsOf(keys, 5).WriteFile(context.Background(), paths[i], h))
 	}
 	sets, err := LoadExact(paths, 3, 3, 5)
 	require.NoError(t, err)

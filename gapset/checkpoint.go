@@ -1,6 +1,7 @@
 package gapset
 
 import (
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -57,7 +58,8 @@ func openCheckpoint(dir string) (func(), error) {
 // Format 2: layers and projections split by key range. Format 3: a
 // CRC-32C of every run file and of the manifest, and the marker. Format 4:
 // the manifest in statedir's sealed envelope, the runs named by statedir.
-const checkpointFormat = 4
+// Format 5: projections kept as bit tables (Tables).
+const checkpointFormat = 5
 
 const manifestName = statedir.ManifestName
 
@@ -101,6 +103,13 @@ type manifest struct {
 	// projection runs, by the set's four hex digits (encode.CellSet.Hex).
 	CellSets []string                 `json:"cell_sets,omitempty"`
 	SetProj  map[string][]partsRecord `json:"cell_set_projections,omitempty"`
+	// Tables are the projections kept as bit tables (Config.Tables), by
+	// the set's four hex digits (the last k cells too).
+	Tables map[string]tableRecord `json:"projection_tables,omitempty"`
+	// Base is the base heuristic of a residual enumeration (Config.Base:
+	// its spec and digest, hex), absent for the gap sets.
+	Base       string `json:"base,omitempty"`
+	BaseDigest string `json:"base_digest,omitempty"`
 }
 
 // partsRecord is a split run of the checkpoint: its non-empty
@@ -129,6 +138,9 @@ func (m manifest) identity() string {
 	if len(m.CellSets) > 0 {
 		id += fmt.Sprintf(", cell sets %v", m.CellSets)
 	}
+	if m.Base != "" {
+		id += fmt.Sprintf(", residual to the base %s (digest %s)", m.Base, m.BaseDigest)
+	}
 	return id
 }
 
@@ -139,8 +151,12 @@ func newManifest(cfg Config) manifest {
 	for _, s := range slices.Sorted(slices.Values(cfg.Sets)) {
 		sets = append(sets, s.Hex())
 	}
-	return manifest{Rows: cfg.Rows, Cols: cfg.Cols, MaxGap: cfg.MaxGap,
+	m := manifest{Rows: cfg.Rows, Cols: cfg.Cols, MaxGap: cfg.MaxGap,
 		Exact: cfg.Exact, Packed: cfg.Packed, Cells: cells, Transpose: cfg.transposer() != nil, CellSets: sets}
+	if b := baseID(cfg.Base); !b.IsZero() {
+		m.Base, m.BaseDigest = b.Spec, hex.EncodeToString(b.Digest[:])
+	}
+	return m
 }
 
 // Resumed describes the checkpoint an enumeration continues from.
@@ -172,7 +188,7 @@ func readManifest(dir string) (m manifest, ok bool, err error) {
 	if err == nil && !st.Mode().IsRegular() {
 		return m, false, statedir.Damaged(dir, "its %s is not a file", manifestName)
 	}
-	b, err := os.ReadFile(path)
+	b, err := statedir.ReadManifest(path)
 	if err != nil {
 		return m, false, statedir.Damaged(dir, "%v", err)
 	}
@@ -198,6 +214,9 @@ func (m manifest) referenced() map[string]bool {
 		names[r.Name] = true
 		return nil
 	})
+	for _, t := range m.Tables {
+		names[t.Name] = true
+	}
 	return names
 }
 
@@ -232,7 +251,10 @@ func (m manifest) eachRun(fn func(runRecord) error) error {
 }
 
 // prune removes what the manifest does not name (runs of a step that did
-// not complete) and checks that every run it names is there whole.
+// not complete; with ok false, everything but the marker and the lock).
+// A resumed run calls it only once the checkpoint has passed every check
+// (checkRuns and the rest of resume): a refused checkpoint is left as it
+// was.
 func prune(dir string, m manifest, ok bool) error {
 	keep := map[string]bool{statedir.LockName: true}
 	if ok {
@@ -248,15 +270,13 @@ func prune(dir string, m manifest, ok bool) error {
 			}
 		}
 	}
-	if err := statedir.RemoveExcept(dir, keep); err != nil {
-		return err
-	}
-	if !ok {
-		return nil
-	}
-	// Every run is read whole and checked against its checksum before
-	// any is used: a damaged checkpoint is refused, never resumed into a
-	// wrong set.
+	return statedir.RemoveExcept(dir, keep)
+}
+
+// checkRuns checks that every run the manifest names is there whole: each
+// is read and checked against its checksum before any is used, so a
+// damaged checkpoint is refused, never resumed into a wrong set.
+func checkRuns(dir string, m manifest) error {
 	np := 1 << max(m.PrefixBits, m.ProjectionBits)
 	return m.eachRun(func(r runRecord) error {
 		if r.Name == "" || strings.ContainsAny(r.Name, `/\`) || r.Name == manifestName || statedir.Keep(r.Name) || r.P < 0 || r.P >= np || r.N <= 0 {
@@ -264,6 +284,47 @@ func prune(dir string, m manifest, ok bool) error {
 		}
 		return statedir.CheckFile(dir, filepath.Join(dir, r.Name), r.Bytes, r.Sum)
 	})
+}
+
+// checkCounts refuses layer runs that do not hold the boards the layer
+// counts say (recorded as each layer was found, apart from the runs): a
+// layer's run holds its count's boards (canonical layers one of each
+// transposed pair: from half the count to the count); a layer without one
+// is empty or one the run had dropped (not needed after the step, and the
+// whole board not written from the layers: keepAll false); and the counts
+// add up to the members.
+func (m manifest) checkCounts(canonical, keepAll bool) error {
+	counts := map[[2]int]int64{}
+	var sum int64
+	for _, c := range m.Counts {
+		at := [2]int{c.Gap, c.Manhattan}
+		if _, twice := counts[at]; twice || c.Count <= 0 || c.Count > 1<<56 {
+			return fmt.Errorf("layer count %d of gap %d, Manhattan %d (or a second one)", c.Count, c.Gap, c.Manhattan)
+		}
+		counts[at] = c.Count
+		sum += c.Count
+	}
+	if sum != m.Members {
+		return fmt.Errorf("layer counts of %d boards, but %d members", sum, m.Members)
+	}
+	levels := len(m.Runs)
+	for j, rs := range m.Runs {
+		for d, r := range rs {
+			at := [2]int{2 * j, d - 2*j}
+			c := counts[at]
+			delete(counts, at)
+			switch {
+			case r.N > 0 && (!canonical && r.N != c || canonical && (c < r.N || c > 2*r.N)):
+				return fmt.Errorf("level %d's layer at step %d: a run of %d boards, but its count is %d", j, d, r.N, c)
+			case r.N == 0 && c > 0 && (keepAll || statedir.Needed(levels, j, d, m.Step, false)):
+				return fmt.Errorf("level %d's layer at step %d: no run, but its count is %d", j, d, c)
+			}
+		}
+	}
+	for at, c := range counts {
+		return fmt.Errorf("layer count %d of gap %d, Manhattan %d: a layer the runs do not have", c, at[0], at[1])
+	}
+	return nil
 }
 
 func (e *streamer) record(l parts) partsRecord {
@@ -313,7 +374,12 @@ func (e *streamer) checkpoint(res *Result, step int, done bool) error {
 		return nil
 	}
 	e.lastCP = time.Now()
+	tables, err := e.checkpointTables() // before the manifest takes the sequence number
+	if err != nil {
+		return err
+	}
 	m := newManifest(e.cfg)
+	m.Tables = tables
 	m.Step, m.Done, m.Seq, m.Spills, m.Peak, m.Members = step, done, e.seq, e.spills, e.du.Peak(), e.members
 	m.Elapsed, m.CPU = time.Since(e.start), sysprobe.ProcessCPU()-e.cpu0
 	_, rss := sysprobe.Memory()
@@ -358,6 +424,7 @@ func (e *streamer) checkpoint(res *Result, step int, done bool) error {
 	if err := atomicfile.WriteFile(filepath.Join(e.state, manifestName), b); err != nil {
 		return err
 	}
+	e.retireTables(m.Tables)
 	e.removeDropped()
 	e.pin()
 	return nil
@@ -411,19 +478,22 @@ func (e *streamer) resume(res *Result) (int, error) {
 			return -1, err
 		}
 	}
-	if ok && (m.PrefixBits < 0 || m.PrefixBits > maxPrefixBits || m.ProjectionBits < 0 || m.ProjectionBits > maxPrefixBits) {
+	if !ok { // no checkpoint yet: what a run stopped before its first left goes
+		return -1, prune(e.state, m, false)
+	}
+	// Everything is checked before anything is removed: a refused
+	// checkpoint is left as it was.
+	if m.PrefixBits < 0 || m.PrefixBits > maxPrefixBits || m.ProjectionBits < 0 || m.ProjectionBits > maxPrefixBits {
 		return -1, statedir.Damaged(e.state, "the manifest's prefix bits %d/%d", m.PrefixBits, m.ProjectionBits)
 	}
-	if ok {
-		if err := m.checkShape(e.cfg, e.g.N); err != nil {
-			return -1, statedir.Damaged(e.state, "the manifest's %v", err)
-		}
+	if err := m.checkShape(e.cfg, e.g.N); err != nil {
+		return -1, statedir.Damaged(e.state, "the manifest's %v", err)
 	}
-	if err := prune(e.state, m, ok); err != nil {
+	if err := m.checkCounts(e.tr != nil, slices.Contains(e.cfg.Cells, e.g.N) && e.tr == nil); err != nil {
+		return -1, statedir.Damaged(e.state, "the manifest's %v", err)
+	}
+	if err := checkRuns(e.state, m); err != nil {
 		return -1, err
-	}
-	if !ok {
-		return -1, nil
 	}
 	// The checkpoint's splitting is the layout of its runs.
 	e.bits, e.pbits = m.PrefixBits, m.ProjectionBits
@@ -463,6 +533,21 @@ func (e *streamer) resume(res *Result) (int, error) {
 			return -1, err
 		}
 	}
+	// The checkpoint's tables, checked whole: its choice of tables or
+	// runs stands, whatever this run's Config.Tables says.
+	e.tables = map[encode.CellSet]*Bits{}
+	for hex, rec := range m.Tables {
+		s, _ := parseHexSet(hex) // checked by checkShape
+		if len(e.proj[s]) > 0 {
+			return -1, statedir.Damaged(e.state, "the manifest names both runs and a table of the projection onto %s", s)
+		}
+		b, err := e.readTable(s, rec)
+		if err != nil {
+			return -1, err
+		}
+		e.tables[s] = b
+	}
+	e.tableFiles = m.Tables
 	// The layers' keys are boards (a run passes its checksum only as
 	// written, but the expansion must never see anything else): checked
 	// here once, so a fresh run's steps pay nothing for it.
@@ -477,6 +562,10 @@ func (e *streamer) resume(res *Result) (int, error) {
 				}
 			}
 		}
+	}
+	// Checked whole: the runs of the step that did not complete go.
+	if err := prune(e.state, m, true); err != nil {
+		return -1, err
 	}
 	e.du.Resume(m.Peak)
 	e.pin()
@@ -514,6 +603,15 @@ func (m manifest) checkShape(cfg Config, n int) error {
 			return fmt.Errorf("projection onto the cell set %q not asked for", hex)
 		}
 	}
+	for hex, t := range m.Tables {
+		s, err := parseHexSet(hex)
+		if err != nil || !slices.Contains(cfg.Projections(), s) || s.Len() >= n {
+			return fmt.Errorf("table of the cell set %q not asked for", hex)
+		}
+		if t.Name == "" || strings.ContainsAny(t.Name, `/\`) || t.Name == manifestName || statedir.Keep(t.Name) {
+			return fmt.Errorf("table file name %q", t.Name)
+		}
+	}
 	return nil
 }
 
@@ -526,14 +624,28 @@ func parseHexSet(hex string) (encode.CellSet, error) {
 	return encode.CellSet(v), nil
 }
 
-// checkCount refuses a whole-board file whose merged key count is not the
-// sum of its layers' (they are disjoint), before the file takes its name.
-func (e *streamer) checkCount(k int, merged, layers int64) error {
-	if k != e.g.N || merged == layers {
+// checkCount refuses a key-set file whose count does not agree with the
+// layer counts (recorded as each layer was found, want of them projected):
+// the whole board's must be want (the layers are disjoint), a projection's
+// at most want. It runs before the file takes its name.
+func (e *streamer) checkCount(s encode.CellSet, merged, want int64) error {
+	if merged == want || merged < want && s.Len() != e.g.N {
 		return nil
 	}
 	if e.state != "" {
-		return statedir.Damaged(e.state, "the layers hold %d boards, their merge %d", layers, merged)
+		return statedir.Damaged(e.state, "the layers hold %d boards, the %d-cell file %d", want, s.Len(), merged)
 	}
-	return fmt.Errorf("the layers hold %d boards, their merge %d: %d-cell file not written", layers, merged, k)
+	return fmt.Errorf("the layers hold %d boards, the %d-cell file %d: not written", want, s.Len(), merged)
+}
+
+// projectedMembers is how many boards of layers the key-set files hold:
+// every level's, or with Exact the last level's.
+func (c Config) projectedMembers(layers []LayerCount) int64 {
+	var n int64
+	for _, l := range layers {
+		if !c.Exact || l.Gap == c.MaxGap {
+			n += l.Count
+		}
+	}
+	return n
 }

@@ -1,6 +1,7 @@
 package gapset
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"math/rand/v2"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/slowtest"
 	"github.com/gapset/gapset/internal/statedir"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -31,7 +33,12 @@ func readOutputs(t *testing.T, dir string) map[string][]byte {
 // A run stopped at random moments (between and inside steps, and while the
 // key-set files are written) and started again as often as it takes writes
 // the same bytes as a run never stopped, and leaves no checkpoint behind.
+// One run stopped a case by default, three with GAPSET_SLOW=1.
 func TestCheckpointResumeIsByteIdentical(t *testing.T) {
+	trials := 1
+	if slowtest.On() {
+		trials = 3
+	}
 	for _, tc := range []struct {
 		rows, cols, gap int
 		exact           bool
@@ -56,7 +63,7 @@ func TestCheckpointResumeIsByteIdentical(t *testing.T) {
 
 		rng := rand.New(rand.NewPCG(uint64(tc.rows*100+tc.gap), 7))
 		totalResumes := 0
-		for trial := 0; trial < 3; trial++ {
+		for trial := 0; trial < trials; trial++ {
 			cfg := base
 			cfg.Transpose = tc.transpose
 			cfg.Dir = t.TempDir()
@@ -73,6 +80,8 @@ func TestCheckpointResumeIsByteIdentical(t *testing.T) {
 				reports, stopAt := 0, 1+rng.IntN(40)
 				c := cfg
 				c.RankRuns = attempt%2 == 1 // a checkpoint holds runs of both codings
+				// Projection tables asked for or not: a checkpoint's choice stands.
+				c.Tables = (trial+attempt/2)%2 == 0
 				c.Progress = func(Progress) {
 					if reports++; reports == stopAt {
 						cancel()
@@ -86,7 +95,11 @@ func TestCheckpointResumeIsByteIdentical(t *testing.T) {
 				require.ErrorIs(t, err, context.Canceled)
 				stops++
 			}
-			assert.Equal(t, want, readOutputs(t, cfg.Dir), "%+v trial %d: %d stops", tc, trial, stops)
+			got := readOutputs(t, cfg.Dir)
+			for name, b := range want {
+				assert.True(t, bytes.Equal(b, got[name]), "%+v trial %d: %d stops: %s differs (%d bytes, want %d)", tc, trial, stops, name, len(got[name]), len(b))
+			}
+			assert.Len(t, got, len(want), "%+v trial %d: %d stops", tc, trial, stops)
 			assert.NoDirExists(t, cfg.Checkpoint)
 			assert.LessOrEqual(t, resumes, stops, "a stop before the first checkpoint starts over")
 			totalResumes += resumes
@@ -249,4 +262,100 @@ func stopAfter(t *testing.T, cfg Config, n int) {
 	}
 	_, err := Enumerate(ctx, cfg)
 	require.ErrorIs(t, err, context.Canceled)
+}
+
+// dirFiles reads every file of dir by name.
+func dirFiles(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		require.NoError(t, err)
+		out[e.Name()] = b
+	}
+	return out
+}
+
+// dropPart removes the last part of the first record of rs with more than
+// one, and lowers the record's count to match: the manifest still adds up.
+func dropPart(t *testing.T, rs []partsRecord) {
+	t.Helper()
+	for i := len(rs) - 1; i >= 0; i-- {
+		if n := len(rs[i].Parts); n > 1 {
+			rs[i].N -= rs[i].Parts[n-1].N
+			rs[i].Parts = rs[i].Parts[:n-1]
+			return
+		}
+	}
+	t.Fatal("no run of several parts")
+}
+
+// A part dropped from a layer's run in the manifest, the run's count
+// lowered to match and the checksum made to fit: the run no longer holds
+// the boards the layer's count (recorded when the layer was found) says.
+// The resume is refused before anything in the checkpoint is touched, the
+// runs of the step that did not complete included, and no key-set file is
+// written. The whole board made from projection runs (canonical layers)
+// whose run lost a part passes the resume's checks; its file's count is
+// then not the layers' total, and it is not written.
+func TestCheckpointCountsChecked(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		transpose bool
+		drop      func(m *manifest)
+		says      string
+	}{
+		{"a layer's part", false, func(m *manifest) { dropPart(t, m.Runs[0]) }, "but its count is"},
+		{"a projection's part", true, func(m *manifest) { dropPart(t, m.Proj[9]) }, "the layers hold"},
+	} {
+		dir := t.TempDir()
+		cp := filepath.Join(dir, CheckpointName)
+		cfg := Config{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9, 5}, Transpose: c.transpose, Dir: dir, Checkpoint: cp}
+		stopAfter(t, cfg, 40)
+		m, ok, err := readManifest(cp)
+		require.NoError(t, err)
+		require.True(t, ok)
+		c.drop(&m)
+		b, err := statedir.Seal(checkpointFormat, &m)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(cp, manifestName), b, 0o644))
+		// a run of a step that did not complete
+		require.NoError(t, os.WriteFile(filepath.Join(cp, "999999-L0-99.p000"), []byte("x"), 0o644))
+		before := dirFiles(t, cp)
+		_, err = Enumerate(context.Background(), cfg)
+		assert.ErrorIs(t, err, ErrDamaged, c.name)
+		assert.ErrorContains(t, err, c.says, c.name)
+		for _, k := range cfg.Cells {
+			assert.NoFileExists(t, cfg.OutputPath(k), c.name)
+		}
+		if !c.transpose { // refused at the resume: nothing touched
+			assert.Equal(t, before, dirFiles(t, cp), c.name)
+		}
+	}
+}
+
+// A resume refused for a damaged run leaves the checkpoint as it was: the
+// runs of the step that did not complete are removed only from a
+// checkpoint that passed every check.
+func TestRefusedResumeTouchesNothing(t *testing.T) {
+	dir := t.TempDir()
+	cp := filepath.Join(dir, CheckpointName)
+	cfg := Config{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9, 5}, Dir: dir, Checkpoint: cp}
+	stopAfter(t, cfg, 40)
+	m, ok, err := readManifest(cp)
+	require.NoError(t, err)
+	require.True(t, ok)
+	rs := m.Runs[0]
+	run := filepath.Join(cp, rs[len(rs)-1].Parts[0].Name)
+	b, err := os.ReadFile(run)
+	require.NoError(t, err)
+	b[len(b)/2] ^= 1
+	require.NoError(t, os.WriteFile(run, b, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(cp, "999999-L0-99.p000"), []byte("x"), 0o644))
+	before := dirFiles(t, cp)
+	_, err = Enumerate(context.Background(), cfg)
+	assert.ErrorIs(t, err, ErrDamaged)
+	assert.Equal(t, before, dirFiles(t, cp))
 }

@@ -25,7 +25,11 @@ type Estimate struct {
 	// ScratchBytes the runs alive at the peak (delta-coded unless raw), of
 	// which ProjectionBytes are the projections' runs.
 	OutputBytes, ScratchBytes, ProjectionBytes float64
-	CPU                                        time.Duration
+	// TableBytes are the projections kept as bit tables (Config.Tables):
+	// memory, and a copy in each checkpoint (two while one replaces the
+	// other, counted in ScratchBytes).
+	TableBytes float64
+	CPU        time.Duration
 	// RSS is the process's peak memory: the work buffers (Config.Memory)
 	// and what the runtime and the projections hold beside them.
 	RSS float64
@@ -46,7 +50,9 @@ const longRun = 2 * time.Hour
 // enumerated, the outputs and the projections' runs they are merged from
 // at the end (measured for gap <= 4 with projections 8 and 10: 10.3 GB of
 // scratch, the model says 11.7 GB).
-func (e Estimate) Disk() float64 { return max(e.ScratchBytes, e.OutputBytes+e.ProjectionBytes) }
+func (e Estimate) Disk() float64 {
+	return max(e.ScratchBytes, e.OutputBytes+e.ProjectionBytes+e.TableBytes)
+}
 
 // Measured level sizes (exact gap 2j), from our enumerations: the 4x4 G0,
 // G2, G4 and G6 and every level up to gap 8 of the 3x4 board (LevelSets);
@@ -155,11 +161,41 @@ const transposeCPU = 0.83
 
 // EstimateRun estimates an enumeration of cfg's board, gap and projections.
 // Boards without measurements but small enough (12 cells or fewer) are
-// bounded by their whole state space.
-func EstimateRun(cfg Config) Estimate {
+// bounded by their whole state space. A residual run (cfg.Base) is
+// estimated from measured levels of its base (measuredResidual) or not at
+// all: EstimateRunLevels takes levels sampled for it.
+func EstimateRun(cfg Config) Estimate { return EstimateRunLevels(cfg, nil) }
+
+// residualKey names the measured levels of a base on a board.
+type residualKey struct {
+	rows, cols int
+	base       string
+}
+
+// measuredResidual are the residual levels (members of r = 0, 2, ...)
+// measured by enumeration: the 3x4 board relative to the blank-aware 1-6 /
+// 7-11 databases, 2026-12-02 (docs/residual/counts-3x4.tsv; the levels of
+// the r <= 8 run).
+var measuredResidual = map[residualKey][]float64{
+	{3, 4, "pdbb:1-6/7-11"}: {7074514, 32805144, 72552838, 77474913, 39244634},
+}
+
+// residualCPU is the CPU per member of a residual enumeration against a
+// gap enumeration's (each move's base computed at both ends): 2 to 4 on
+// the 3x4 board with its tables in cache (docs/residual, on a busy
+// machine); on the 4x4 board the blank-aware 7-8 tables (2.3 GB) miss the
+// cache on nearly every lookup, so this is a floor there.
+const residualCPU = 2.5
+
+// EstimateRunLevels is EstimateRun with the sizes of the exact levels
+// given (members of gap, or residual, 0, 2, ..., the last extrapolated
+// when fewer are given; heuristic.SampleLevels samples them for a base);
+// nil: the measured ones.
+func EstimateRunLevels(cfg Config, given []float64) Estimate {
 	if _, err := cfg.check(); err != nil {
 		return Estimate{} // the run itself reports the bad arguments
 	}
+	residual := !baseID(cfg.Base).IsZero()
 	n := cfg.Rows * cfg.Cols
 	levels := cfg.MaxGap/2 + 1
 	// A cell set of k cells is estimated as the last k (the shares were
@@ -170,7 +206,15 @@ func EstimateRun(cfg Config) Estimate {
 	}
 	e := Estimate{Cells: cells}
 	m, ok := measuredLevels[[2]int{cfg.Rows, cfg.Cols}]
+	if residual {
+		m, ok = measuredResidual[residualKey{cfg.Rows, cfg.Cols, baseID(cfg.Base).Spec}]
+	}
+	if given != nil {
+		m, ok = given, true
+	}
 	switch {
+	case ok && len(m) < 2 && len(m) < levels:
+		return e // nothing to extrapolate from
 	case ok:
 		e.Levels = append(e.Levels, m[:min(levels, len(m))]...)
 		for len(e.Levels) < levels {
@@ -201,7 +245,7 @@ func EstimateRun(cfg Config) Estimate {
 		p := e.Members
 		if k < n {
 			share := 1.0
-			if n == 16 { // measured on the 4x4 board only
+			if n == 16 && !residual { // measured on the 4x4 gap sets only
 				share = projectedShare(k, levels)
 			}
 			p = math.Min(e.Members*share, Patterns(n, k))
@@ -234,6 +278,8 @@ func EstimateRun(cfg Config) Estimate {
 	switch {
 	case cfg.RawRuns:
 		perKey, perProj = 8, 8
+	case cfg.RankRuns && cfg.MaxGap > 4:
+		perKey = 1.52 // the gap-6 layers of the 4x4 run at steps 38 and 39
 	case cfg.RankRuns:
 		perKey = 2.2
 	}
@@ -244,6 +290,10 @@ func EstimateRun(cfg Config) Estimate {
 	}
 	e.ScratchBytes = 4 * largest * perKey
 	for i, k := range cells {
+		if k < n && cfg.Tables && placement.Bytes(n, k) <= MaxApproxBytes {
+			e.TableBytes += float64(placement.Bytes(n, k))
+			continue
+		}
 		if k < n {
 			e.ProjectionBytes += e.Projected[i] * perProj
 		} else {
@@ -252,7 +302,7 @@ func EstimateRun(cfg Config) Estimate {
 			e.ProjectionBytes += all * perKey
 		}
 	}
-	e.ScratchBytes += e.ProjectionBytes
+	e.ScratchBytes += e.ProjectionBytes + 2*e.TableBytes
 	cpu := cpuPerMember * all
 	for _, k := range cells {
 		if k >= 12 && k < n {
@@ -264,6 +314,9 @@ func EstimateRun(cfg Config) Estimate {
 	}
 	if canonical {
 		cpu *= transposeCPU
+	}
+	if residual {
+		cpu *= residualCPU
 	}
 	// Each cell set gathers and sorts every member again (the last k cells
 	// are nested, masked in place): measured on a canonical run, and the
@@ -277,7 +330,7 @@ func EstimateRun(cfg Config) Estimate {
 	// Small sets never fill the buffers: they grow on demand.
 	// (Canonical layers are half as big, but a layer is projected with
 	// its transposes: as many keys in the buffer.)
-	e.RSS = max(rssFloor, min(rssPerBuffer*float64(mem), 64*e.Levels[len(e.Levels)-1]/14))
+	e.RSS = max(rssFloor, min(rssPerBuffer*float64(mem), 64*e.Levels[len(e.Levels)-1]/14)) + e.TableBytes
 	return e
 }
 
@@ -305,8 +358,12 @@ func (e Estimate) String() string {
 		return "no estimate: no measured growth for this board"
 	}
 	gib := func(x float64) float64 { return x / (1 << 30) }
-	s := fmt.Sprintf("estimate: %.3g members, peak disk %.1f GiB (scratch %.1f GiB while enumerating; at the end outputs %.1f GiB and projection runs %.1f GiB), memory %.1f GiB, CPU %s (wall about %s on 2 cores)",
-		e.Members, gib(e.Disk()), gib(e.ScratchBytes), gib(e.OutputBytes), gib(e.ProjectionBytes), gib(e.RSS), e.CPU.Round(time.Second), e.Wall().Round(time.Second))
+	proj := fmt.Sprintf("projection runs %.1f GiB", gib(e.ProjectionBytes))
+	if e.TableBytes > 0 {
+		proj += fmt.Sprintf(", projection tables %.1f GiB in memory and in the checkpoint", gib(e.TableBytes))
+	}
+	s := fmt.Sprintf("estimate: %.3g members, peak disk %.1f GiB (scratch %.1f GiB while enumerating; at the end outputs %.1f GiB and %s), memory %.1f GiB, CPU %s (wall about %s on 2 cores)",
+		e.Members, gib(e.Disk()), gib(e.ScratchBytes), gib(e.OutputBytes), proj, gib(e.RSS), e.CPU.Round(time.Second), e.Wall().Round(time.Second))
 	if e.Wall() > longRun {
 		s += "; longer than one process may live: it checkpoints after each step, and the same command run again resumes it"
 	}
@@ -345,8 +402,9 @@ func (e Estimate) CheckDisk(dir, scratch string) error {
 
 // FitDisk checks that the run of cfg, estimated as est, fits on the disk
 // of its output and scratch directories. When it does not with runs of key
-// differences but does with rank-coded runs, it returns cfg with RankRuns
-// set, that estimate, and ranked true. The files of the checkpoint it
+// differences but does with rank-coded runs, and then with rank-coded runs
+// and projection tables (Tables), it returns cfg with those set, that
+// estimate, and ranked true. The files of the checkpoint it
 // would resume (cfg.Checkpoint, unless Fresh) count as free. Without
 // figures (est.Known false), or for a run with MaxStep, it checks nothing.
 func FitDisk(cfg Config, est Estimate, scratch string) (_ Config, _ Estimate, ranked bool, _ error) {
@@ -369,10 +427,13 @@ func FitDisk(cfg Config, est Estimate, scratch string) (_ Config, _ Estimate, ra
 	}
 	alt := cfg
 	alt.RankRuns = true
-	altEst := EstimateRun(alt)
-	altEst.Held = held
-	if altEst.CheckDisk(cfg.Dir, scratch) == nil {
-		return alt, altEst, true, nil
+	for _, tables := range []bool{cfg.Tables, true} {
+		alt.Tables = tables
+		altEst := EstimateRun(alt)
+		altEst.Held = held
+		if altEst.CheckDisk(cfg.Dir, scratch) == nil {
+			return alt, altEst, true, nil
+		}
 	}
 	return cfg, est, false, err
 }

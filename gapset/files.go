@@ -49,7 +49,7 @@ func (c Config) OutputPathOf(s encode.CellSet) string {
 
 // header describes the projection onto the cells of s.
 func (c Config) header(s encode.CellSet) keyset.Header {
-	return keyset.Header{Rows: c.Rows, Cols: c.Cols, Gap: c.MaxGap, Exact: c.Exact && c.MaxGap > 0, Packed: c.Packed}.OnCells(s)
+	return keyset.Header{Rows: c.Rows, Cols: c.Cols, Gap: c.MaxGap, Exact: c.Exact && c.MaxGap > 0, Packed: c.Packed, Base: baseID(c.Base)}.OnCells(s)
 }
 
 // Projections are the cells of every key-set file the run writes: the
@@ -113,6 +113,18 @@ func (c Config) Check() error {
 	}
 	if c.PrefixBits > maxPrefixBits {
 		return fmt.Errorf("%w: %d prefix bits: at most %d", ErrArgs, c.PrefixBits, maxPrefixBits)
+	}
+	if c.MaxStep < 0 {
+		return fmt.Errorf("%w: max step %d: want 0 (no limit) or more", ErrArgs, c.MaxStep)
+	}
+	if c.CheckpointEvery < 0 {
+		return fmt.Errorf("%w: checkpoint interval %v: want 0 (after every step) or more", ErrArgs, c.CheckpointEvery)
+	}
+	if c.Base != nil {
+		g, _ := c.check()
+		if err := checkBase(c.Base, g, c.transposer() != nil); err != nil {
+			return err
+		}
 	}
 	return nil
 }

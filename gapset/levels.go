@@ -9,11 +9,21 @@ import "context"
 // It is what h_G:2N needs on small boards: N+1 nested sets for the price of
 // the largest one's enumeration.
 func LevelSets(ctx context.Context, rows, cols, maxGap int, cells []int, progress func(Progress)) (map[int][][]uint64, error) {
+	return ResidualLevelSets(ctx, nil, rows, cols, maxGap, cells, progress)
+}
+
+// ResidualLevelSets is LevelSets relative to a base heuristic h (nil:
+// Manhattan distance): out[k][i] holds the projections onto the last k
+// cells of R<=2i, the configurations whose optimum exceeds h by at most 2i
+// (Base says which h qualify; one that does not is refused with ErrBase,
+// at the goal or at the first move that shows it). In memory: boards up
+// to 3x4.
+func ResidualLevelSets(ctx context.Context, base Base, rows, cols, maxGap int, cells []int, progress func(Progress)) (map[int][][]uint64, error) {
 	g, err := checkArgs(rows, cols, maxGap, cells)
 	if err != nil {
 		return nil, err
 	}
-	layers, err := memLayers(ctx, rows, cols, maxGap, -1, progress)
+	layers, err := memLayersOf(ctx, base, rows, cols, maxGap, -1, progress)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package gapset
 
 import (
 	"math/bits"
+	"sync/atomic"
 
 	"github.com/gapset/gapset/encode"
 )
@@ -11,7 +12,7 @@ import (
 // significant nibble of the board). A reverse move slides a tile from a
 // neighbour of the blank into the blank; on sliding-tile boards every move
 // changes the Manhattan distance by exactly one, so each move either raises
-// or lowers it.
+// or lowers it (or, with a base, the base: base.go).
 type geometry struct {
 	encode.Geometry
 	mask  uint64 // the low 4n bits
@@ -21,6 +22,11 @@ type geometry struct {
 	// blank at b raises the Manhattan distance.
 	raise [16][4]uint16
 	goal  uint64
+	// base, when set, layers the enumeration in Manhattan distance's
+	// place (base.go): each move's direction is computed, and bad records
+	// the first move that changed it by other than 1.
+	base Base
+	bad  *atomic.Pointer[violation] // set with base
 }
 
 func newGeometry(rows, cols int) (*geometry, error) {
@@ -68,6 +74,9 @@ func (g *geometry) successors(key uint64, fn func(next uint64, raise bool)) {
 // expandRaise writes the raising successors of keys into out, which must
 // have room for 4 per key, and returns the number written.
 func (g *geometry) expandRaise(keys, out []uint64) int {
+	if g.base != nil {
+		return g.expandBase(keys, out, true)
+	}
 	j := 0
 	for _, key := range keys {
 		b := g.blank(key)
@@ -86,6 +95,9 @@ func (g *geometry) expandRaise(keys, out []uint64) int {
 
 // expandLower is expandRaise for the moves that lower the distance.
 func (g *geometry) expandLower(keys, out []uint64) int {
+	if g.base != nil {
+		return g.expandBase(keys, out, false)
+	}
 	j := 0
 	for _, key := range keys {
 		b := g.blank(key)

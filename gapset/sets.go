@@ -21,8 +21,8 @@ import (
 // Manhattan distance d - 2j, reached by d reverse moves of which exactly j
 // lower the distance.
 type Progress struct {
-	Gap       int           // gap of the layer's members (2j)
-	Manhattan int           // Manhattan distance of the layer's members
+	Gap       int           // gap of the layer's members (2j; the residual with a base)
+	Manhattan int           // Manhattan distance of the layer's members (the base's h with one)
 	Step      int           // reverse moves from the goal: Manhattan + Gap
 	Layer     int64         // members of this layer
 	Members   int64         // members of all layers finished so far
@@ -124,9 +124,22 @@ type memLayer struct {
 // use it to cut the 4x4 enumeration short: level j is then complete up to
 // Manhattan distance maxStep - 2j).
 func memLayers(ctx context.Context, rows, cols, maxGap, maxStep int, progress func(Progress)) ([]memLayer, error) {
+	return memLayersOf(ctx, nil, rows, cols, maxGap, maxStep, progress)
+}
+
+// memLayersOf is memLayers layered by a base (nil: Manhattan distance):
+// level j's layer at step d holds the configurations with optimum d and
+// base d - 2j.
+func memLayersOf(ctx context.Context, base Base, rows, cols, maxGap, maxStep int, progress func(Progress)) ([]memLayer, error) {
 	g, err := checkArgs(rows, cols, maxGap, []int{rows * cols})
 	if err != nil {
 		return nil, err
+	}
+	if base != nil {
+		if err := checkBase(base, g, false); err != nil {
+			return nil, err
+		}
+		g = g.withBase(base)
 	}
 	if ctx == nil {
 		ctx = context.Background()
@@ -166,6 +179,9 @@ func memLayers(ctx context.Context, rows, cols, maxGap, maxStep int, progress fu
 			buf = expandAll(g, hist[j][d-1], true, buf[:0], workers)
 			if j > 0 {
 				buf = expandAll(g, hist[j-1][d-1], false, buf, workers)
+			}
+			if err := g.baseErr(); err != nil {
+				return nil, err
 			}
 			if len(scratch) < len(buf) {
 				scratch = nil

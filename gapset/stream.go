@@ -48,6 +48,12 @@ type Config struct {
 	// Packed writes the key-set files delta-coded (keyset format version
 	// 2): 2-5 bytes per key instead of 8.
 	Packed bool
+	// Tables keeps every projection below the whole board (up to
+	// MaxApproxBytes) as a bit table of its patterns in memory instead of
+	// runs on the disk (projtable.go): the same key-set files, no
+	// projection runs, the tables written whole at each checkpoint. A
+	// resumed run keeps its checkpoint's choice.
+	Tables bool
 	// Transpose enumerates one configuration of each transposed pair on a
 	// square board (transpose.go): half the layers' keys, the same
 	// key-set files. Other boards ignore it (their transpose is another
@@ -72,6 +78,12 @@ type Config struct {
 	Fresh bool
 	// OnResume is told where a resumed run continues from.
 	OnResume func(Resumed)
+	// Base, when set, layers the enumeration by a base heuristic h in
+	// Manhattan distance's place: the sets are the residual sets R<=2j
+	// (optimum - h at most 2j; base.go), their files and checkpoint record
+	// the base's ID, and a checkpoint of another base is refused. Transpose
+	// needs a symmetric base. nil (or ManhattanBase): the gap sets.
+	Base Base
 }
 
 // SoftMemoryLimit is the Go memory limit (debug.SetMemoryLimit) for an
@@ -79,7 +91,8 @@ type Config struct {
 // pointers: a soft limit a little above the budget makes the collector
 // free the old copies cheaply (a gap <= 4 run with a budget of 8 GiB
 // reached 17 GiB without it).
-func (c Config) SoftMemoryLimit() int64 { return c.Memory + c.Memory/4 + 1<<30 }
+// Projection tables (Tables) are live on top.
+func (c Config) SoftMemoryLimit() int64 { return c.Memory + c.Memory/4 + 1<<30 + c.TableBytes() }
 
 // LayerCount is the size of one finished layer.
 type LayerCount struct {
@@ -112,6 +125,7 @@ type Result struct {
 	Cols     int           `json:"cols"`
 	MaxGap   int           `json:"gap"`
 	Exact    bool          `json:"exact"`
+	Base     string        `json:"base,omitempty"` // the base heuristic's spec (residual sets; Config.Base)
 	Layers   []LayerCount  `json:"layers"`
 	Members  int64         `json:"members"` // configurations enumerated (all gaps up to MaxGap)
 	Outputs  []OutputFile  `json:"outputs"`
@@ -142,6 +156,9 @@ func enumerateWith(ctx context.Context, cfg Config, inChunk int, onLayer func(j,
 		return Result{}, err
 	}
 	g, _ := cfg.check()
+	if cfg.Base != nil {
+		g = g.withBase(cfg.Base)
+	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -224,6 +241,10 @@ type streamer struct {
 	// proj[s]: the runs projected onto the cells of s waiting for the
 	// final merge, with their compaction tiers.
 	proj map[encode.CellSet][]tiered
+	// tables[s]: the projection onto s as a bit table (Config.Tables);
+	// tableFiles: their files named by the last manifest.
+	tables     map[encode.CellSet]*Bits
+	tableFiles map[string]tableRecord
 }
 
 // transposer is the canonical enumerator's transposer: set when the
@@ -301,7 +322,7 @@ func (e *streamer) report(p Progress) {
 func (e *streamer) run() (Result, error) {
 	g := e.g
 	levels := e.cfg.MaxGap/2 + 1
-	res := Result{Rows: e.cfg.Rows, Cols: e.cfg.Cols, MaxGap: e.cfg.MaxGap, Exact: e.cfg.Exact}
+	res := Result{Rows: e.cfg.Rows, Cols: e.cfg.Cols, MaxGap: e.cfg.MaxGap, Exact: e.cfg.Exact, Base: baseID(e.cfg.Base).Spec}
 	finished := func(j, d int, r parts, inWork []uint64) error {
 		if e.onLayer != nil {
 			e.onLayer(j, d, r)
@@ -333,6 +354,7 @@ func (e *streamer) run() (Result, error) {
 		last = 0
 		e.layers = make([][]parts, levels)
 		e.proj = map[encode.CellSet][]tiered{}
+		e.keepTables()
 		a := []uint64{g.goal}
 		goal, _, err := e.writeParts(a, partBounds(a, 4*g.N, e.bits), e.partsBase("L0-0"), e.coding(4*g.N), nil)
 		if err != nil {
@@ -468,6 +490,9 @@ func (e *streamer) step(j, d int) (parts, []uint64, error) {
 		if err := e.ctx.Err(); err != nil {
 			return parts{}, nil, err
 		}
+		if err := g.baseErr(); err != nil {
+			return parts{}, nil, err
+		}
 	}
 	x.close()
 	// Lower-gap layers with the same Manhattan distance are removed,
@@ -578,6 +603,10 @@ func (e *streamer) project(l parts, inWork []uint64) error {
 	emit := func(s encode.CellSet, a []uint64) (int, error) {
 		width := 4 * s.Len()
 		e.sortWork(a, width)
+		if b := e.tables[s]; b != nil {
+			a = dedup(a)
+			return len(a), e.addSorted(b, a)
+		}
 		pr, m, err := e.writeParts(a, partBounds(a, width, partBits(e.pbits, width)), e.partsBase(projectionName(s, n, 0)), e.coding(width), nil)
 		if err != nil {
 			return 0, err
@@ -809,6 +838,9 @@ func (e *streamer) finish(res *Result) error {
 		for _, l := range list {
 			jb.size += l.n
 		}
+		if b := e.tables[s]; b != nil {
+			jb.size = b.count
+		}
 		jobs = append(jobs, jb)
 	}
 	// One file at a time, smallest first, each dropping its runs when done:
@@ -817,6 +849,14 @@ func (e *streamer) finish(res *Result) error {
 	budget := max(cap(e.work), min(e.wn, 1<<20))
 	bufKeys := max(1<<10, (1<<15)/e.workers)
 	var written int64
+	// The files take their names together at the end: an interrupt finds
+	// all of them in place or none.
+	var files []*atomicfile.File
+	defer func() {
+		for _, f := range files {
+			f.Abort() // a no-op once committed
+		}
+	}()
 	for _, jb := range jobs {
 		h := e.cfg.header(jb.s)
 		path := e.cfg.OutputPathOf(jb.s)
@@ -838,19 +878,25 @@ func (e *streamer) finish(res *Result) error {
 			}
 			return nil
 		}
-		err = e.mergeInOrder(jb.parts, budget, bufKeys, add)
+		if b := e.tables[jb.s]; b != nil {
+			err = b.Each(add)
+		} else {
+			err = e.mergeInOrder(jb.parts, budget, bufKeys, add)
+		}
 		if err != nil {
 			w.Abort()
 			return err
 		}
 		cnt := w.Count()
-		if err := e.checkCount(jb.s.Len(), int64(cnt), jb.size); err != nil {
+		if err := e.checkCount(jb.s, int64(cnt), e.cfg.projectedMembers(res.Layers)); err != nil {
 			w.Abort()
 			return err
 		}
-		if err := w.Close(); err != nil {
+		f, err := w.Finish()
+		if err != nil {
 			return err
 		}
+		files = append(files, f)
 		for _, rs := range jb.parts {
 			for _, r := range rs {
 				e.drop(r)
@@ -860,7 +906,7 @@ func (e *streamer) finish(res *Result) error {
 		e.report(Progress{Gap: e.cfg.MaxGap, Layer: int64(cnt), Phase: "wrote " + h.Name()})
 	}
 	e.work = nil
-	return nil
+	return atomicfile.CommitAll(e.ctx, files...)
 }
 
 // mergeInOrder merges each part's runs and hands the keys to emit in

@@ -25,12 +25,19 @@ func (r Result) Write(w io.Writer, format string) error {
 		return err
 	}
 	var sb strings.Builder
-	what := fmt.Sprintf("gap <= %d", r.MaxGap)
+	gap, h := "gap", "manhattan"
+	if r.Base != "" {
+		gap, h = "r", "h"
+	}
+	what := fmt.Sprintf("%s <= %d", gap, r.MaxGap)
 	if r.Exact {
-		what = fmt.Sprintf("gap = %d", r.MaxGap)
+		what = fmt.Sprintf("%s = %d", gap, r.MaxGap)
+	}
+	if r.Base != "" {
+		what += fmt.Sprintf(" (r = optimum - h, h the base %s)", r.Base)
 	}
 	fmt.Fprintf(&sb, "# %dx%d, %s: members per layer\n", r.Rows, r.Cols, what)
-	fmt.Fprintf(&sb, "%-4s %-9s %s\n", "gap", "manhattan", "count")
+	fmt.Fprintf(&sb, "%-4s %-9s %s\n", gap, h, "count")
 	for _, l := range r.Layers {
 		fmt.Fprintf(&sb, "%-4d %-9d %d\n", l.Gap, l.Manhattan, l.Count)
 	}

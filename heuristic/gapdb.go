@@ -3,9 +3,11 @@ package heuristic
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/gapset/gapset/gapdb"
+	"github.com/gapset/gapset/ida"
 )
 
 // gapDBs opens the gap databases of the options once (each checked whole
@@ -77,8 +79,13 @@ func (r *Resolver) gapDBHeuristic(maxGap, cells, filter int, transpose bool) (ga
 	}
 	var names []string
 	top := -1
+	residual := 0
 	for _, d := range dbs {
 		if cells != 0 && len(d.Cells) != cells {
+			continue
+		}
+		if !d.Base.IsZero() { // residual levels are the residual heuristic's
+			residual++
 			continue
 		}
 		top = max(top, d.MaxGap())
@@ -86,6 +93,9 @@ func (r *Resolver) gapDBHeuristic(maxGap, cells, filter int, transpose bool) (ga
 		names = append(names, d.Name())
 	}
 	if len(h.DBs) == 0 {
+		if residual > 0 {
+			return gapdb.Heuristic{}, fmt.Errorf("no gap database on %d cells given (--gapdb: %d of residual levels, which resG reads)", cells, residual)
+		}
 		return gapdb.Heuristic{}, fmt.Errorf("no gap database on %d cells given (--gapdb)", cells)
 	}
 	// Databases of fewer levels join one that reaches maxGap (their top
@@ -103,6 +113,89 @@ func (r *Resolver) gapDBHeuristic(maxGap, cells, filter int, transpose bool) (ga
 	}
 	if h.NoFilter {
 		h.Label += "-nofilter"
+	}
+	return h, h.Check() // here, not at the first board's search: bad input before any work
+}
+
+// residualEntries are h + 2*level over the residual levels of a base
+// (gapdb.Residual): resG reads the residual databases of --gapdb (r <= G
+// reached by one of them), the base they record built from --pdb.
+func residualEntries() []Entry {
+	var es []Entry
+	for g := 0; g <= maxRegisteredGap; g += 2 {
+		for _, tr := range []bool{false, true} {
+			name, what := "res"+strconv.Itoa(g), ""
+			if tr {
+				name, what = name+"r", ", asking about the transpose too (a symmetric base: pdbbr, pdb78b)"
+			}
+			es = append(es, Entry{
+				Name:    name,
+				Args:    "K",
+				Usage:   fmt.Sprintf("the base heuristic h the residual databases (--gapdb) record, plus twice their level (r <= 0..%d)%s (K: the databases of K cells)", g, what),
+				Options: []string{OptGapDB, OptPDB, OptNoSkip},
+				Make: func(r *Resolver, args string) (ida.Heuristic, error) {
+					cells, filter, err := gapArgs(g, args)
+					if err != nil || filter != 0 {
+						return nil, fmt.Errorf("bad heuristic %s:%s: want %s or %s:K with cells K", name, quote(args), name, name)
+					}
+					return r.residualHeuristic(g, cells, tr)
+				},
+			})
+		}
+	}
+	return es
+}
+
+// residualHeuristic is h + 2*level over the residual databases on the
+// given number of cells (0: every one given), h their base.
+func (r *Resolver) residualHeuristic(maxGap, cells int, transpose bool) (gapdb.Residual, error) {
+	dbs, err := r.gapDBs()
+	if err != nil {
+		return gapdb.Residual{}, err
+	}
+	h := gapdb.Residual{Levels: maxGap/2 + 1, Transpose: transpose, NoSkip: r.opt.NoSkip}
+	var names []string
+	top := -1
+	for _, d := range dbs {
+		if cells != 0 && len(d.Cells) != cells || d.Base.IsZero() {
+			continue
+		}
+		if len(h.DBs) > 0 && d.Base != h.BaseID {
+			return gapdb.Residual{}, fmt.Errorf("%s is relative to the base %s, %s to %s: one residual heuristic reads the levels of one base", d.Path, d.Base, h.DBs[0].Path, h.BaseID)
+		}
+		h.BaseID = d.Base
+		top = max(top, d.MaxGap())
+		h.DBs = append(h.DBs, d)
+		names = append(names, d.Name())
+	}
+	if len(h.DBs) == 0 {
+		return gapdb.Residual{}, fmt.Errorf("no residual database on %d cells given (--gapdb: gapset gapdb of the sets gapset enumerate --base writes)", cells)
+	}
+	if top < maxGap {
+		return gapdb.Residual{}, fmt.Errorf("res%d needs a residual database of r <= %d; the largest given holds r <= %d (%s)", maxGap, maxGap, top, strings.Join(names, ", "))
+	}
+	base, err := r.Base(h.BaseID.Spec)
+	if err != nil {
+		return gapdb.Residual{}, err
+	}
+	if base.ID() != h.BaseID {
+		return gapdb.Residual{}, fmt.Errorf("%s: the databases are relative to %s, but the base built from --pdb %s is %s: other tables", strings.Join(names, ", "), h.BaseID, r.PDBDir(), base.ID())
+	}
+	if transpose && !base.Symmetric() {
+		return gapdb.Residual{}, fmt.Errorf("res%dr asks the databases about the transpose: their base %s is not symmetric (pdbbr and pdb78b are)", maxGap, h.BaseID.Spec)
+	}
+	tm, ok := base.Heuristic.(ida.TrackerMaker)
+	if !ok {
+		return gapdb.Residual{}, fmt.Errorf("the base %s offers no tracker", h.BaseID.Spec)
+	}
+	h.Base = tm
+	r2 := ""
+	if transpose {
+		r2 = "r"
+	}
+	h.Label = fmt.Sprintf("res%d%s(%s+%s)", maxGap, r2, h.BaseID.Spec, strings.Join(names, "+"))
+	if h.NoSkip {
+		h.Label += "-noskip"
 	}
 	return h, nil
 }

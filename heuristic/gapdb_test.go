@@ -90,6 +90,6 @@ func writeGapDB(t *testing.T, cells []int, levels [][]uint64) string {
 		}
 	}
 	path := filepath.Join(t.TempDir(), "g.gapdb")
-	require.NoError(t, b.Write(path))
+	require.NoError(t, b.Write(context.Background(), path))
 	return path
 }

@@ -26,7 +26,29 @@ func pdbEntries() []Entry {
 		pdbMaxEntry("pdb78+663", "max of the transposing 7-8 and 6-6-3 databases", "7-8", "6-6-3"),
 		pdbEntry("pdb78mid", "the 7-8-mid databases (middle rows; outer rows), also looked up on the transpose", "7-8-mid", 4, 4, true),
 		pdbMaxEntry("pdb78+78mid", "max of the transposing 7-8 and 7-8-mid databases (the fewest nodes; both sets in --pdb)", "7-8", "7-8-mid"),
+		{Name: "pdb78b", Usage: "the blank-aware 7-8 databases (pdb build --blank), also looked up on the transpose: changes by exactly one a move", Options: []string{OptPDB},
+			Make: func(r *Resolver, _ string) (ida.Heuristic, error) {
+				return r.pdbLoad("7-8", 4, 4, true, true, "pdb78b")
+			}},
+		blankEntry("pdbb", "blank-aware additive databases of PARTITION on the board of --rows/--cols (pdb build --blank), e.g. pdbb:1-6/7-11", false),
+		blankEntry("pdbbr", "pdbb, also looked up on the transpose (square boards)", true),
 	}
+}
+
+// blankEntry is the blank-aware databases of any partition: the spec's
+// argument, in which '.' stands for ',' (a comma ends a part of max(...)).
+func blankEntry(name, usage string, transpose bool) Entry {
+	return Entry{Name: name, Args: "PARTITION", Usage: usage, Options: []string{OptPDB},
+		Make: func(r *Resolver, args string) (ida.Heuristic, error) {
+			if args == "" {
+				return nil, fmt.Errorf("%s needs a partition: %s:7-8, or groups like %s:1-6/7-11 (tiles separated by '.', ranges by '-')", name, name, name)
+			}
+			rows, cols := r.opt.Rows, r.opt.Cols
+			if rows == 0 {
+				rows, cols = 4, 4
+			}
+			return r.pdbLoad(strings.ReplaceAll(args, ".", ","), rows, cols, transpose, true, name+":"+args)
+		}}
 }
 
 // pdbMaxEntry is the largest of the transposing databases of 4x4 partitions.
@@ -62,12 +84,22 @@ func (r *Resolver) PDBDir() string {
 
 // pdbHeuristic loads (once) the databases of a partition.
 func (r *Resolver) pdbHeuristic(partition string, rows, cols int, transpose bool, label string) (ida.Heuristic, error) {
+	return r.pdbLoad(partition, rows, cols, transpose, false, label)
+}
+
+// pdbLoad loads (once) the databases of a partition, blank-aware ones
+// with blank.
+func (r *Resolver) pdbLoad(partition string, rows, cols int, transpose, blank bool, label string) (ida.Heuristic, error) {
 	if r.opt.Rows != 0 && (r.opt.Rows != rows || r.opt.Cols != cols) {
 		return nil, fmt.Errorf("heuristic %s is for %dx%d boards, not %dx%d", label, rows, cols, r.opt.Rows, r.opt.Cols)
 	}
 	part, err := pdb.ParsePartition(partition, rows, cols)
 	if err != nil {
 		return nil, err
+	}
+	part.Blank = blank
+	if transpose && rows != cols {
+		return nil, fmt.Errorf("heuristic %s looks up the transpose: a square board, not %dx%d", label, rows, cols)
 	}
 	dir := r.PDBDir()
 	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
@@ -78,9 +110,14 @@ func (r *Resolver) pdbHeuristic(partition string, rows, cols int, transpose bool
 	if compact {
 		key += "/compact"
 	}
+	loaded := part.Name // the key of the set as loaded
+	if blank {
+		key = fmt.Sprintf("%dx%d %v blank", rows, cols, part.Groups)
+		loaded = key
+	}
 	set, ok := r.pdbs[key]
 	if !ok {
-		set, ok = r.pdbs[part.Name]
+		set, ok = r.pdbs[loaded]
 		if !ok {
 			var checks []*safe.Pending
 			if r.opt.ChecksBeside {

@@ -55,6 +55,7 @@ func Entries() []Entry {
 	es = append(es, pdbEntries()...)
 	es = append(es, gapEntries()...)
 	es = append(es, combinedEntries()...)
+	es = append(es, residualEntries()...)
 	return es
 }
 

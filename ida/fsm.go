@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gapset/gapset/internal/infile"
 )
 
 //go:generate go run gen_fsm.go
@@ -225,7 +227,7 @@ func readPairWords(r io.Reader) (words []uint32, maxLen, kept int, err error) {
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	data, err := io.ReadAll(z)
+	data, err := infile.ReadAllFrom(z, "the duplicate pairs", "a file of duplicate pairs", 64<<20)
 	if err != nil {
 		return nil, 0, 0, err
 	}

@@ -8,6 +8,7 @@ package keyset
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/infile"
 )
 
 // MaxGap is the largest gap a header can name (it is stored in one byte,
@@ -38,14 +40,18 @@ const MaxGap = 254
 //	13     1    gap: the set holds configurations with gap (optimum - Manhattan) at most gap,
 //	            or exactly gap when the exact flag is set
 //	14     1    flags: bit 0 = exact; bit 1 = approximated (a superset of the
-//	            projection of the gap set, e.g. gapset.Approximate's; Name ends in "a")
+//	            projection of the gap set, e.g. gapset.Approximate's; Name ends in "a");
+//	            bit 2 = residual: the set is of optimum - h for a base heuristic h
+//	            other than Manhattan distance, and the base record follows the header
 //	15     1    format flags: bit 0 = cell set: bytes 30-31 hold the cells (a
 //	            16-bit mask, bit c = cell c, row-major; k bits set, never the
 //	            last k cells, which are written without the flag); other bits 0
 //	16     8    count of keys
 //	24     8    reserved (0); with the cell-set flag, bytes 24-29 are 0 and
 //	            bytes 30-31 the cells
-//	32     8*count keys, strictly increasing uint64 (encode.Board.Key, projected:
+//	32     96   only with the residual flag: the base record, the base's digest (32,
+//	            Base.Digest) and its spec (64, printable ASCII, NUL-padded: Base.Spec)
+//	32|128 8*count keys, strictly increasing uint64 (encode.Board.Key, projected:
 //	            the contents of the cells c_1 < ... < c_k in the low 4k bits, c_1
 //	            most significant; for the last k cells the key masked)
 //	end    4    CRC-32C (Castagnoli) of every byte before it
@@ -59,7 +65,9 @@ const MaxGap = 254
 //
 // The cell-set flag is a reserved byte of both versions, so a file of the
 // last k cells keeps its bytes and a reader that predates the flag refuses
-// a cell-set file (reserved bytes not zero) rather than misread it.
+// a cell-set file (reserved bytes not zero) rather than misread it. The
+// residual flag is a reserved bit alike: a gap set keeps every byte, and a
+// reader that predates it refuses a residual set.
 //
 // Writers produce the file under a temporary name in the same directory and
 // rename it when complete, so an interrupted run leaves no partial file.
@@ -68,9 +76,16 @@ const (
 	keysetMagic   = "GAPKEYS\x00"
 	keysetVersion = 1
 	packedVersion = 2
-	// HeaderSize is the byte offset of the first key.
+	// HeaderSize is the byte offset of the first key (of a gap set; a
+	// residual set's base record comes first: Header.KeysOffset).
 	HeaderSize  = 32
 	trailerSize = 4
+	// baseLen is the base record of a residual set: digest and spec.
+	baseLen = 32 + BaseSpecLen
+	// BaseSpecLen bounds a base's spec.
+	BaseSpecLen = 64
+	// flagResidual (byte 14): the set is relative to a base (Header.Base).
+	flagResidual = 4
 	// flagCellSet (byte 15): the cells are the mask at bytes 30-31.
 	flagCellSet = 1
 	// maxSetDataLen bounds a cell-set file's key section (48 bits).
@@ -85,7 +100,55 @@ var ErrFormat = errors.New("bad key-set file")
 // read as other cells' contents. It wraps ErrFormat (bad input).
 var ErrCellSet = fmt.Errorf("%w: cells other than the last k", ErrFormat)
 
+// ErrResidual marks a residual set (relative to a base heuristic, not to
+// Manhattan distance) given to a reader of gap sets (Open, OpenAny): its
+// levels are not gap levels. It wraps ErrFormat (bad input).
+var ErrResidual = fmt.Errorf("%w: a residual set", ErrFormat)
+
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Base identifies the heuristic h a residual set is relative to: the set
+// holds configurations with optimum - h at most (or exactly) its gap. The
+// zero Base is Manhattan distance: the set is a gap set.
+type Base struct {
+	// Spec names the base as the heuristic registry resolves it
+	// (printable ASCII, 1..BaseSpecLen bytes).
+	Spec string
+	// Digest identifies its tables (SHA-256 of what it is computed from):
+	// two bases of one spec built from other files differ here.
+	Digest [32]byte
+}
+
+// IsZero reports whether b is Manhattan distance (a gap set).
+func (b Base) IsZero() bool { return b == Base{} }
+
+// String is the base as refusals name it: its spec and the start of its
+// digest.
+func (b Base) String() string {
+	if b.IsZero() {
+		return "md (Manhattan distance)"
+	}
+	return fmt.Sprintf("%s (digest %x...)", b.Spec, b.Digest[:6])
+}
+
+// Check refuses a base a header cannot hold.
+func (b Base) Check() error {
+	if b.IsZero() {
+		return nil
+	}
+	if len(b.Spec) == 0 || len(b.Spec) > BaseSpecLen {
+		return fmt.Errorf("base spec %q: want 1..%d bytes", b.Spec, BaseSpecLen)
+	}
+	for i := 0; i < len(b.Spec); i++ {
+		if c := b.Spec[i]; c <= ' ' || c > '~' {
+			return fmt.Errorf("base spec %q: printable ASCII without blanks only", b.Spec)
+		}
+	}
+	if b.Digest == [32]byte{} {
+		return fmt.Errorf("base %s without a digest", b.Spec)
+	}
+	return nil
+}
 
 // Header describes a key set.
 type Header struct {
@@ -102,14 +165,32 @@ type Header struct {
 	// Packed: the file's keys are delta-coded (format version 2). It says
 	// how the file is stored, not what the set is.
 	Packed bool
+	// Base is the heuristic h of a residual set (optimum - h at most Gap);
+	// zero for a gap set (h is Manhattan distance).
+	Base Base
+}
+
+// KeysOffset is the byte offset of the first key.
+func (h Header) KeysOffset() int64 {
+	if h.Base.IsZero() {
+		return HeaderSize
+	}
+	return HeaderSize + baseLen
 }
 
 // Name is the paper's name of the set: Gap0, Gap0_8, Gap2_10, ... ("Gap2"
-// means gap at most 2 as in the paper; an exact set is written G2x).
+// means gap at most 2 as in the paper; an exact set is written G2x). A
+// residual set is Res0_8, Res2_10, ... (exact: R2x).
 func (h Header) Name() string {
 	s := fmt.Sprintf("Gap%d", h.Gap)
 	if h.Exact && h.Gap > 0 {
 		s = fmt.Sprintf("G%dx", h.Gap)
+	}
+	if !h.Base.IsZero() {
+		s = fmt.Sprintf("Res%d", h.Gap)
+		if h.Exact && h.Gap > 0 {
+			s = fmt.Sprintf("R%dx", h.Gap)
+		}
 	}
 	if h.CellSet != 0 {
 		// the cells in four hex digits after a "c": fixed width, so the
@@ -164,11 +245,52 @@ func (h Header) validate() error {
 	if h.Gap < 0 || h.Gap > MaxGap || h.Gap%2 != 0 {
 		return fmt.Errorf("gap %d must be even and in 0..%d", h.Gap, MaxGap)
 	}
+	if err := h.Base.Check(); err != nil {
+		return err
+	}
+	if !h.Base.IsZero() && h.Approx {
+		return fmt.Errorf("an approximated residual set: approximations are of gap sets")
+	}
 	return nil
 }
 
-// encode writes the header; dataLen is the key section's length (stored
-// only by packed files).
+// encodeAll writes the header and, for a residual set, its base record:
+// everything before the keys.
+func (h Header) encodeAll(dataLen uint64) []byte {
+	b := h.encode(dataLen)
+	if h.Base.IsZero() {
+		return b
+	}
+	b = append(b, h.Base.Digest[:]...)
+	spec := make([]byte, BaseSpecLen)
+	copy(spec, h.Base.Spec)
+	return append(b, spec...)
+}
+
+// decodeBase reads a base record.
+func decodeBase(b []byte) (Base, error) {
+	var base Base
+	copy(base.Digest[:], b[:32])
+	spec := b[32:baseLen]
+	if i := bytes.IndexByte(spec, 0); i >= 0 {
+		if bytes.ContainsFunc(spec[i:], func(r rune) bool { return r != 0 }) {
+			return Base{}, fmt.Errorf("%w: the base's spec is not NUL-padded", ErrFormat)
+		}
+		spec = spec[:i]
+	}
+	base.Spec = string(spec)
+	if base.IsZero() {
+		return Base{}, fmt.Errorf("%w: the residual flag with an empty base record", ErrFormat)
+	}
+	if err := base.Check(); err != nil {
+		return Base{}, fmt.Errorf("%w: %v", ErrFormat, err)
+	}
+	return base, nil
+}
+
+// encode writes the fixed header (the residual flag set when there is a
+// base; its record is encodeAll's); dataLen is the key section's length
+// (stored only by packed files).
 func (h Header) encode(dataLen uint64) []byte {
 	b := make([]byte, HeaderSize)
 	copy(b, keysetMagic)
@@ -184,6 +306,9 @@ func (h Header) encode(dataLen uint64) []byte {
 	if h.Approx {
 		b[14] |= 2
 	}
+	if !h.Base.IsZero() {
+		b[14] |= flagResidual
+	}
 	if h.CellSet != 0 {
 		b[15] = flagCellSet
 		binary.LittleEndian.PutUint16(b[30:], uint16(h.CellSet))
@@ -192,8 +317,15 @@ func (h Header) encode(dataLen uint64) []byte {
 	return b
 }
 
-// decodeHeader reads a header and the key section's length.
-func decodeHeader(b []byte) (Header, uint64, error) {
+// decodeHeader reads the fixed header and the key section's length, and
+// whether a base record follows (the residual flag; Header.Base is then
+// still zero: decodeBase reads it).
+func decodeHeader(b []byte) (Header, uint64, bool, error) {
+	h, n, err := decodeFixed(b)
+	return h, n, err == nil && b[14]&flagResidual != 0, err
+}
+
+func decodeFixed(b []byte) (Header, uint64, error) {
 	if string(b[:8]) != keysetMagic {
 		return Header{}, 0, fmt.Errorf("%w: wrong magic (not a gapset key-set file)", ErrFormat)
 	}
@@ -211,7 +343,7 @@ func decodeHeader(b []byte) (Header, uint64, error) {
 			return Header{}, 0, fmt.Errorf("%w: the cell-set flag with no cells", ErrFormat)
 		}
 	}
-	if b[14]&^3 != 0 || b[15]&^flagCellSet != 0 || (!h.Packed && dataLen != 0) {
+	if b[14]&^(3|flagResidual) != 0 || b[15]&^flagCellSet != 0 || (!h.Packed && dataLen != 0) {
 		return Header{}, 0, fmt.Errorf("%w: reserved header bytes are not zero", ErrFormat)
 	}
 	if err := h.validate(); err != nil {
@@ -255,7 +387,7 @@ func Create(path string, h Header) (*Writer, error) {
 	}
 	w := &Writer{h: h, tmp: tmp}
 	w.bw = bufio.NewWriterSize(tmp, 1<<20)
-	if _, err := w.bw.Write(h.encode(0)); err != nil { // count and length patched at Close
+	if _, err := w.bw.Write(h.encodeAll(0)); err != nil { // count and length patched at Close
 		w.Abort()
 		return nil, err
 	}
@@ -309,38 +441,49 @@ func (w *Writer) Count() uint64 { return w.count }
 
 // Close writes the count and checksum, syncs and renames the file into place.
 func (w *Writer) Close() error {
+	f, err := w.Finish()
+	if err != nil {
+		return err
+	}
+	return f.Commit()
+}
+
+// Finish writes the count and checksum and hands back the temporary, whole
+// but not in place: the caller commits it, with other files
+// (atomicfile.CommitAll), or aborts it.
+func (w *Writer) Finish() (*atomicfile.File, error) {
 	if w.err != nil {
 		w.Abort()
-		return w.err
+		return nil, w.err
 	}
 	if err := w.bw.Flush(); err != nil {
 		w.Abort()
-		return err
+		return nil, err
 	}
 	// The header is final only now; the CRC is computed by re-reading
 	// (cheap next to writing).
 	if w.h.CellSet != 0 && w.dataLen > maxSetDataLen {
 		w.Abort()
-		return fmt.Errorf("key-set writer: %d bytes of keys, more than a cell-set file's header holds", w.dataLen)
+		return nil, fmt.Errorf("key-set writer: %d bytes of keys, more than a cell-set file's header holds", w.dataLen)
 	}
 	w.h.Count = w.count
-	if _, err := w.tmp.WriteAt(w.h.encode(w.dataLen), 0); err != nil {
+	if _, err := w.tmp.WriteAt(w.h.encodeAll(w.dataLen), 0); err != nil {
 		w.Abort()
-		return err
+		return nil, err
 	}
-	end := HeaderSize + int64(w.dataLen)
+	end := w.h.KeysOffset() + int64(w.dataLen)
 	sum, err := fileCRC(w.tmp.File, end)
 	if err != nil {
 		w.Abort()
-		return err
+		return nil, err
 	}
 	var tail [trailerSize]byte
 	binary.LittleEndian.PutUint32(tail[:], sum)
 	if _, err := w.tmp.WriteAt(tail[:], end); err != nil {
 		w.Abort()
-		return err
+		return nil, err
 	}
-	return w.tmp.Commit()
+	return w.tmp, nil
 }
 
 // Abort discards the partial file.
@@ -393,8 +536,9 @@ type Reader struct {
 	name string
 }
 
-// Open opens a key-set file of the last k cells and checks its header
-// and length; a file of another cell set is refused (ErrCellSet).
+// Open opens a gap set's key-set file of the last k cells and checks its
+// header and length; a file of another cell set is refused (ErrCellSet),
+// and so is a residual set (ErrResidual).
 func Open(path string) (*Reader, error) {
 	r, err := OpenAny(path)
 	if err != nil {
@@ -407,9 +551,24 @@ func Open(path string) (*Reader, error) {
 	return r, nil
 }
 
-// OpenAny is Open for a reader of any cells: it must use Header.Set.
+// OpenAny is Open for a reader of any cells: it must use Header.Set. A
+// residual set is refused (ErrResidual).
 func OpenAny(path string) (*Reader, error) {
-	f, err := os.Open(path)
+	r, err := OpenResidual(path)
+	if err != nil {
+		return nil, err
+	}
+	if b := r.h.Base; !b.IsZero() {
+		r.Close()
+		return nil, fmt.Errorf("%s: %w relative to the base %s, not a gap set: its levels bound optimum - %s, and only gapset gapdb reads it (a database of residual levels)", path, ErrResidual, b, b.Spec)
+	}
+	return r, nil
+}
+
+// OpenResidual is OpenAny for a reader of gap and residual sets alike: it
+// must use Header.Set and Header.Base.
+func OpenResidual(path string) (*Reader, error) {
+	f, err := infile.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -433,11 +592,24 @@ func newReader(f *os.File, name string) (*Reader, error) {
 	if _, err := io.ReadFull(f, hdr); err != nil {
 		return nil, fmt.Errorf("%s: %w: file too short for a header", name, ErrFormat)
 	}
-	h, dataLen, err := decodeHeader(hdr)
+	h, dataLen, residual, err := decodeHeader(hdr)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if want := HeaderSize + int64(dataLen) + trailerSize; st.Size() != want {
+	if residual {
+		rec := make([]byte, baseLen)
+		if _, err := io.ReadFull(f, rec); err != nil {
+			return nil, fmt.Errorf("%s: %w: file too short for a residual set's base record", name, ErrFormat)
+		}
+		if h.Base, err = decodeBase(rec); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if h.Approx {
+			return nil, fmt.Errorf("%s: %w: an approximated residual set", name, ErrFormat)
+		}
+		hdr = append(hdr, rec...)
+	}
+	if want := h.KeysOffset() + int64(dataLen) + trailerSize; st.Size() != want {
 		return nil, fmt.Errorf("%s: %w: %d bytes, header says %d keys in %d bytes: truncated or padded", name, ErrFormat, st.Size(), h.Count, want)
 	}
 	r := &Reader{h: h, f: f, br: bufio.NewReaderSize(f, 1<<16), crc: crc32.New(castagnoli), left: h.Count, name: name,

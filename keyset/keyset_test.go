@@ -138,9 +138,12 @@ func FuzzKeySetReader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if len(b) >= HeaderSize {
 			// a header that decodes is the one its fields encode
-			if h, n, err := decodeHeader(b[:HeaderSize]); err == nil {
+			if h, n, residual, err := decodeHeader(b[:HeaderSize]); err == nil {
 				if !h.Packed {
 					n = 0
+				}
+				if residual {
+					h.Base = Base{Spec: "x", Digest: [32]byte{1}} // the record is not in the fixed header
 				}
 				if got := h.encode(n); string(got) != string(b[:HeaderSize]) {
 					t.Fatalf("header %x decodes to %+v, which encodes to %x", b[:HeaderSize], h, got)
@@ -370,5 +373,87 @@ func TestCellSetHeader(t *testing.T) {
 		_, _, err := ReadAllAny(q)
 		assert.ErrorIs(t, err, ErrFormat, name)
 		assert.NotErrorIs(t, err, ErrCellSet, name)
+	}
+}
+
+// A residual set records its base after the header: it reads back with
+// it, is named Res/R, and is refused by the readers of gap sets (Open,
+// OpenAny: its levels bound optimum - h, not the gap) while ReadHeader,
+// Count and OpenResidual read it. A damaged base record is a format error.
+func TestResidualHeader(t *testing.T) {
+	dir := t.TempDir()
+	base := Base{Spec: "bpdb:6-5", Digest: [32]byte{0xAB, 1, 2}}
+	for _, packed := range []bool{false, true} {
+		for _, exact := range []bool{false, true} {
+			h := Header{Rows: 4, Cols: 4, Cells: 8, Gap: 4, Exact: exact, Packed: packed, Base: base}
+			name := map[bool]string{false: "Res4_8", true: "R4x_8"}[exact]
+			assert.Equal(t, name, h.Name())
+			p := filepath.Join(dir, h.Name()+".keys")
+			require.NoError(t, WriteFile(p, h, sampleKeys(8)))
+			_, err := Open(p)
+			assert.ErrorIs(t, err, ErrResidual)
+			_, _, err = ReadAllAny(p)
+			assert.ErrorIs(t, err, ErrResidual)
+			assert.ErrorIs(t, err, ErrFormat)
+			assert.ErrorContains(t, err, "bpdb:6-5")
+			r, err := OpenResidual(p)
+			require.NoError(t, err)
+			var keys []uint64
+			for k, ok := r.Next(); ok; k, ok = r.Next() {
+				keys = append(keys, k)
+			}
+			require.NoError(t, r.Err())
+			r.Close()
+			assert.Equal(t, sampleKeys(8), keys)
+			got, n, err := Count(p)
+			require.NoError(t, err)
+			assert.Equal(t, uint64(1000), n)
+			assert.Equal(t, base, got.Base)
+			assert.Equal(t, int64(128), got.KeysOffset())
+			raw, err := os.ReadFile(p)
+			require.NoError(t, err)
+			assert.Equal(t, byte(4), raw[14]&4, "the residual flag")
+			assert.Equal(t, base.Digest[:], raw[32:64])
+			assert.Equal(t, "bpdb:6-5", string(raw[64:72]))
+			var text strings.Builder
+			require.NoError(t, WriteCount(&text, "text", "r.keys", got, n))
+			assert.Contains(t, text.String(), " base bpdb:6-5 ab0102")
+		}
+	}
+	// A gap set keeps every byte: no flag, keys at 32.
+	g := filepath.Join(dir, "g.keys")
+	require.NoError(t, WriteFile(g, Header{Rows: 4, Cols: 4, Cells: 8, Gap: 4}, sampleKeys(8)))
+	raw, err := os.ReadFile(g)
+	require.NoError(t, err)
+	assert.Equal(t, byte(0), raw[14])
+	assert.Len(t, raw, 32+8*1000+4)
+
+	for name, b := range map[string]Base{
+		"no digest": {Spec: "x"},
+		"no spec":   {Digest: [32]byte{1}},
+		"blank":     {Spec: "a b", Digest: [32]byte{1}},
+		"too long":  {Spec: strings.Repeat("x", 65), Digest: [32]byte{1}},
+		"non-ascii": {Spec: "é", Digest: [32]byte{1}},
+	} {
+		assert.Error(t, WriteFile(filepath.Join(dir, "bad.keys"), Header{Rows: 3, Cols: 3, Cells: 9, Base: b}, nil), name)
+		assert.NoFileExists(t, filepath.Join(dir, "bad.keys"))
+	}
+	assert.Error(t, WriteFile(filepath.Join(dir, "bad.keys"), Header{Rows: 3, Cols: 3, Cells: 9, Base: base, Approx: true}, nil))
+
+	good, err := os.ReadFile(filepath.Join(dir, "Res4_8.keys"))
+	require.NoError(t, err)
+	for name, edit := range map[string]func(b []byte) []byte{
+		"record zeroed":       func(b []byte) []byte { clear(b[32:128]); return b },
+		"spec not NUL-padded": func(b []byte) []byte { b[127] = 'x'; return b },
+		"approximated":        func(b []byte) []byte { b[14] |= 2; return b },
+		"record cut":          func(b []byte) []byte { return append(b[:40:40], b[len(b)-4:]...) },
+		"flag cleared":        func(b []byte) []byte { b[14] &^= 4; return b },
+	} {
+		b := edit(append([]byte(nil), good...))
+		binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.Checksum(b[:len(b)-4], castagnoli))
+		q := filepath.Join(dir, "damaged.keys")
+		require.NoError(t, os.WriteFile(q, b, 0o644))
+		_, _, err := Count(q)
+		assert.ErrorIs(t, err, ErrFormat, name)
 	}
 }

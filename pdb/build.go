@@ -47,9 +47,9 @@ func Build(ctx context.Context, rows, cols int, group []uint8, workers int, prog
 	}
 	workers = max(workers, 1)
 	if n-k <= 8 {
-		return build[uint32](ctx, newGrid(rows, cols), group, workers, prog)
+		return build[uint32](ctx, newGrid(rows, cols), group, workers, prog, false)
 	}
-	return build[uint64](ctx, newGrid(rows, cols), group, workers, prog)
+	return build[uint64](ctx, newGrid(rows, cols), group, workers, prog, false)
 }
 
 type grid struct {
@@ -136,6 +136,11 @@ type search[W word] struct {
 	// todo[p] marks the ranks holding states of a layer of parity p, so
 	// sparse layers skip most of the table.
 	todo [2]marks
+	// vals, when set (BuildBlank), keeps every state's value: one plus it
+	// at rank r*f + j for placement r with the blank on its j-th free cell
+	// (the placement-plus-blank rank), 0 while not reached. A region's
+	// entries are written by the one worker whose compare-and-swap adds it.
+	vals []uint8
 }
 
 // chunkBlocks is the unit of work handed to a worker.
@@ -144,12 +149,19 @@ const chunkBlocks = 256
 // maxLayer keeps values below 255, whose complement marks "not reached".
 const maxLayer = 254
 
-func build[W word](ctx context.Context, g *grid, group []uint8, workers int, prog Progress) ([]uint8, int, error) {
+// build runs the search. With blank it returns the values of the
+// (placement, blank) states, one plus each, at the placement-plus-blank
+// rank (see search.vals), and the step is 1; else the table of Build.
+func build[W word](ctx context.Context, g *grid, group []uint8, workers int, prog Progress, blank bool) ([]uint8, int, error) {
 	n, k := g.n, len(group)
 	total := Entries(n, k)
 	st, free, release := hugemem.Alloc[W](total)
 	defer free()
 	s := &search[W]{g: g, fc: newFreeCells(g, n-k), n: n, k: k, last: n - k + 1, st: st, lay: newLayout[W]()}
+	if blank {
+		s.vals = make([]uint8, total*(n-k))
+		hugemem.Hint(s.vals)
+	}
 	s.blocks = total / s.last
 	s.weight = make([]int, k)
 	for i, w := k-1, 1; i >= 0; i-- {
@@ -173,6 +185,7 @@ func build[W word](ctx context.Context, g *grid, group []uint8, workers int, pro
 	r0 := placement.Rank(pos, n)
 	m0 := W(compress(g.region(n-1, g.all&^used), g.all&^used))
 	st[r0] = m0 | m0<<s.lay.shift(0) | s.lay.value(0)
+	s.keep(r0, m0, 0)
 	s.todo[0].set(r0)
 	reached := int64(1)
 
@@ -217,6 +230,9 @@ func build[W word](ctx context.Context, g *grid, group []uint8, workers int, pro
 	step := 0
 	for _, w := range ws {
 		step = max(step, w.step)
+	}
+	if blank {
+		return s.vals, 1, nil
 	}
 	// The values, read in spans of 2 MiB of the table, each given back to
 	// the OS once read: the result and the table are not in memory whole at
@@ -407,11 +423,24 @@ func (s *search[W]) add(w *worker, c *child, old W, layer int) W {
 			if !lay.reached(old) {
 				w.reached++
 			}
+			s.keep(c.r, reg, layer+1)
 			s.todo[(layer+1)&1].set(c.r)
 			return nw
 		}
 		if old = load(e); old>>c.j&1 != 0 {
 			return old
 		}
+	}
+}
+
+// keep records value v for the blank cells reg (the word's mask coding) of
+// placement r, when the search keeps every state's value.
+func (s *search[W]) keep(r int, reg W, v int) {
+	if s.vals == nil {
+		return
+	}
+	row := s.vals[r*s.fc.f:][:s.fc.f]
+	for m := uint64(reg); m != 0; m &= m - 1 {
+		row[bits.TrailingZeros64(m)] = uint8(v + 1)
 	}
 }

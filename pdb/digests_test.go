@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -40,8 +41,8 @@ func namedGroups(t *testing.T) []Partition {
 // 6-tile groups of the 4x4 board (a few seconds; not with -short), the 7-
 // and 8-tile ones with GAPSET_SLOW=1 (minutes), or read from the compact
 // files in the directory GAPSET_PDB_DIGESTS names when there (built by
-// gapset pdb build --compact); either also prints the table for
-// digests.go:
+// gapset pdb build --compact; the blank-aware 7-8 files too, built by
+// gapset pdb build --blank); either also prints the table for digests.go:
 //
 //	GAPSET_SLOW=1 go test ./pdb -run TestKnownDigests -v -timeout 60m
 func TestKnownDigests(t *testing.T) {
@@ -52,7 +53,7 @@ func TestKnownDigests(t *testing.T) {
 		g := p.Groups[0]
 		entries := Entries(p.Rows*p.Cols, len(g))
 		for _, compact := range []bool{false, true} {
-			_, ok := knownDigest(p.Rows, p.Cols, g, compact)
+			_, ok := knownDigest(p.Rows, p.Cols, g, compact, false)
 			assert.True(t, ok, "%s (compact %t) has a known digest", p.Name, compact)
 		}
 		var table []uint8
@@ -90,12 +91,53 @@ func TestKnownDigests(t *testing.T) {
 			if compact {
 				name += " compact"
 			}
-			want, _ := knownDigest(p.Rows, p.Cols, g, compact)
+			want, _ := knownDigest(p.Rows, p.Cols, g, compact, false)
 			assert.Equal(t, want, hex.EncodeToString(sum[:]), name)
 			lines = append(lines, fmt.Sprintf("\t%q: %q,", name, hex.EncodeToString(sum[:])))
 		}
 	}
-	assert.Len(t, knownDigests, 2*len(groups), "no digest of a group outside the named partitions")
+	// the blank-aware files of the partitions blankDigested names: the
+	// small ones built again, the 7-8 ones read from GAPSET_PDB_DIGESTS
+	blanks := 0
+	for _, name := range blankDigested {
+		nm := named[name]
+		p, err := ParsePartition(name, nm.rows, nm.cols)
+		require.NoError(t, err)
+		for _, g := range p.Groups {
+			file := BlankFileName(p.Rows, p.Cols, g)
+			want, known := knownDigest(p.Rows, p.Cols, g, true, true)
+			if known {
+				blanks++
+			}
+			small := BlankEntries(p.Rows*p.Cols, len(g)) <= 8<<20
+			path := filepath.Join(dir, file)
+			switch _, statErr := os.Stat(path); {
+			case dir != "" && statErr == nil:
+			case small:
+				nib, err := BuildBlank(context.Background(), p.Rows, p.Cols, g, 2, nil)
+				require.NoError(t, err)
+				path = filepath.Join(t.TempDir(), file)
+				require.NoError(t, WriteBlank(context.Background(), path, p.Rows, p.Cols, g, nib))
+			default:
+				continue
+			}
+			f, err := os.Open(path)
+			require.NoError(t, err)
+			h := sha256.New()
+			_, err = io.Copy(h, f)
+			f.Close()
+			require.NoError(t, err)
+			got := hex.EncodeToString(h.Sum(nil))
+			if small {
+				assert.True(t, known, "%s has a known digest", file)
+			}
+			if known {
+				assert.Equal(t, want, got, file)
+			}
+			lines = append(lines, fmt.Sprintf("\t%q: %q,", file, got))
+		}
+	}
+	assert.Len(t, knownDigests, 2*len(groups)+blanks, "no digest of a group outside the named partitions")
 	if dir != "" || slow {
 		slices.Sort(lines)
 		t.Log("\n" + strings.Join(lines, "\n"))

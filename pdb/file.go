@@ -2,6 +2,7 @@ package pdb
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -9,7 +10,6 @@ import (
 	"hash"
 	"hash/crc32"
 	"io"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -17,6 +17,7 @@ import (
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/atomicfile"
 	"github.com/gapset/gapset/internal/hugemem"
+	"github.com/gapset/gapset/internal/infile"
 	"github.com/gapset/gapset/internal/safe"
 )
 
@@ -35,10 +36,16 @@ import (
 // Version 2 (compact) has the same header and (entries+1)/2 bytes of
 // payload: the compact entries (see Compact), rank r in the low nibble of
 // byte r/2 when r is even, else in the high one.
+//
+// Version 3 (blank-aware, BuildBlank) is version 2 over the placements of
+// the group's tiles and the blank: entries n!/(n-k-1)!, step 1. Its files
+// have names of their own (BlankFileName), so both kinds of a group live in
+// one directory; a load asks for one kind and refuses the other.
 const (
 	magic      = "GAPSPDB\x01"
 	headerSize = 8 + 4 + 16 + 8 + 4
 	compactVer = 2
+	blankVer   = 3
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -57,26 +64,64 @@ func FileName(rows, cols int, group []uint8) string {
 	return sb.String() + ".pdb"
 }
 
+// BlankFileName is the name of a group's blank-aware file, e.g.
+// "4x4-1-2-3-4-5-6-7-8-blank.pdb".
+func BlankFileName(rows, cols int, group []uint8) string {
+	return strings.TrimSuffix(FileName(rows, cols, group), ".pdb") + blankSuffix
+}
+
+const blankSuffix = "-blank.pdb"
+
+// fileName is the name of group g's file of the partition's kind.
+func (p Partition) fileName(g []uint8) string {
+	if p.Blank {
+		return BlankFileName(p.Rows, p.Cols, g)
+	}
+	return FileName(p.Rows, p.Cols, g)
+}
+
 // Write stores one group's table at path atomically: it writes a temporary
 // file in the same directory and renames it.
 func Write(path string, rows, cols int, group []uint8, table []uint8, step int) error {
+	return writePlain(context.Background(), path, rows, cols, group, table, step)
+}
+
+// writePlain is Write renaming only while ctx is not done.
+func writePlain(ctx context.Context, path string, rows, cols int, group []uint8, table []uint8, step int) error {
 	if len(table) != Entries(rows*cols, len(group)) {
 		return fmt.Errorf("table has %d entries, want %d", len(table), Entries(rows*cols, len(group)))
 	}
-	return write(path, rows, cols, group, table, len(table), step, magic[7])
+	return write(ctx, path, rows, cols, group, table, len(table), step, magic[7])
 }
 
 // WriteCompact stores one group's compact table (Databases.Compact's coding) as
 // a version-2 file: half the bytes to read at load.
 func WriteCompact(path string, rows, cols int, group []uint8, nib []uint8, step int) error {
+	return writeCompact(context.Background(), path, rows, cols, group, nib, step)
+}
+
+// writeCompact is WriteCompact renaming only while ctx is not done.
+func writeCompact(ctx context.Context, path string, rows, cols int, group []uint8, nib []uint8, step int) error {
 	entries := Entries(rows*cols, len(group))
 	if len(nib) != (entries+1)/2 {
 		return fmt.Errorf("compact table has %d bytes, want %d", len(nib), (entries+1)/2)
 	}
-	return write(path, rows, cols, group, nib, entries, step, compactVer)
+	return write(ctx, path, rows, cols, group, nib, entries, step, compactVer)
 }
 
-func write(path string, rows, cols int, group []uint8, payload []uint8, entries, step int, version byte) error {
+// WriteBlank stores one group's blank-aware table (BuildBlank's coding) as
+// a version-3 file; once ctx is done it is not renamed into place.
+func WriteBlank(ctx context.Context, path string, rows, cols int, group []uint8, nib []uint8) error {
+	entries := BlankEntries(rows*cols, len(group))
+	if len(nib) != (entries+1)/2 {
+		return fmt.Errorf("blank-aware table has %d bytes, want %d", len(nib), (entries+1)/2)
+	}
+	return write(ctx, path, rows, cols, group, nib, entries, 1, blankVer)
+}
+
+// write writes a table file; once ctx is done it is not renamed into
+// place (atomicfile.File.CommitContext).
+func write(ctx context.Context, path string, rows, cols int, group []uint8, payload []uint8, entries, step int, version byte) error {
 	hdr := make([]byte, headerSize)
 	copy(hdr, magic)
 	hdr[7] = version
@@ -96,7 +141,7 @@ func write(path string, rows, cols int, group []uint8, payload []uint8, entries,
 	if _, err := f.Write(payload); err != nil {
 		return err
 	}
-	return f.Commit()
+	return f.CommitContext(ctx)
 }
 
 // Read loads one group's table and checks that it is the table of that group
@@ -105,7 +150,7 @@ func write(path string, rows, cols int, group []uint8, payload []uint8, entries,
 // of a byte file of 1 MiB or more is the file mapped read-only (it must not
 // be written).
 func Read(path string, rows, cols int, group []uint8) (table []uint8, step int, err error) {
-	st, err := readRaw(path, rows, cols, group, nil, false)
+	st, err := readKind(path, rows, cols, group, false, nil, false)
 	if err != nil || !st.compact {
 		return st.data, st.step, err
 	}
@@ -114,6 +159,14 @@ func Read(path string, rows, cols int, group []uint8) (table []uint8, step int, 
 		return nil, 0, err
 	}
 	return expandTable(geo, group, st.data, Entries(rows*cols, len(group)), runtime.NumCPU()), st.step, nil
+}
+
+// ReadBlank loads one group's blank-aware file (BlankFileName), checked as
+// Read checks the others, and returns its compact entries (BuildBlank's
+// coding).
+func ReadBlank(path string, rows, cols int, group []uint8) ([]uint8, error) {
+	st, err := readKind(path, rows, cols, group, true, nil, false)
+	return st.data, err
 }
 
 // stored is one group's file as loaded.
@@ -136,7 +189,12 @@ type stored struct {
 // A file that v records as checked whole, unchanged since, is not hashed
 // again (v nil: every file is).
 func readRaw(path string, rows, cols int, group []uint8, v *Verified, later bool) (stored, error) {
-	f, err := os.Open(path)
+	return readKind(path, rows, cols, group, false, v, later)
+}
+
+// readKind is readRaw of a blank-aware file (blank) or of another.
+func readKind(path string, rows, cols int, group []uint8, blank bool, v *Verified, later bool) (stored, error) {
+	f, err := infile.Open(path)
 	if err != nil {
 		return stored{}, err
 	}
@@ -145,7 +203,7 @@ func readRaw(path string, rows, cols int, group []uint8, v *Verified, later bool
 	if err != nil {
 		return stored{}, err
 	}
-	st, err := decode(f, path, rows, cols, group, func(size int64) ([]byte, func()) {
+	st, err := decodeKind(f, path, rows, cols, group, blank, func(size int64) ([]byte, func()) {
 		if size < mapMin || !mapFiles {
 			return nil, nil
 		}
@@ -174,6 +232,12 @@ const mapMin = 1 << 20
 // checksum of such a file, when mapped, is left running: stored.later
 // gives its outcome (see LoadBeside).
 func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func(size int64) ([]byte, func()), checked func(digest string) bool, later bool) (_ stored, err error) {
+	return decodeKind(r, name, rows, cols, group, false, mapped, checked, later)
+}
+
+// decodeKind is decode of a blank-aware file (blank: version 3 only) or of
+// another (versions 1 and 2).
+func decodeKind(r io.Reader, name string, rows, cols int, group []uint8, blank bool, mapped func(size int64) ([]byte, func()), checked func(digest string) bool, later bool) (_ stored, err error) {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w %s: %s", ErrCorrupt, name, fmt.Sprintf(format, a...))
 	}
@@ -184,10 +248,15 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func
 	if string(hdr[:7]) != magic[:7] {
 		return stored{}, bad("not a pattern database file")
 	}
-	if hdr[7] != magic[7] && hdr[7] != compactVer {
+	switch {
+	case blank && hdr[7] != blankVer:
+		return stored{}, bad("format version %d, want %d (a blank-aware database)", hdr[7], blankVer)
+	case !blank && hdr[7] == blankVer:
+		return stored{}, bad("format version %d (a blank-aware database), want %d or %d", hdr[7], magic[7], compactVer)
+	case !blank && hdr[7] != magic[7] && hdr[7] != compactVer:
 		return stored{}, bad("format version %d, want %d or %d", hdr[7], magic[7], compactVer)
 	}
-	compact := hdr[7] == compactVer
+	compact := hdr[7] == compactVer || blank
 	var want [16]byte
 	copy(want[:], group)
 	if int(hdr[8]) != rows || int(hdr[9]) != cols || int(hdr[10]) != len(group) || !bytes.Equal(hdr[12:28], want[:]) {
@@ -195,15 +264,19 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func
 			hdr[12:12+min(int(hdr[10]), 16)], hdr[8], hdr[9], group, rows, cols)
 	}
 	entries := binary.LittleEndian.Uint64(hdr[28:])
-	if entries != uint64(Entries(rows*cols, len(group))) {
-		return stored{}, bad("%d entries, want %d", entries, Entries(rows*cols, len(group)))
+	wantEntries := Entries(rows*cols, len(group))
+	if blank {
+		wantEntries = BlankEntries(rows*cols, len(group))
+	}
+	if entries != uint64(wantEntries) {
+		return stored{}, bad("%d entries, want %d", entries, wantEntries)
 	}
 	size := entries
 	if compact {
 		size = (entries + 1) / 2
 	}
 	// A file of a known group is hashed as it is read (see checkWhole).
-	digest, known := knownDigest(rows, cols, group, compact)
+	digest, known := knownDigest(rows, cols, group, compact, blank)
 	trusted := known && checked != nil && checked(digest)
 	var sha hash.Hash
 	if known && !trusted {
@@ -245,7 +318,7 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func
 		var samples safe.Group
 		if compact && step != 0 && !trusted {
 			beside = true
-			samples.Go(func() { sampled = checkCompact(rows, cols, group, data, int(entries), step) })
+			samples.Go(func() { sampled = checkStored(rows, cols, group, data, int(entries), step, blank) })
 		}
 		sum, zeros = sumMapped(data, crc32.Checksum(hdr[:36], castagnoli), !compact, sha)
 		samples.Wait()
@@ -266,6 +339,9 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func
 	if step == 0 {
 		return stored{}, bad("step 0")
 	}
+	if blank && step != 1 {
+		return stored{}, bad("step %d in a blank-aware database (one move changes its value by exactly 1)", step)
+	}
 	switch {
 	case trusted:
 		// Found equal to the built file's digest before, unchanged since
@@ -275,7 +351,7 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func
 	case beside:
 		err = sampled
 	case compact:
-		err = checkCompact(rows, cols, group, data, int(entries), step)
+		err = checkStored(rows, cols, group, data, int(entries), step, blank)
 	default:
 		err = check(rows, cols, group, data, step, zeros)
 	}
@@ -289,7 +365,7 @@ func decode(r io.Reader, name string, rows, cols int, group []uint8, mapped func
 	if known {
 		got = sha.Sum(nil)
 	}
-	whole, err := checkWhole(rows, cols, group, data, compact, step, digest, got)
+	whole, err := checkWhole(rows, cols, group, data, compact, blank, step, digest, got)
 	if err != nil {
 		return stored{}, fmt.Errorf("%w %s: %w", ErrCorrupt, name, err)
 	}

@@ -178,16 +178,25 @@ func TestMappedPayload(t *testing.T) {
 	}
 }
 
-// ParseFileName reads back what FileName writes, and nothing else.
+// ParseFileName reads back what FileName and BlankFileName write, and
+// nothing else.
 func TestParseFileName(t *testing.T) {
 	for _, p := range namedGroups(t) {
-		r, c, g, err := ParseFileName(p.Name)
-		require.NoError(t, err, p.Name)
-		assert.Equal(t, []any{p.Rows, p.Cols, p.Groups[0]}, []any{r, c, g}, p.Name)
+		g := p.Groups[0]
+		for _, blank := range []bool{false, true} {
+			name := FileName(p.Rows, p.Cols, g)
+			if blank {
+				name = BlankFileName(p.Rows, p.Cols, g)
+			}
+			r, c, pg, pb, err := ParseFileName(name)
+			require.NoError(t, err, name)
+			assert.Equal(t, []any{p.Rows, p.Cols, g, blank}, []any{r, c, pg, pb}, name)
+		}
 	}
 	for _, bad := range []string{"", ".pdb", "3x3.pdb", "3x3-1-2", "3x3-1-2.PDB", "3x3-01-2.pdb", "3x3-+1-2.pdb",
-		"3x3-1-1.pdb", "3x3-0-1.pdb", "3x3-9.pdb", "3x3-1-2-3-4-5-6-7-8-9.pdb", "9x9-1.pdb", "3-3-1.pdb", "3x-1.pdb", "groups.pdb", "3x3--1.pdb"} {
-		_, _, _, err := ParseFileName(bad)
+		"3x3-1-1.pdb", "3x3-0-1.pdb", "3x3-9.pdb", "3x3-1-2-3-4-5-6-7-8-9.pdb", "9x9-1.pdb", "3-3-1.pdb", "3x-1.pdb", "groups.pdb", "3x3--1.pdb",
+		"3x3-blank.pdb", "3x3-1-2-blank-blank.pdb", "3x3-1-2-BLANK.pdb", "3x3-1-2.blank.pdb", "3x3-1-blank-2.pdb", "3x3-01-2-blank.pdb"} {
+		_, _, _, _, err := ParseFileName(bad)
 		assert.Error(t, err, bad)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"math/bits"
 	"path/filepath"
+	"strings"
 	"unsafe"
 
 	"github.com/gapset/gapset/encode"
@@ -27,6 +28,10 @@ type Databases struct {
 	// too large to build again at load): a caller should say so, and that
 	// gapset verify checks them whole. Empty for the named partitions.
 	Sampled []string
+	// Blank marks blank-aware databases (Part.Blank, see BuildBlank): the
+	// Nibbles are indexed by the rank of the tiles' cells and the blank's,
+	// and every move changes the sum by exactly one.
+	Blank bool
 }
 
 // Step is the largest change of the additive bound along one move: a move
@@ -85,16 +90,19 @@ func loadSet(dir string, part Partition, v *Verified, later bool) (*Databases, [
 	data := make([][]uint8, len(part.Groups))
 	compact := make([]bool, len(part.Groups))
 	whole := make([]bool, len(part.Groups))
-	s := &Databases{Part: part, Steps: make([]int, len(part.Groups))}
+	s := &Databases{Part: part, Steps: make([]int, len(part.Groups)), Blank: part.Blank}
 	errs := make([]error, len(part.Groups))
 	pending := make([]*safe.Pending, len(part.Groups))
 	hint := fmt.Sprintf("build it with: gapset pdb build --partition %s --rows %d --cols %d --out %s", part.Name, part.Rows, part.Cols, dir)
+	if part.Blank {
+		hint = strings.Replace(hint, " --out ", " --blank --out ", 1)
+	}
 	var wg safe.Group
 	for i, g := range part.Groups {
 		wg.Go(func() {
-			path := filepath.Join(dir, FileName(part.Rows, part.Cols, g))
+			path := filepath.Join(dir, part.fileName(g))
 			var st stored
-			st, errs[i] = readRaw(path, part.Rows, part.Cols, g, v, later)
+			st, errs[i] = readKind(path, part.Rows, part.Cols, g, part.Blank, v, later)
 			data[i], compact[i], s.Steps[i], whole[i], pending[i] = st.data, st.compact, st.step, st.whole, st.later
 			switch {
 			case errors.Is(errs[i], fs.ErrNotExist):
@@ -171,6 +179,9 @@ func (h *Heuristic) Name() string {
 		return h.Label
 	}
 	name := "pdb" + h.DBs.Part.Name
+	if h.DBs.Blank {
+		name += "+blank"
+	}
 	if h.Transpose {
 		name += "+r"
 	}
@@ -215,8 +226,11 @@ func (h *Heuristic) NewTracker(rows, cols int) (ida.Tracker, error) {
 	if len(p.Groups) > maxGroups {
 		return nil, fmt.Errorf("at most %d groups", maxGroups)
 	}
+	if h.DBs.Blank && (h.Dual || h.DBs.Nibbles == nil) {
+		return nil, fmt.Errorf("blank-aware databases %s: no dual lookup, compact tables only", p.Name)
+	}
 	t := &tracker{n: rows * cols, cols: cols, transpose: h.Transpose, dual: h.Dual, parity: h.Dual, tables: h.DBs.Tables,
-		nibs: h.DBs.Nibbles}
+		nibs: h.DBs.Nibbles, blank: h.DBs.Blank}
 	if t.nibs != nil {
 		geo, err := encode.NewGeometry(rows, cols)
 		if err != nil {
@@ -226,6 +240,7 @@ func (h *Heuristic) NewTracker(rows, cols int) (ida.Tracker, error) {
 	}
 	for gi, g := range p.Groups {
 		t.groups = append(t.groups, g)
+		t.nfree[gi] = t.n - len(g)
 		w := int32(1)
 		for i := len(g) - 1; i >= 0; i-- {
 			t.grpOf[g[i]], t.idxIn[g[i]] = uint8(gi), uint8(i)
@@ -304,6 +319,12 @@ type tracker struct {
 	// the node at depth d, by the cell the tile moves from, so that Move
 	// does not compute them again; valid until a new node at depth d.
 	pre []prefetched
+	// blank: the tables are blank-aware (Databases.Blank): an entry's
+	// index is the group's rank times its free cells plus the blank's
+	// digit among them, from the cells the group holds (used, rused).
+	blank       bool
+	nfree       [maxGroups]int
+	used, rused [maxGroups]uint32
 }
 
 type prefetched struct {
@@ -366,13 +387,16 @@ func (t *tracker) Prefetch(p *ida.Position, cells []uint8) {
 		g := int(t.grpOf[tile])
 		dk := t.rankDelta(g, int(t.idxIn[tile]), int(c), blank, &p.Tiles)
 		pr.dk[c] = int32(dk)
-		prefetch(t.addr(g, t.rk[g]+dk))
+		// the child's blank is on c, the moved tile on the blank's cell
+		moved := uint32(1)<<c | 1<<blank
+		prefetch(t.addr(g, t.at(g, t.rk[g]+dk, t.used[g]^moved, int(c))))
 		if t.transpose {
 			rt := t.tmap[tile]
 			rg := int(t.grpOf[rt])
-			dr := t.rankDelta(rg, int(t.idxIn[rt]), int(t.cmap[c]), int(t.cmap[blank]), &t.rtiles)
+			rc, rb := int(t.cmap[c]), int(t.cmap[blank])
+			dr := t.rankDelta(rg, int(t.idxIn[rt]), rc, rb, &t.rtiles)
 			pr.dr[c] = int32(dr)
-			prefetch(t.addr(rg, t.rr[rg]+dr))
+			prefetch(t.addr(rg, t.at(rg, t.rr[rg]+dr, t.rused[rg]^(1<<rc|1<<rb), rc)))
 		}
 	}
 }
@@ -394,8 +418,13 @@ func (t *tracker) Reset(p *ida.Position) {
 			t.rtiles[t.cmap[c]] = t.tmap[tile]
 		}
 	}
-	for g := range t.groups {
+	for g, grp := range t.groups {
 		t.rk[g], t.rr[g] = t.index(g, &t.pos), t.index(g, &t.rpos)
+		t.used[g], t.rused[g] = 0, 0
+		for _, tile := range grp {
+			t.used[g] |= 1 << t.pos[tile]
+			t.rused[g] |= 1 << t.rpos[tile]
+		}
 	}
 	for c := 0; c < t.n; c++ {
 		t.setDual(nil, c, p.Tiles[c])
@@ -446,6 +475,7 @@ func (t *tracker) Move(p *ida.Position, tile uint8, from, to int) {
 		f.dk = int32(t.rankDelta(int(g), int(t.idxIn[tile]), from, to, &p.Tiles))
 	}
 	t.rk[g] += int(f.dk)
+	t.used[g] ^= 1<<from | 1<<to
 	t.pos[tile] = uint8(to)
 	f.dirtyD |= 1 << g
 	if t.transpose {
@@ -458,6 +488,7 @@ func (t *tracker) Move(p *ida.Position, tile uint8, from, to int) {
 			f.dr = int32(t.rankDelta(int(rg), int(t.idxIn[rt]), int(a), int(b), &t.rtiles))
 		}
 		t.rr[rg] += int(f.dr)
+		t.rused[rg] ^= 1<<a | 1<<b
 		t.rpos[rt] = b
 		t.rtiles[a], t.rtiles[b] = 0, rt
 		f.dirtyR |= 1 << rg
@@ -472,12 +503,16 @@ func (t *tracker) Move(p *ida.Position, tile uint8, from, to int) {
 // (p.Depth is the parent's again).
 func (t *tracker) Undo(p *ida.Position, tile uint8, from, to int) {
 	f := &t.frames[p.Depth+1]
-	t.rk[t.grpOf[tile]] -= int(f.dk)
+	g := t.grpOf[tile]
+	t.rk[g] -= int(f.dk)
+	t.used[g] ^= 1<<from | 1<<to
 	t.pos[tile] = uint8(from)
 	if t.transpose {
 		rt := t.tmap[tile]
 		a, b := t.cmap[from], t.cmap[to]
-		t.rr[t.grpOf[rt]] -= int(f.dr)
+		rg := t.grpOf[rt]
+		t.rr[rg] -= int(f.dr)
+		t.rused[rg] ^= 1<<a | 1<<b
 		t.rpos[rt] = a
 		t.rtiles[a], t.rtiles[b] = rt, 0
 	}
@@ -515,35 +550,38 @@ func (t *tracker) bound(p *ida.Position, need int) int {
 		// before using either, so that their cache misses overlap. The
 		// transposed value is then kept even when the direct sum cuts.
 		gd, gr := bits.TrailingZeros16(f.dirtyD), bits.TrailingZeros16(f.dirtyR)
-		vd, vr := t.entry(gd, t.rk[gd]), t.entry(gr, t.rr[gr])
+		vd := t.entry(gd, t.at(gd, t.rk[gd], t.used[gd], p.Blank))
+		vr := t.entry(gr, t.at(gr, t.rr[gr], t.rused[gr], int(t.cmap[p.Blank])))
 		f.vd[gd], f.vr[gr] = vd, vr
 		f.dirtyD, f.dirtyR = 0, 0
 	}
-	h := t.whole(p, t.sum(&f.vd, &f.dirtyD, all, &t.rk, nil))
+	h := t.whole(p, t.sum(&f.vd, &f.dirtyD, all, &t.rk, &t.used, p.Blank, nil))
 	if h > need || !(t.transpose || t.dual) {
 		return h // the other boards' groups stay dirty until needed
 	}
 	if t.transpose {
-		if h = max(h, t.whole(p, t.sum(&f.vr, &f.dirtyR, all, &t.rr, nil))); h > need {
+		if h = max(h, t.whole(p, t.sum(&f.vr, &f.dirtyR, all, &t.rr, &t.rused, int(t.cmap[p.Blank]), nil))); h > need {
 			return h
 		}
 	}
 	if !t.dual {
 		return h
 	}
-	if h = max(h, t.sum(&f.vu, &f.dirtyU, t.good[p.Blank], nil, &t.dpos)); h > need || !t.transpose {
+	if h = max(h, t.sum(&f.vu, &f.dirtyU, t.good[p.Blank], nil, nil, 0, &t.dpos)); h > need || !t.transpose {
 		return h
 	}
-	return max(h, t.sum(&f.vv, &f.dirtyV, t.good[t.cmap[p.Blank]], nil, &t.rdpos))
+	return max(h, t.sum(&f.vv, &f.dirtyV, t.good[t.cmap[p.Blank]], nil, nil, 0, &t.rdpos))
 }
 
 // sum adds the values of the groups in use, looking up those that are
-// dirty: at the ranks kept in rk, or (rk nil) ranked from the cells in pos.
-func (t *tracker) sum(v *[maxGroups]uint8, dirty *uint16, use uint16, rk *[maxGroups]int, pos *[encode.MaxCells]uint8) int {
+// dirty: at the ranks kept in rk (with the groups' cells used and the
+// blank's cell, for blank-aware tables), or (rk nil) ranked from the cells
+// in pos.
+func (t *tracker) sum(v *[maxGroups]uint8, dirty *uint16, use uint16, rk *[maxGroups]int, used *[maxGroups]uint32, blank int, pos *[encode.MaxCells]uint8) int {
 	for m := *dirty & use; m != 0; m &= m - 1 {
 		g := bits.TrailingZeros16(m)
 		if rk != nil {
-			v[g] = t.entry(g, rk[g])
+			v[g] = t.entry(g, t.at(g, rk[g], used[g], blank))
 		} else {
 			v[g] = t.entry(g, t.index(g, pos))
 			if t.nibs != nil { // a group's true value: its distance plus twice the entry
@@ -561,6 +599,16 @@ func (t *tracker) sum(v *[maxGroups]uint8, dirty *uint16, use uint16, rk *[maxGr
 		s += int(v[bits.TrailingZeros16(m)])
 	}
 	return s
+}
+
+// at is the index of group g's entry: its placement's rank r, or in a
+// blank-aware table the rank of the placement and the blank's cell, the
+// blank's digit counted among the cells the group leaves free.
+func (t *tracker) at(g, r int, used uint32, blank int) int {
+	if !t.blank {
+		return r
+	}
+	return r*t.nfree[g] + placement.Digit(used, uint(blank))
 }
 
 // entry is group g's table entry at rank r: its value, or with compact
@@ -604,9 +652,13 @@ func (h *Heuristic) Value(b encode.Board) (int, error) {
 	return tr.Bound(&p, 1<<30), nil
 }
 
-// BuildSet builds every group of part in turn. prog, when set, gets the
-// group's index with each layer report.
+// BuildSet builds every group of part in turn (with part.Blank, the
+// blank-aware tables: BuildBlankSet). prog, when set, gets the group's
+// index with each layer report.
 func BuildSet(ctx context.Context, part Partition, workers int, prog func(group, layer int, reached, total int64)) (*Databases, error) {
+	if part.Blank {
+		return BuildBlankSet(ctx, part, workers, prog)
+	}
 	s := &Databases{Part: part}
 	for gi, g := range part.Groups {
 		var pr Progress

@@ -23,6 +23,9 @@ type Partition struct {
 	Name       string
 	Rows, Cols int
 	Groups     [][]uint8
+	// Blank selects the blank-aware databases of the groups (BuildBlank),
+	// stored in files of their own (FileName).
+	Blank bool
 }
 
 // named are the built-in partitions. Groups are compact blocks of the goal
@@ -59,7 +62,8 @@ func Names() []string {
 
 // ParsePartition returns a built-in partition ("7-8", "6-6-3", "5-5-5" on
 // 4x4; "4-4", "3-5" on 3x3), or parses an explicit one such as
-// "1,2,3,4/5,6,7,8" for a rows x cols board (groups separated by '/').
+// "1,2,3,4/5,6,7,8" for a rows x cols board (groups separated by '/'; a
+// group may list ranges of tiles, "1-4/5-8" is the same partition).
 func ParsePartition(s string, rows, cols int) (Partition, error) {
 	if err := encode.CheckSize(rows, cols); err != nil {
 		return Partition{}, err
@@ -79,18 +83,25 @@ func ParsePartition(s string, rows, cols int) (Partition, error) {
 	for _, gs := range strings.Split(spec, "/") {
 		var g []uint8
 		for _, f := range strings.Split(gs, ",") {
-			v, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil {
+			lo, hi, isRange := strings.Cut(f, "-")
+			a, err := strconv.Atoi(strings.TrimSpace(lo))
+			b := a
+			if err == nil && isRange {
+				b, err = strconv.Atoi(strings.TrimSpace(hi))
+			}
+			if err != nil || b < a {
 				return Partition{}, fmt.Errorf("partition %q: bad tile %q", s, f)
 			}
-			if v < 1 || v >= n {
-				return Partition{}, fmt.Errorf("partition %q: tile %d outside 1..%d", s, v, n-1)
+			for v := a; v <= b; v++ {
+				if v < 1 || v >= n {
+					return Partition{}, fmt.Errorf("partition %q: tile %d outside 1..%d", s, v, n-1)
+				}
+				if seen[v] {
+					return Partition{}, fmt.Errorf("partition %q: tile %d in two groups", s, v)
+				}
+				seen[v] = true
+				g = append(g, uint8(v))
 			}
-			if seen[v] {
-				return Partition{}, fmt.Errorf("partition %q: tile %d in two groups", s, v)
-			}
-			seen[v] = true
-			g = append(g, uint8(v))
 		}
 		p.Groups = append(p.Groups, g)
 	}

@@ -50,6 +50,22 @@ func TestFullGroupIsExactDistance(t *testing.T) {
 // boards where non-group tiles are indistinguishable (written 255), with cost
 // 1 for moving a group tile and 0 otherwise, keyed by the group's placement.
 func naiveGroupDistances(rows, cols int, group []uint8) map[string]int {
+	placement := map[string]int{}
+	for st, d := range naiveStates(rows, cols, group) {
+		var key []byte
+		for _, t := range group {
+			key = append(key, byte(strings.IndexByte(st, byte(t))))
+		}
+		if p, ok := placement[string(key)]; !ok || d < p {
+			placement[string(key)] = d
+		}
+	}
+	return placement
+}
+
+// naiveStates is that search's distance of every abstract board: a string
+// of the cells, the group's tiles by number, the others 255, the blank 0.
+func naiveStates(rows, cols int, group []uint8) map[string]int {
 	n := rows * cols
 	inGroup := map[uint8]bool{}
 	for _, t := range group {
@@ -69,7 +85,6 @@ func naiveGroupDistances(rows, cols int, group []uint8) map[string]int {
 	}
 	best := map[string]int{string(start): 0}
 	deque := []item{{string(start), 0}}
-	placement := map[string]int{}
 	for len(deque) > 0 {
 		it := deque[0]
 		deque = deque[1:]
@@ -77,13 +92,6 @@ func naiveGroupDistances(rows, cols int, group []uint8) map[string]int {
 			continue
 		}
 		s := []byte(it.s)
-		var key []byte
-		for _, t := range group {
-			key = append(key, byte(strings.IndexByte(it.s, byte(t))))
-		}
-		if d, ok := placement[string(key)]; !ok || it.d < d {
-			placement[string(key)] = it.d
-		}
 		blank := strings.IndexByte(it.s, 0)
 		for _, c := range encode.Neighbors(rows, cols, blank) {
 			cost := 0
@@ -103,7 +111,7 @@ func naiveGroupDistances(rows, cols int, group []uint8) map[string]int {
 			}
 		}
 	}
-	return placement
+	return best
 }
 
 // naiveStep is the largest change of the naive values along one move of a
@@ -361,6 +369,17 @@ func TestParsePartition(t *testing.T) {
 	}
 	_, err = ParsePartition("7-8", 3, 3)
 	assert.ErrorContains(t, err, "4x4")
+	// ranges of tiles
+	p, err = ParsePartition("1-6/7-11", 3, 4)
+	require.NoError(t, err)
+	assert.Equal(t, [][]uint8{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11}}, p.Groups)
+	p, err = ParsePartition("1,5-6/2-4,7-8", 3, 3)
+	require.NoError(t, err)
+	assert.Equal(t, [][]uint8{{1, 5, 6}, {2, 3, 4, 7, 8}}, p.Groups)
+	for _, bad := range []string{"1-3-4/5-8", "4-1/5-8", "1-/2-8", "-1/2-8", "1-4/4-8", "1-4/5-9", "1-4/5-7"} {
+		_, err := ParsePartition(bad, 3, 3)
+		assert.Error(t, err, bad)
+	}
 }
 
 func FuzzDecode(f *testing.F) {

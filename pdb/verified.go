@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/infile"
 	"github.com/gapset/gapset/internal/sysprobe"
 )
 
@@ -31,13 +32,17 @@ type Verified struct {
 	dirty bool
 }
 
-// verifiedMax bounds the files remembered.
-const verifiedMax = 256
+// verifiedMax bounds the files remembered, and verifiedBytes the record
+// they take (a line is an identity, a digest and a path of at most 4 KiB).
+const (
+	verifiedMax   = 256
+	verifiedBytes = verifiedMax * 5 << 10
+)
 
 // OpenVerified reads the record at path (missing: empty).
 func OpenVerified(path string) *Verified {
 	v := &Verified{path: path, known: map[string]string{}}
-	b, err := os.ReadFile(path)
+	b, err := infile.ReadAll(path, "a record of checked databases", verifiedBytes)
 	if err != nil {
 		return v
 	}

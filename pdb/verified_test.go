@@ -33,7 +33,7 @@ func TestVerifiedRecord(t *testing.T) {
 	p, g := part.Paths(dir)[0], part.Groups[0]
 	fi, err := os.Stat(p)
 	require.NoError(t, err)
-	digest, known := knownDigest(3, 3, g, true)
+	digest, known := knownDigest(3, 3, g, true, false)
 	require.True(t, known)
 	assert.True(t, v.has(p, fi, digest), "recorded after a load that hashed it")
 	assert.False(t, v.has(p, fi, digest[:63]+"0"), "recorded for its digest only")

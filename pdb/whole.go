@@ -29,9 +29,11 @@ const rebuildMax = 1 << 20
 // knownDigest returns the SHA-256 of the whole file gapset builds for the
 // group (compact: the --compact file), as sha256sum prints it, when the
 // group is one of a named partition's.
-func knownDigest(rows, cols int, group []uint8, compact bool) (string, bool) {
+func knownDigest(rows, cols int, group []uint8, compact, blank bool) (string, bool) {
 	name := FileName(rows, cols, group)
-	if compact {
+	if blank {
+		name = BlankFileName(rows, cols, group)
+	} else if compact {
 		name += " compact"
 	}
 	d, ok := knownDigests[name]
@@ -42,10 +44,23 @@ func knownDigest(rows, cols int, group []uint8, compact bool) (string, bool) {
 // got, the file's SHA-256, against digest for a known group; else, for a
 // small table, the table built again; else nothing (whole is false: only
 // the sampled checks saw it).
-func checkWhole(rows, cols int, group []uint8, data []uint8, compact bool, step int, digest string, got []byte) (whole bool, err error) {
+func checkWhole(rows, cols int, group []uint8, data []uint8, compact, blank bool, step int, digest string, got []byte) (whole bool, err error) {
 	if digest != "" {
 		if hex.EncodeToString(got) != digest {
 			return false, fmt.Errorf("not the file gapset builds for group %v on %dx%d (SHA-256 %.6x..., the build's %.12s...)", group, rows, cols, got, digest)
+		}
+		return true, nil
+	}
+	if blank {
+		if BlankEntries(rows*cols, len(group)) > rebuildMax {
+			return false, nil
+		}
+		want, err := BuildBlank(context.Background(), rows, cols, group, runtime.NumCPU(), nil)
+		if err != nil {
+			return false, err
+		}
+		if i := firstDiff(data, want); i >= 0 {
+			return false, fmt.Errorf("byte %d of blank-aware entries is %d, the table built again has %d", i, data[i], want[i])
 		}
 		return true, nil
 	}
@@ -80,4 +95,18 @@ func checkWhole(rows, cols int, group []uint8, data []uint8, compact bool, step 
 		return false, fmt.Errorf("%s %d is %d, the table built again has %d", what, i, data[i], want[i])
 	}
 	return true, nil
+}
+
+// firstDiff is the first index where a and b differ (the shorter length
+// when one is a prefix of the other), or -1.
+func firstDiff(a, b []uint8) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	return -1
 }

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/gapdb"
 	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/internal/infile"
 	"github.com/gapset/gapset/internal/sysprobe"
 	"github.com/gapset/gapset/keyset"
 	"github.com/gapset/gapset/pdb"
@@ -40,11 +40,11 @@ var ErrFailed = errors.New("verification failed")
 //     entry counted against the header's counts, and the table built again
 //     from the level files it names when they are found beside it (same
 //     names and CRCs) and compared byte for byte;
-//   - pattern databases: the group its file name says (as a load
-//     requires), checksum, the load-time checks, and the whole table built
-//     again and compared byte for byte.
+//   - pattern databases (blank-aware ones too): the group and kind its
+//     file name says (as a load requires), checksum, the load-time checks,
+//     and the whole table built again and compared byte for byte.
 func File(ctx context.Context, path string, workers int) (string, error) {
-	f, err := os.Open(path)
+	f, err := infile.Open(path)
 	if err != nil {
 		return "", err
 	}
@@ -63,7 +63,7 @@ func File(ctx context.Context, path string, workers int) (string, error) {
 	case bytes.HasPrefix(head[:], []byte("GAPSPDB")):
 		return verifyPDB(ctx, path, workers)
 	case bytes.HasPrefix(head[:], []byte("GAPDB")):
-		return verifyGapDB(path)
+		return verifyGapDB(ctx, path)
 	}
 	return "", fmt.Errorf("%s: %w: not a key-set, BDD, pattern database or gap database file", path, ErrFailed)
 }
@@ -251,9 +251,19 @@ func verifyBDDWithin(ctx context.Context, path string, avail uint64) (string, er
 }
 
 func verifyPDB(ctx context.Context, path string, workers int) (string, error) {
-	rows, cols, group, table, step, err := pdb.ReadAny(path)
+	rows, cols, group, blank, table, step, err := pdb.ReadAny(path)
 	if err != nil {
 		return "", failed(err)
+	}
+	if blank {
+		want, err := pdb.BuildBlank(ctx, rows, cols, group, workers, nil)
+		if err != nil {
+			return "", err
+		}
+		if i := firstDiff(table, want); i >= 0 {
+			return "", fmt.Errorf("%w: %s: byte %d of the blank-aware entries is %#02x, built again %#02x", ErrFailed, path, i, table[i], want[i])
+		}
+		return fmt.Sprintf("%s: blank-aware pattern database of group %v on %dx%d, %d entries: equal to the table built again", path, group, rows, cols, pdb.BlankEntries(rows*cols, len(group))), nil
 	}
 	want, wstep, err := pdb.Build(ctx, rows, cols, group, workers, nil)
 	if err != nil {
@@ -294,7 +304,7 @@ func firstDiff(a, b []uint8) int {
 	return -1
 }
 
-func verifyGapDB(path string) (string, error) {
+func verifyGapDB(ctx context.Context, path string) (string, error) {
 	d, err := gapdb.Open(path)
 	if err != nil {
 		return "", failed(err)
@@ -315,7 +325,7 @@ func verifyGapDB(path string) (string, error) {
 	if len(files) == 0 {
 		return msg + "; not built again (it names no level files)", nil
 	}
-	b, err := gapdb.FromKeyFiles(files, d.FilterCells, nil)
+	b, err := gapdb.FromKeyFiles(ctx, files, d.FilterCells, nil)
 	if err != nil {
 		return "", err
 	}

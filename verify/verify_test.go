@@ -48,6 +48,40 @@ func TestFileDatabase(t *testing.T) {
 	assert.ErrorIs(t, err, ErrFailed)
 }
 
+// A blank-aware database passes when it is the table built again; a
+// normal database's file renamed to its name, or an entry changed with the
+// checksum recomputed, fails.
+func TestFileBlankDatabase(t *testing.T) {
+	part, err := pdb.ParsePartition("3-5", 3, 3)
+	require.NoError(t, err)
+	part.Blank = true
+	dir := t.TempDir()
+	require.NoError(t, pdb.BuildFiles(context.Background(), part, dir, 1, false, nil, nil))
+	paths := part.Paths(dir)
+	assert.Equal(t, "3x3-1-2-3-blank.pdb", filepath.Base(paths[0]))
+	msg, err := File(context.Background(), paths[0], 1)
+	require.NoError(t, err)
+	assert.Contains(t, msg, "blank-aware pattern database of group [1 2 3] on 3x3, 3024 entries: equal to the table built again")
+
+	plain := part
+	plain.Blank = false
+	require.NoError(t, pdb.BuildFiles(context.Background(), plain, dir, 1, true, nil, nil))
+	b, err := os.ReadFile(plain.Paths(dir)[0])
+	require.NoError(t, err)
+	renamed := filepath.Join(t.TempDir(), filepath.Base(paths[0]))
+	require.NoError(t, os.WriteFile(renamed, b, 0o644))
+	_, err = File(context.Background(), renamed, 1)
+	assert.ErrorIs(t, err, ErrFailed)
+	assert.ErrorContains(t, err, "want 3 (a blank-aware database)")
+
+	nib, err := pdb.BuildBlank(context.Background(), 3, 3, part.Groups[0], 1, nil)
+	require.NoError(t, err)
+	nib[700] ^= 0x10
+	require.NoError(t, pdb.WriteBlank(context.Background(), paths[0], 3, 3, part.Groups[0], nib))
+	_, err = File(context.Background(), paths[0], 1)
+	assert.ErrorIs(t, err, ErrFailed)
+}
+
 func TestFileUnknownKind(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "x")
 	require.NoError(t, os.WriteFile(p, []byte("not a gapset file"), 0o644))

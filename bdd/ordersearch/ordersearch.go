@@ -7,6 +7,7 @@
 package ordersearch
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -127,35 +128,55 @@ func (r *Result) WriteLevels(path string) error {
 
 // WriteChart draws nodes per level of the start and the found order as PNG.
 func (r *Result) WriteChart(path string) error {
-	png, err := levelplot.Chart(fmt.Sprintf("%s: nodes per level, %s order and the order %s found (%s)", r.Name, r.StartOrder.Name,
-		r.Method, r.Took.Round(time.Second)), r.series())
+	png, err := r.chart()
 	if err != nil {
 		return err
 	}
 	return atomicfile.WriteFile(path, png)
 }
 
+func (r *Result) chart() ([]byte, error) {
+	return levelplot.Chart(fmt.Sprintf("%s: nodes per level, %s order and the order %s found (%s)", r.Name, r.StartOrder.Name,
+		r.Method, r.Took.Round(time.Second)), r.series())
+}
+
 // WriteFiles writes the order, the levels CSV, the chart and the saved BDD
 // (see Save, which tells progress) to the paths given, in that order; an
-// empty path: not that one.
-func (r *Result) WriteFiles(order, levels, chart, saved string, progress func(status string)) error {
+// empty path: not that one. Once ctx is done no file takes its name
+// (atomicfile.File.CommitContext): those written before stay, each whole.
+func (r *Result) WriteFiles(ctx context.Context, order, levels, chart, saved string, progress func(status string)) error {
 	for _, out := range []struct {
-		path  string
-		write func(string) error
-	}{{order, r.WriteOrder}, {levels, r.WriteLevels}, {chart, r.WriteChart}, {saved, func(p string) error { return r.Save(p, progress) }}} {
+		path string
+		data func() ([]byte, error)
+	}{
+		{order, func() ([]byte, error) { return []byte(r.Diagram.Order.Format(r.Meta.Rows, r.Meta.Cols)), nil }},
+		{levels, func() ([]byte, error) { return []byte(levelplot.CSV(r.series())), nil }},
+		{chart, r.chart},
+	} {
 		if out.path == "" {
 			continue
 		}
-		if err := out.write(out.path); err != nil {
+		b, err := out.data()
+		if err == nil {
+			err = atomicfile.WriteFileContext(ctx, out.path, b)
+		}
+		if err != nil {
 			return err
 		}
 	}
-	return nil
+	if saved == "" {
+		return nil
+	}
+	return r.save(ctx, saved, progress)
 }
 
 // Save counts the ZDD of the set in the found order and saves the BDD with
 // it; progress (if set) hears of each stage.
 func (r *Result) Save(path string, progress func(status string)) error {
+	return r.save(context.Background(), path, progress)
+}
+
+func (r *Result) save(ctx context.Context, path string, progress func(status string)) error {
 	if progress == nil {
 		progress = func(string) {}
 	}
@@ -168,7 +189,7 @@ func (r *Result) Save(path string, progress func(status string)) error {
 	meta := r.Meta
 	meta.BuildTime, meta.ZDDNodes = r.Took, uint64(r.ZDDNodes)
 	progress(r.Name + ": saving")
-	_, err = bdd.Save(path, r.Diagram, meta)
+	_, err = bdd.SaveContext(ctx, path, r.Diagram, meta)
 	return err
 }
 

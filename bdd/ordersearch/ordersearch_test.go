@@ -1,6 +1,7 @@
 package ordersearch
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -53,11 +54,11 @@ func TestSearchFromKeys(t *testing.T) {
 
 	dir := t.TempDir()
 	out := func(name string) string { return filepath.Join(dir, name) }
-	require.NoError(t, res.WriteFiles(out("o.order"), "", out("levels.png"), "", nil))
+	require.NoError(t, res.WriteFiles(context.Background(), out("o.order"), "", out("levels.png"), "", nil))
 	assert.NoFileExists(t, out("levels.csv"))
 	assert.Zero(t, res.ZDDNodes, "not saved")
 	var saving []string
-	require.NoError(t, res.WriteFiles("", out("levels.csv"), "", out("g.bdd"), func(s string) { saving = append(saving, s) }))
+	require.NoError(t, res.WriteFiles(context.Background(), "", out("levels.csv"), "", out("g.bdd"), func(s string) { saving = append(saving, s) }))
 	assert.Equal(t, []string{"Gap0_6: counting the ZDD", "Gap0_6: saving"}, saving)
 	back, err := bdd.ParseOrderArg("@"+out("o.order"), 3, 3, 6)
 	require.NoError(t, err)

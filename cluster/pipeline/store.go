@@ -15,6 +15,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/infile"
 	"github.com/gapset/gapset/internal/statedir"
 )
 
@@ -225,11 +226,12 @@ func writeWork(ctx context.Context, work, name string, data []byte) error {
 	return nil
 }
 
-// readWork reads a small file below the work location; a missing one is
-// fs.ErrNotExist (on an object store: not listed).
+// readWork reads a small file below the work location (at most
+// statedir.MaxManifest bytes); a missing one is fs.ErrNotExist (on an
+// object store: not listed).
 func readWork(ctx context.Context, work, name string) ([]byte, error) {
 	if !IsURL(work) {
-		return os.ReadFile(workPath(work, name))
+		return statedir.ReadManifest(workPath(work, name))
 	}
 	fsys, err := openFS(ctx, work)
 	if err != nil {
@@ -250,7 +252,7 @@ func readWork(ctx context.Context, work, name string) ([]byte, error) {
 		return nil, err
 	}
 	defer r.Close()
-	return io.ReadAll(r)
+	return infile.ReadAllFrom(r, p, "a manifest", statedir.MaxManifest)
 }
 
 // sizeWork is the size of a file below the work location.

@@ -87,7 +87,7 @@ func approxCommand(e *env) *cli.Command {
 				}
 				prog.Update(0, 0, true, "writing %s", h.Name())
 				defer prog.Done()
-				return l.Set.WriteFile(filepath.Join(dir, h.Name()+".keys"), h)
+				return l.Set.WriteFile(e.context, filepath.Join(dir, h.Name()+".keys"), h)
 			}, func(level int, seen int64) {
 				prog.Update(0, 0, false, "level %d (gap %d): %d patterns so far (%.4f of all)", level, 2*level, seen, float64(seen)/space)
 			})

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gapset/gapset/internal/slowtest"
 	"github.com/gapset/gapset/keyset"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -87,42 +88,50 @@ func TestApproxCommandRanked(t *testing.T) {
 	assert.Greater(t, len(approx), len(exact))
 	assert.True(t, isSubsetOf(exact, approx), "Gap2_9a misses an enumerated pattern")
 
-	// seeded with the exact levels to gap 6, as on the 4x4 board: only the
-	// top one is loaded, Gap8_9a holds Gap6_9 and more (that it holds the
-	// enumerated Gap8_9: gapset's TestApproximateRankedSameFiles), and h_G:8
-	// with it keeps md's lengths on random 3x4 boards
-	for _, g := range []string{"4", "6"} {
+	// seeded with the exact levels to gap 4 (GAPSET_SLOW=1: to gap 6, as on
+	// the 4x4 board, four times the work): only the top one is loaded,
+	// Gap6_9a (Gap8_9a) holds Gap4_9 (Gap6_9) and more (that it holds the
+	// enumerated Gap8_9: gapset's TestApproximateRankedSameFiles), and h_G:6
+	// (h_G:8) with it keeps md's lengths on random 3x4 boards
+	seedGaps := []string{"0", "2", "4"}
+	if slowtest.On() {
+		seedGaps = append(seedGaps, "6")
+	}
+	top := seedGaps[len(seedGaps)-1]
+	topN, _ := strconv.Atoi(top)
+	maxGap := strconv.Itoa(topN + 2)
+	for _, g := range seedGaps[2:] {
 		code, _, errs := runCmd(t, "", "enumerate", "-q", "--rows", "3", "--cols", "4", "--gap", g, "--cells", "9", "--out-dir", dir)
 		require.Equal(t, 0, code, errs)
 	}
-	seeds := []string{"approx", "--rows", "3", "--cols", "4", "--cells", "9", "--max-gap", "8", "--out-dir", out}
-	for _, g := range []string{"0", "2", "4", "6"} {
+	seeds := []string{"approx", "--rows", "3", "--cols", "4", "--cells", "9", "--max-gap", maxGap, "--out-dir", out}
+	for _, g := range seedGaps {
 		seeds = append(seeds, "--exact", filepath.Join(dir, "Gap"+g+"_9.keys"))
 	}
 	code, table, errs := runCmd(t, "", seeds...)
 	require.Equal(t, 0, code, errs)
-	assert.Contains(t, errs, "1 exact tables (placement-rank bits) of 9.5 MiB each: 28.6 MiB (only the top one of the 4 exact levels is loaded)")
-	assert.Regexp(t, `level 3 \(gap 6\): \d+ patterns so far \(0\.\d{4} of all\)`, errs, "progress during the first level")
-	_, g6, err := keyset.ReadAll(filepath.Join(dir, "Gap6_9.keys"))
+	assert.Contains(t, errs, fmt.Sprintf("1 exact tables (placement-rank bits) of 9.5 MiB each: 28.6 MiB (only the top one of the %d exact levels is loaded)", len(seedGaps)))
+	assert.Regexp(t, fmt.Sprintf(`level %d \(gap %s\): \d+ patterns so far \(0\.\d{4} of all\)`, len(seedGaps)-1, top), errs, "progress during the first level")
+	_, gTop, err := keyset.ReadAll(filepath.Join(dir, "Gap"+top+"_9.keys"))
 	require.NoError(t, err)
-	assert.Contains(t, table, fmt.Sprintf("| Gap6_9 | %d |", len(g6)), "the table starts at the top seed")
-	assert.NotContains(t, table, "| Gap4_9 |")
-	_, approx8, err := keyset.ReadAll(filepath.Join(out, "Gap8_9a.keys"))
+	assert.Contains(t, table, fmt.Sprintf("| Gap%s_9 | %d |", top, len(gTop)), "the table starts at the top seed")
+	assert.NotContains(t, table, "| Gap"+seedGaps[len(seedGaps)-2]+"_9 |")
+	_, approxTop, err := keyset.ReadAll(filepath.Join(out, "Gap"+maxGap+"_9a.keys"))
 	require.NoError(t, err)
-	assert.Greater(t, len(approx8), len(g6))
-	assert.True(t, isSubsetOf(g6, approx8), "Gap8_9a misses a pattern of Gap6_9")
+	assert.Greater(t, len(approxTop), len(gTop))
+	assert.True(t, isSubsetOf(gTop, approxTop), "Gap%s_9a misses a pattern of Gap%s_9", maxGap, top)
 	code, boards, errs := runCmd(t, "", "gen", "--rows", "3", "--cols", "4", "--count", "12", "--seed", "7")
 	require.Equal(t, 0, code, errs)
-	keys := []string{"--keys", filepath.Join(out, "Gap8_9a.keys")}
-	for _, g := range []string{"0", "2", "4", "6"} {
+	keys := []string{"--keys", filepath.Join(out, "Gap"+maxGap+"_9a.keys")}
+	for _, g := range seedGaps {
 		keys = append(keys, "--keys", filepath.Join(dir, "Gap"+g+"_9.keys"))
 	}
 	code, md, errs := runCmd(t, boards, "solve", "-q", "--rows", "3", "--cols", "4", "-i", "-", "-f", "csv", "-H", "md")
 	require.Equal(t, 0, code, errs)
-	code, g8, errs := runCmd(t, boards, append([]string{"solve", "-q", "--rows", "3", "--cols", "4", "-i", "-", "-f", "csv", "-H", "gap8:9"}, keys...)...)
+	code, gk, errs := runCmd(t, boards, append([]string{"solve", "-q", "--rows", "3", "--cols", "4", "-i", "-", "-f", "csv", "-H", "gap" + maxGap + ":9"}, keys...)...)
 	require.Equal(t, 0, code, errs)
-	assert.Equal(t, column(md, "length"), column(g8, "length"))
-	assert.Less(t, sum(t, column(g8, "nodes")), sum(t, column(md, "nodes")))
+	assert.Equal(t, column(md, "length"), column(gk, "length"))
+	assert.Less(t, sum(t, column(gk, "nodes")), sum(t, column(md, "nodes")))
 
 	code, _, errs = runCmd(t, "", "approx", "--cells", "11", "--out-dir", out)
 	assert.Equal(t, 2, code)

@@ -45,7 +45,8 @@ func buildCommand(e *env) *cli.Command {
 				Action: func(_ *cli.Context, v int) error { return cmdline.InRange("--memory", v, 64, 1<<24) }},
 			&cli.StringFlag{Name: "tmp", Usage: "scratch `DIR` of an out-of-core build (default: the output's directory; implies --out-of-core)",
 				Action: func(_ *cli.Context, v string) error { return cmdline.CheckWritableDir("--tmp", v) }},
-			&cli.StringFlag{Name: "resume", Usage: "keep the out-of-core build's state in `DIR` (made if absent; instead of --tmp), a checkpoint after each level, and continue from it when run again (implies --out-of-core)"},
+			&cli.StringFlag{Name: "resume", Usage: "keep the out-of-core build's state in `DIR` (made if absent; instead of --tmp), a checkpoint after each level, and continue from it when run again (implies --out-of-core)",
+				Action: func(_ *cli.Context, v string) error { return cmdline.CheckOutDir("--resume", v) }},
 			&cli.BoolFlag{Name: "fresh", Usage: "discard the state in --resume DIR and start over"},
 			quietFlag(),
 		),
@@ -66,9 +67,6 @@ func runBuild(c *cli.Context, e *env) error {
 	if m := c.String("map"); m != "" {
 		if err := cmdline.CheckOutFile("--map", m); err != nil {
 			return err
-		}
-		if filepath.Clean(m) == filepath.Clean(c.String("out")) {
-			return cmdline.BadInputf("--map and --out name the same file")
 		}
 		if err := e.cleanup.WillWrite("--map", m); err != nil {
 			return err
@@ -157,11 +155,7 @@ func runBuild(c *cli.Context, e *env) error {
 	_, peak := sysprobe.Memory()
 	built.Peak = int64(peak)
 	pr.Update(0, 0, true, "%s: saving %d nodes", h.Name(), built.BDD.NodeCount())
-	in, err := built.Save(c.String("out"), h, enc)
-	if err == nil && c.String("map") != "" {
-		pr.Update(0, 0, true, "%s: writing the mapped form", h.Name())
-		err = bdd.WriteMapped(c.String("map"), built.BDD, in)
-	}
+	in, err := built.SaveAll(e.context, c.String("out"), c.String("map"), h, enc)
 	pr.Done()
 	if err != nil {
 		return err

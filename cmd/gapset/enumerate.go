@@ -9,6 +9,7 @@ import (
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/heuristic"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/internal/enumflags"
 	"github.com/gapset/gapset/internal/progress"
@@ -29,8 +30,13 @@ func enumerateCommand(e *env) *cli.Command {
 				Action: func(_ *cli.Context, v int) error { return cmdline.InRange("--memory", v, 64, 1<<24) }},
 			&cli.BoolFlag{Name: "estimate", Usage: "print the estimated members, disk and CPU time and stop"},
 			&cli.BoolFlag{Name: "raw-runs", Usage: "keep scratch runs as 8 bytes per key, not delta-coded (which take a fraction of the disk)"},
+			&cli.BoolFlag{Name: "tables", Usage: "keep projections as bit tables in memory (10 of 16 cells: 3.6 GiB) instead of runs on disk; taken by itself when the disk is short"},
 			&cli.IntFlag{Name: "max-step", Usage: "stop after `N` reverse moves and write no key-set file (calibration: the layers found are counted)"},
 			&cli.DurationFlag{Name: "checkpoint-every", Value: 30 * time.Second, Usage: "write a checkpoint after a step only when `DURATION` has passed since the last one (0: after every step)"},
+			&cli.StringFlag{Name: "base", Usage: "the residual sets of the base heuristic `SPEC` (optimum - h <= --gap): pdbb:PARTITION, pdbbr:PARTITION, pdb78b, md"},
+			&cli.StringFlag{Name: heuristic.OptPDB, Value: heuristic.DefaultPDBDir, Usage: "the blank-aware pattern databases of --base are in `DIR` (gapset pdb build --blank)", Action: cmdline.InputDirFlag("--" + heuristic.OptPDB)},
+			&cli.IntFlag{Name: "samples", Value: 200, Usage: "with --base and no measured levels of it, estimate them from `N` random boards solved optimally (0: no estimate)",
+				Action: func(_ *cli.Context, v int) error { return cmdline.InRange("--samples", v, 0, 1<<20) }},
 		),
 		Action: func(c *cli.Context) error {
 			if err := cmdline.NoArgs(c); err != nil {
@@ -41,9 +47,11 @@ func enumerateCommand(e *env) *cli.Command {
 				return err
 			}
 			cfg := l.Config(c.String("out-dir"))
-			cfg.TempDir, cfg.Memory, cfg.RawRuns = c.String("tmp"), int64(c.Int("memory"))<<20, c.Bool("raw-runs")
-			if os.Getenv("GOMEMLIMIT") == "" { // the user's limit wins
-				debug.SetMemoryLimit(cfg.SoftMemoryLimit())
+			cfg.TempDir, cfg.Memory, cfg.RawRuns, cfg.Tables = c.String("tmp"), int64(c.Int("memory"))<<20, c.Bool("raw-runs"), c.Bool("tables")
+			cfg.MaxStep, cfg.CheckpointEvery = c.Int("max-step"), c.Duration("checkpoint-every")
+			base, err := baseFlag(c, e, &cfg)
+			if err != nil {
+				return err
 			}
 			if err := cfg.Check(); err != nil {
 				return cmdline.BadInput(err)
@@ -69,8 +77,16 @@ func enumerateCommand(e *env) *cli.Command {
 			}
 			prog := progress.New(e.stderr, c.Bool("quiet"))
 			cfg.Progress = func(p gapset.Progress) { prog.Update(0, 0, p.Phase != "layer", "%s", p) }
-			cfg.MaxStep = c.Int("max-step")
 			est := gapset.EstimateRun(cfg)
+			if n := c.Int("samples"); !est.Known && cfg.Base != nil && n > 0 {
+				fmt.Fprintf(e.stderr, "gapset: no measured levels of %s: solving %d random boards for the estimate\n", base.ID().Spec, n)
+				s, err := heuristic.SampleLevels(e.context, base, cfg.Rows, cfg.Cols, cfg.MaxGap, n, 1)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stderr, "gapset: %s\n", s)
+				est = gapset.EstimateRunLevels(cfg, s.Levels)
+			}
 			if c.Bool("estimate") {
 				fmt.Fprintln(e.stdout, est)
 				return nil
@@ -83,13 +99,16 @@ func enumerateCommand(e *env) *cli.Command {
 			}
 			scratch := cfg.ScratchDir()
 			cfg.Checkpoint = filepath.Join(cfg.Dir, gapset.CheckpointName) // runs with --max-step keep none
-			cfg.CheckpointEvery, cfg.Fresh = c.Duration("checkpoint-every"), c.Bool("fresh")
+			cfg.Fresh = c.Bool("fresh")
 			cfg.OnResume = func(r gapset.Resumed) { prog.Done(); fmt.Fprintf(e.stderr, "gapset: %s\n", r) }
 			cfg, est, ranked, err := gapset.FitDisk(cfg, est, scratch)
 			if err != nil {
 				return cmdline.BadInput(err)
 			} else if ranked && !c.Bool("quiet") {
-				fmt.Fprintf(e.stderr, "gapset: the disk is short for key-difference runs; rank-coded runs (--rank-runs) fit: %s\n", est)
+				fmt.Fprintf(e.stderr, "gapset: the disk is short for key-difference runs; %s fit: %s\n", map[bool]string{false: "rank-coded runs (--rank-runs)", true: "rank-coded runs and projection tables (--rank-runs --tables)"}[cfg.Tables], est)
+			}
+			if os.Getenv("GOMEMLIMIT") == "" { // the user's limit wins
+				debug.SetMemoryLimit(cfg.SoftMemoryLimit())
 			}
 			if err := e.cleanup.WillWrite(outFlag, cfg.OutputPaths()...); err != nil {
 				return err
@@ -103,6 +122,33 @@ func enumerateCommand(e *env) *cli.Command {
 			return res.Write(e.stdout, c.String("format"))
 		},
 	}
+}
+
+// baseFlag resolves --base into the configuration (--pdb and --samples
+// only with it). Canonical layers need a symmetric base: without one,
+// --transpose's default gives way, and --transpose given is refused by the
+// check.
+func baseFlag(c *cli.Context, e *env, cfg *gapset.Config) (heuristic.Base, error) {
+	spec := c.String("base")
+	if spec == "" {
+		for _, f := range []string{heuristic.OptPDB, "samples"} {
+			if c.IsSet(f) {
+				return heuristic.Base{}, cmdline.BadInputf("--%s applies to --base only", f)
+			}
+		}
+		return heuristic.Base{}, nil
+	}
+	r := heuristic.New(heuristic.Options{Rows: cfg.Rows, Cols: cfg.Cols, PDBDir: c.String(heuristic.OptPDB), PDBVerified: pdbVerified(e), Context: e.context})
+	b, err := r.Base(spec)
+	r.SaveVerified() // best effort
+	if err != nil {
+		return b, cmdline.BadInput(err)
+	}
+	cfg.Base = b.Base
+	if !c.IsSet("transpose") && !b.Symmetric() {
+		cfg.Transpose = false
+	}
+	return b, nil
 }
 
 // textOrJSON checks a --format flag of the two summary formats.

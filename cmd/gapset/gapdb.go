@@ -57,7 +57,7 @@ func runGapDB(c *cli.Context, e *env) error {
 	if err := checkGapDBPlan(plan, out, c.Bool("quiet"), e); err != nil {
 		return err
 	}
-	b, err := plan.Build(func(done, total uint64) {
+	b, err := plan.Build(e.context, func(done, total uint64) {
 		pr.Update(int64(done), int64(total), false, "reading the levels: %d of %d keys", done, total)
 	})
 	if err != nil {
@@ -66,7 +66,7 @@ func runGapDB(c *cli.Context, e *env) error {
 	}
 	h := b.Header()
 	pr.Update(0, 0, true, "%s: counting and writing %d bytes", h.Name(), h.TableOff+h.TableLen+h.FilterLen)
-	err = b.Write(out)
+	err = b.Write(e.context, out)
 	pr.Done()
 	if err != nil {
 		return err

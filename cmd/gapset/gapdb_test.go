@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -176,7 +177,7 @@ func TestGapDBSaysAndFits(t *testing.T) {
 
 	plan, err := gapdb.PlanKeyFiles(keys, 0)
 	require.NoError(t, err)
-	b, err := plan.Build(nil)
+	b, err := plan.Build(context.Background(), nil)
 	require.NoError(t, err)
 	assert.Equal(t, uint64(len(b.Table())+len(b.Filter())), plan.Memory())
 	st, err := os.Stat(filepath.Join(dir, "g.gapdb"))

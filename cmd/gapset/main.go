@@ -56,7 +56,7 @@ func newApp(env *env) *cli.App {
 			pdbCommand(env), verifyCommand(env)},
 	}
 	cmdline.AddCPUProfile(app)
-	cmdline.Prepare(app)
+	cmdline.Prepare(app, env.cleanup)
 	return app
 }
 

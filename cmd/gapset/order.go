@@ -96,7 +96,7 @@ func runOrder(c *cli.Context, e *env) error {
 	if err != nil {
 		return cmdline.BadInput(err)
 	}
-	if err := res.WriteFiles(c.String("out"), c.String("levels"), c.String("chart"), c.String("save"), status); err != nil {
+	if err := res.WriteFiles(e.context, c.String("out"), c.String("levels"), c.String("chart"), c.String("save"), status); err != nil {
 		return err
 	}
 	pr.Done()

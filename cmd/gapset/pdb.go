@@ -9,6 +9,7 @@ import (
 	"github.com/gapset/gapset/heuristic"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/internal/progress"
+	"github.com/gapset/gapset/internal/sysprobe"
 	"github.com/gapset/gapset/pdb"
 	"github.com/urfave/cli/v2"
 )
@@ -26,6 +27,7 @@ func pdbCommand(e *env) *cli.Command {
 				&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: heuristic.DefaultPDBDir, Usage: "output `DIR` (created if needed)"},
 				&cli.IntFlag{Name: "workers", Value: runtime.NumCPU(), Usage: "goroutines for the large groups (at most 8 free cells)"},
 				&cli.BoolFlag{Name: "compact", Usage: "write 4-bit entries (half the bytes to load; every heuristic reads both; groups must cover every tile)"},
+				&cli.BoolFlag{Name: "blank", Usage: "blank-aware tables: an entry for every cell of the blank, exactly one apart along every move (4-bit entries; files NAME-blank.pdb)"},
 				quietFlag(),
 			),
 			Action: func(c *cli.Context) error { return runPDBBuild(c, e) },
@@ -44,6 +46,10 @@ func runPDBBuild(c *cli.Context, e *env) error {
 	if err := cmdline.InRange("--workers", c.Int("workers"), 1, maxWorkers); err != nil {
 		return err
 	}
+	if c.Bool("blank") && c.Bool("compact") {
+		return cmdline.BadInputf("--blank writes 4-bit entries already: leave out --compact")
+	}
+	part.Blank = c.Bool("blank")
 	dir := c.String("out")
 	if err := cmdline.CheckOutDir("--out", dir); err != nil {
 		return err
@@ -51,8 +57,16 @@ func runPDBBuild(c *cli.Context, e *env) error {
 	if err := e.cleanup.WillWrite("--out", part.Paths(dir)...); err != nil {
 		return err
 	}
-	if err := cmdline.CheckFreeDisk("--out", dir, part.DiskNeed(dir, c.Bool("compact"))); err != nil {
+	disk, mem := part.DiskNeed(dir, c.Bool("compact")), part.BuildMemory(c.Bool("compact"))
+	if !c.Bool("quiet") {
+		fmt.Fprintf(e.stderr, "gapset: %d files, %.2f GiB on disk; %.2f GiB of memory at the peak (the tables of the largest group)\n",
+			len(part.Groups), float64(disk)/gib, float64(mem)/gib)
+	}
+	if err := cmdline.CheckFreeDisk("--out", dir, disk); err != nil {
 		return err
+	}
+	if _, avail := sysprobe.Machine(); avail > 0 && uint64(mem) > avail {
+		return cmdline.LimitError{Err: fmt.Errorf("the build takes %.1f GiB of memory, %.1f GiB are available", float64(mem)/gib, float64(avail)/gib)}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return cmdline.BadInput(err)

@@ -44,3 +44,30 @@ func TestPDBBuildAndSolve(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, "unknown partition")
 }
+
+// pdb build --blank prints what it takes first, writes the -blank.pdb
+// files beside the others, and solve reads them with pdbb; --blank with
+// --compact is refused.
+func TestPDBBuildBlank(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db")
+	code, out, errOut := runCmd(t, "", "pdb", "build", "--rows", "2", "--cols", "4", "--partition", "1-4/5-7", "--blank", "--out", dir)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, errOut, "gapset: 2 files, 0.00 GiB on disk; 0.00 GiB of memory at the peak")
+	assert.Contains(t, out, filepath.Join(dir, "2x4-1-2-3-4-blank.pdb")+": 6720 entries")
+	assert.Contains(t, out, "step 1")
+
+	length := func(out string) string { // the length column of solve's CSV row
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		return strings.Split(lines[len(lines)-1], ",")[2]
+	}
+	code, out, errOut = runCmd(t, "", "solve", "-q", "--rows", "2", "--cols", "4", "-H", "pdbb:1-4/5-7", "--pdb", dir, "--format", "csv", "0 7 6 5 4 3 2 1")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "pdbb:1-4/5-7")
+	code, want, errOut := runCmd(t, "", "solve", "-q", "--rows", "2", "--cols", "4", "-H", "md", "--format", "csv", "0 7 6 5 4 3 2 1")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, length(want), length(out), "the optimum Manhattan distance's search finds")
+
+	code, _, errOut = runCmd(t, "", "pdb", "build", "--rows", "2", "--cols", "4", "--partition", "1-4/5-7", "--blank", "--compact", "--out", dir)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "leave out --compact")
+}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/internal/slowtest"
 	"github.com/gapset/gapset/internal/statedir/tamper"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -116,6 +117,15 @@ func tampers(t *testing.T, cp string, rng *rand.Rand, flips int) []damage {
 			})
 		}})
 	}
+	if _, ok, err := tamper.DropPart(b, "runs"); err == nil && ok {
+		ts = append(ts, damage{"a part dropped from a layer's run, its count lowered, sealed again", func(t *testing.T, cp string) {
+			editFile(t, filepath.Join(cp, "manifest.json"), func(b []byte) []byte {
+				out, _, err := tamper.DropPart(b, "runs")
+				require.NoError(t, err)
+				return out
+			})
+		}})
+	}
 	for _, run := range []string{runs[0], runs[len(runs)/2], newest} {
 		path := func(cp string) string { return filepath.Join(cp, run) }
 		ts = append(ts,
@@ -179,11 +189,13 @@ func copyDir(t *testing.T, from, to string) {
 	require.NoError(t, os.CopyFS(to, os.DirFS(from)))
 }
 
-// The tamper campaign: checkpoints of 3x3 and 3x4 enumerations (stopped
+// The tamper campaign: checkpoints of 3x3 and 2x4 enumerations (stopped
 // at several steps) damaged in every way tampers lists, each resumed by
 // the binary. Every run must exit 0 with the files of an uninterrupted
 // run, or exit 2 with one line; none may panic, hang or exit otherwise.
-// GAPSET_DAMAGE=N takes N random flips per checkpoint instead of 12.
+// GAPSET_DAMAGE=N takes N random flips per checkpoint instead of 12. The
+// board not square is 2x4 by default (a checkpoint of 30 files, copied for
+// every damage), 2x4 and 3x4 (184 files) with GAPSET_SLOW=1.
 func TestCheckpointTamperCampaign(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and resumes some 250 damaged checkpoints")
@@ -195,15 +207,20 @@ func TestCheckpointTamperCampaign(t *testing.T) {
 	bin := gapsetBinary(t)
 	rng := rand.New(rand.NewPCG(35, 5))
 	tally := map[string]int{}
-	for _, b := range []struct {
+	type board struct {
 		rows, cols, gap int
 		cells           []int
 		memory          int64
 		stops           []int // progress reports before the stop
-	}{
+	}
+	boards := []board{
 		{3, 3, 6, []int{9, 5}, 64 << 20, []int{12, 60}},
-		{3, 4, 4, []int{12, 8}, 64 << 20, []int{40}},
-	} {
+		{2, 4, 6, []int{8, 6}, 64 << 20, []int{20}},
+	}
+	if slowtest.On() {
+		boards = append(boards, board{3, 4, 4, []int{12, 8}, 64 << 20, []int{40}})
+	}
+	for _, b := range boards {
 		cells := strings.Trim(strings.ReplaceAll(fmt.Sprint(b.cells), " ", ","), "[]")
 		args := func(dir string) []string {
 			return []string{"enumerate", "-q", "--rows", strconv.Itoa(b.rows), "--cols", strconv.Itoa(b.cols), "--gap", strconv.Itoa(b.gap),

@@ -28,7 +28,7 @@ func zddCommand(e *env) *cli.Command {
 			pr := progress.New(e.stderr, c.Bool("quiet"))
 			defer pr.Done()
 			// rewritten in place: temporary file, then rename
-			if err := e.cleanup.WillWrite("zdd", c.Args().Slice()...); err != nil {
+			if err := e.cleanup.WillUpdate("zdd", c.Args().Slice()...); err != nil {
 				return err
 			}
 			for _, path := range c.Args().Slice() {

@@ -12,11 +12,12 @@ import (
 	"os"
 
 	"github.com/gapset/gapset/bench"
+	"github.com/gapset/gapset/internal/infile"
 )
 
 func main() {
 	const dir = "docs/gap-bound/"
-	in, err := os.ReadFile(dir + "tradeoff.csv")
+	in, err := infile.ReadAll(dir+"tradeoff.csv", "a CSV file", 16<<20)
 	if err == nil {
 		var pts []bench.TradeoffPoint
 		if pts, err = bench.ReadTradeoff(bytes.NewReader(in)); err == nil {

@@ -2,5 +2,5 @@
 
 package atomicfile
 
-// processAlive cannot tell here: every temporary is taken as live.
-func processAlive(int) bool { return true }
+// signalable cannot tell here: every process is taken as alive.
+func signalable(int) bool { return true }

@@ -2,37 +2,11 @@
 
 package atomicfile
 
-import (
-	"bytes"
-	"os"
-	"strconv"
-	"syscall"
-)
+import "syscall"
 
-// processAlive reports whether a process with this PID exists and can still
-// write (signal 0 checks without sending; EPERM means it exists under
-// another user). A zombie counts as gone: a process killed with SIGKILL
-// stays one while the kernel frees its memory, which for a large run takes
-// long enough for the next run to start and find it.
-func processAlive(pid int) bool {
+// signalable reports whether a process with this PID exists (signal 0
+// checks without sending; EPERM means it exists under another user).
+func signalable(pid int) bool {
 	err := syscall.Kill(pid, 0)
-	if err != nil && err != syscall.EPERM {
-		return false
-	}
-	return !zombie(pid)
-}
-
-// zombie reads the state in /proc/PID/stat where there is one (Linux):
-// "PID (COMM) S ...", COMM possibly holding spaces and parentheses.
-func zombie(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 || i+2 >= len(b) {
-		return false
-	}
-	s := b[i+2]
-	return s == 'Z' || s == 'X'
+	return err == nil || err == syscall.EPERM
 }

@@ -3,11 +3,16 @@
 // and the temporary is renamed over the target, so a reader sees the old
 // file or the whole new one, never half of one.
 //
-// It also owns the names of temporaries. Every temporary file and scratch
-// directory is named ".NAME.tmp-PID-RANDOM", PID being the writer's process,
-// so that a later run can tell the leftovers of a writer that is gone (a kill
-// -9, a crash, a machine stop) from those of a live one (RemoveStale), and an
-// interrupt handler can find this process's own (Glob, DirGlob).
+// It also owns temporaries. Every temporary is a scratch directory named
+// ".NAME.tmp-PID-RANDOM" beside its target (a file being written lies
+// inside one), PID being the writer's process, so that an interrupt handler
+// finds this process's own (Glob, DirGlob); and it holds a marker naming
+// its writer beyond doubt (boot, PID namespace, PID, start time: owner.go),
+// so that a later run removes the leftovers of a writer that is provably
+// gone (a kill -9, a crash) and nothing else (RemoveStale): not a file or
+// directory that merely has such a name, not the temporaries of a process
+// it cannot see (another PID namespace, another machine sharing the
+// directory, an earlier boot).
 //
 // A target must be absent or a regular file: a device, FIFO, socket,
 // symlink or directory at the output path is refused (Check), before any
@@ -16,12 +21,15 @@
 package atomicfile
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
+
+	"github.com/gapset/gapset/internal/infile"
 )
 
 // ErrNotRegular is what a *NotRegularError is (errors.Is).
@@ -55,32 +63,14 @@ func Check(path string) error {
 	if st.Mode().IsRegular() {
 		return nil
 	}
-	return &NotRegularError{Path: path, Kind: kind(st.Mode())}
-}
-
-func kind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	}
-	return "a special file"
+	return &NotRegularError{Path: path, Kind: infile.Kind(st.Mode())}
 }
 
 // tmpInfix separates the target's name from the writer's PID.
 const tmpInfix = ".tmp-"
 
-// pattern is the name os.CreateTemp and os.MkdirTemp get for a temporary of
-// name in this process (they replace the star by random digits).
+// pattern is the name os.MkdirTemp gets for a temporary of name in this
+// process (it replaces the star by random digits).
 func pattern(name string) string {
 	return "." + name + tmpInfix + strconv.Itoa(os.Getpid()) + "-*"
 }
@@ -93,63 +83,34 @@ func Glob(path string) string {
 // DirGlob matches this process's scratch directories called name in dir.
 func DirGlob(dir, name string) string { return filepath.Join(dir, pattern(name)) }
 
-// MkdirTemp makes a scratch directory called name in dir, named so that
-// RemoveStale knows its writer.
-func MkdirTemp(dir, name string) (string, error) { return os.MkdirTemp(dir, pattern(name)) }
-
-// tmpName matches every temporary's name and captures the writer's PID.
-var tmpName = regexp.MustCompile(`^\..+\.tmp-([0-9]+)-[0-9]+$`)
-
-// Owner returns the PID of the process that made the temporary at path, and
-// false when path is not named as a temporary.
-func Owner(path string) (int, bool) {
-	m := tmpName.FindStringSubmatch(filepath.Base(path))
-	if m == nil {
-		return 0, false
-	}
-	pid, err := strconv.Atoi(m[1])
-	return pid, err == nil && pid > 0
-}
-
-// Alive reports whether the process pid exists and can still write: a
-// zombie (a process killed but not yet torn down) counts as gone.
-func Alive(pid int) bool { return processAlive(pid) }
-
-// RemoveStale removes the temporaries and scratch directories in dir whose
-// writer is gone and calls removed for each. Anything not named as a
-// temporary (an output, an enumeration's checkpoint) and the temporaries of
-// live processes stay.
-func RemoveStale(dir string, removed func(path string, pid int)) {
-	entries, err := os.ReadDir(dir)
+// MkdirTemp makes a scratch directory called name in dir (mode 0700),
+// named for this process and holding the marker that proves it this
+// process's to RemoveStale (owner.go). Its users must leave the marker's
+// name (.gapset-writer) alone.
+func MkdirTemp(dir, name string) (string, error) {
+	tmp, err := os.MkdirTemp(dir, pattern(name))
 	if err != nil {
-		return
+		return "", err
 	}
-	for _, e := range entries {
-		path := filepath.Join(dir, e.Name())
-		pid, ok := Owner(path)
-		if !ok || pid == os.Getpid() || processAlive(pid) {
-			continue
-		}
-		if os.RemoveAll(path) == nil && removed != nil {
-			removed(path, pid)
-		}
+	if err := writeMarker(tmp); err != nil {
+		os.RemoveAll(tmp)
+		return "", err
 	}
+	return tmp, nil
 }
 
 // Retire removes the directory at path so that a stop at any moment leaves
-// either all of it or none of it under its name: it is renamed in one step
-// to a temporary name beside it (which RemoveStale clears should this
+// either all of it or none of it under its name: it is moved in one rename
+// into a scratch directory beside it (which RemoveStale clears should this
 // process stop before it is gone), the rename synced, then removed.
 func Retire(path string) error {
 	dir := filepath.Dir(path)
-	tmp, err := os.MkdirTemp(dir, pattern(filepath.Base(path)))
+	tmp, err := MkdirTemp(dir, filepath.Base(path))
 	if err != nil {
 		return err
 	}
-	// The name is ours alone (our PID, a random part); os.Rename will not
-	// replace even an empty directory, so the placeholder goes first.
-	os.Remove(tmp)
-	if err := os.Rename(path, tmp); err != nil {
+	if err := os.Rename(path, filepath.Join(tmp, filepath.Base(path))); err != nil {
+		os.RemoveAll(tmp)
 		return err
 	}
 	syncDir(dir)
@@ -170,16 +131,21 @@ func Rename(old, new string) error {
 	return SyncDir(filepath.Dir(new))
 }
 
-// MakeDir makes the directory dir whole: a scratch directory beside it
-// (mode 0755) is filled by fill, then takes dir's name, so that dir never
-// exists half-made. dir must be absent; whatever takes the name meanwhile
-// is not replaced (the rename fails).
+// MakeDir makes the directory dir whole: a directory (mode 0755) inside a
+// scratch directory beside it is filled by fill, then takes dir's name, so
+// that dir never exists half-made. dir must be absent; whatever takes the
+// name meanwhile is not replaced (the rename fails).
 func MakeDir(dir string, fill func(tmp string) error) error {
-	tmp, err := MkdirTemp(filepath.Dir(dir), filepath.Base(dir))
+	scratch, err := MkdirTemp(filepath.Dir(dir), filepath.Base(dir))
 	if err != nil {
 		return err
 	}
-	err = os.Chmod(tmp, 0o755) // MkdirTemp makes it private
+	defer os.RemoveAll(scratch) // its marker, once the directory is out
+	tmp := filepath.Join(scratch, filepath.Base(dir))
+	err = os.Mkdir(tmp, 0o755)
+	if err == nil {
+		err = os.Chmod(tmp, 0o755) // whatever the umask
+	}
 	if err == nil {
 		err = fill(tmp)
 	}
@@ -194,7 +160,6 @@ func MakeDir(dir string, fill func(tmp string) error) error {
 		err = os.Rename(tmp, dir)
 	}
 	if err != nil {
-		os.RemoveAll(tmp)
 		return err
 	}
 	syncDir(filepath.Dir(dir))
@@ -231,26 +196,34 @@ func syncDir(dir string) {
 // place by Commit or thrown away by Abort.
 type File struct {
 	*os.File
-	target string
-	closed bool
+	target  string
+	scratch string // the scratch directory that holds the temporary
+	closed  bool
 }
 
-// Create checks the target (Check) and opens a temporary beside it,
-// readable by all (0644): what gapset writes is data to share.
+// Create checks the target (Check) and opens a temporary for it, readable
+// by all (0644: what gapset writes is data to share), in a scratch
+// directory beside it (MkdirTemp: on the target's file system, and proven
+// this process's by its marker).
 func Create(path string) (*File, error) {
 	if err := Check(path); err != nil {
 		return nil, err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), pattern(filepath.Base(path)))
+	scratch, err := MkdirTemp(filepath.Dir(path), filepath.Base(path))
 	if err != nil {
 		return nil, err
 	}
-	if err := f.Chmod(0o644); err != nil { // CreateTemp makes it private
-		f.Close()
-		os.Remove(f.Name())
+	f, err := os.OpenFile(filepath.Join(scratch, filepath.Base(path)), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	if err == nil {
+		if err = f.Chmod(0o644); err != nil { // whatever the umask
+			f.Close()
+		}
+	}
+	if err != nil {
+		os.RemoveAll(scratch)
 		return nil, err
 	}
-	return &File{File: f, target: path}, nil
+	return &File{File: f, target: path, scratch: scratch}, nil
 }
 
 // Target is the path Commit renames the temporary to.
@@ -259,28 +232,67 @@ func (f *File) Target() string { return f.target }
 // Commit syncs and closes the temporary and renames it over the target,
 // which must still be absent or a regular file. On any error the temporary
 // is removed and the target left as it was.
-func (f *File) Commit() error {
-	if f.closed {
-		return errors.New("atomicfile: commit after close")
+func (f *File) Commit() error { return f.CommitContext(context.Background()) }
+
+// CommitContext is Commit unless ctx is done by the rename: then the
+// temporary is removed and ctx's error returned. Under an Interruptible
+// context the check and the rename are one step against its stop.
+func (f *File) CommitContext(ctx context.Context) error { return CommitAll(ctx, f) }
+
+// CommitAll commits files together: each is synced and closed, then, unless
+// ctx is done, all are renamed in one step against an Interruptible stop,
+// so that an interrupt finds every one of them in place or none. On an
+// error the temporaries not renamed are removed (a rename that fails
+// midway leaves the ones before it in place).
+func CommitAll(ctx context.Context, files ...*File) error {
+	var err error
+	for _, f := range files {
+		if f.closed {
+			err = cmp.Or(err, errors.New("atomicfile: commit after close"))
+			continue
+		}
+		f.closed = true
+		serr := f.Sync()
+		if cerr := f.File.Close(); serr == nil {
+			serr = cerr
+		}
+		err = cmp.Or(err, serr)
 	}
-	f.closed = true
-	err := f.Sync()
-	if cerr := f.File.Close(); err == nil {
-		err = cerr
-	}
+	renamed := 0
 	if err == nil {
-		err = Check(f.target)
+		err = commitUnder(ctx, func() error {
+			for _, f := range files {
+				if err := Check(f.target); err != nil {
+					return err
+				}
+			}
+			for _, f := range files {
+				if err := os.Rename(f.Name(), f.target); err != nil {
+					return err
+				}
+				renamed++
+			}
+			return nil
+		})
 	}
-	if err == nil {
-		err = os.Rename(f.Name(), f.target)
+	// The renames reach the disk with their directories.
+	synced := map[string]bool{}
+	for _, f := range files[:renamed] {
+		if dir := filepath.Dir(f.target); !synced[dir] {
+			synced[dir] = true
+			syncDir(dir)
+		}
 	}
 	if err != nil {
-		os.Remove(f.Name())
-		return err
+		for _, f := range files[renamed:] {
+			os.RemoveAll(f.scratch)
+		}
 	}
-	// The rename reaches the disk with the directory.
-	syncDir(filepath.Dir(f.target))
-	return nil
+	// The scratch directories of the files in place held only their markers.
+	for _, f := range files[:renamed] {
+		os.RemoveAll(f.scratch)
+	}
+	return err
 }
 
 // Abort closes and removes the temporary; the target is untouched. It is a
@@ -291,11 +303,16 @@ func (f *File) Abort() {
 	}
 	f.closed = true
 	f.File.Close()
-	os.Remove(f.Name())
+	os.RemoveAll(f.scratch)
 }
 
 // WriteFile writes data to path atomically.
 func WriteFile(path string, data []byte) error {
+	return WriteFileContext(context.Background(), path, data)
+}
+
+// WriteFileContext is WriteFile committed with CommitContext.
+func WriteFileContext(ctx context.Context, path string, data []byte) error {
 	f, err := Create(path)
 	if err != nil {
 		return err
@@ -304,5 +321,5 @@ func WriteFile(path string, data []byte) error {
 		f.Abort()
 		return err
 	}
-	return f.Commit()
+	return f.CommitContext(ctx)
 }

@@ -15,6 +15,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/gapset/gapset/internal/infile"
 	"github.com/urfave/cli/v2"
 )
 
@@ -80,6 +81,11 @@ func ExitCode(err error, limits ...error) int {
 	}
 	var ie InputError
 	if errors.As(err, &ie) {
+		return ExitInput
+	}
+	// A file read whole or mapped that is special or past what its kind
+	// holds (internal/infile) is the input's fault wherever it is found.
+	if errors.Is(err, infile.ErrNotRegular) || errors.Is(err, infile.ErrTooBig) {
 		return ExitInput
 	}
 	return ExitFailure

@@ -5,15 +5,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
+	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/infile"
+	"github.com/gapset/gapset/internal/sysprobe"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/urfave/cli/v2"
@@ -51,7 +56,7 @@ func testApp(stdout *bytes.Buffer, got *[]string) *cli.App {
 			}},
 		},
 	}
-	Prepare(app)
+	Prepare(app, nil)
 	return app
 }
 
@@ -154,6 +159,13 @@ func TestExitCode(t *testing.T) {
 	assert.Equal(t, ExitInput, ExitCode(InputIf(missing, errLimit, os.ErrNotExist)))
 	assert.Equal(t, ExitFailure, ExitCode(InputIf(missing, errLimit)))
 	assert.Equal(t, missing.Error(), InputIf(missing, os.ErrNotExist).Error())
+	// a file read whole or mapped that is special or too big, wherever found
+	_, err := infile.ReadAll(t.TempDir(), "a test file", 10)
+	assert.Equal(t, ExitInput, ExitCode(fmt.Errorf("loading: %w", err)), err.Error())
+	big := filepath.Join(t.TempDir(), "big")
+	require.NoError(t, os.WriteFile(big, make([]byte, 11), 0o644))
+	_, err = infile.ReadAll(big, "a test file", 10)
+	assert.Equal(t, ExitInput, ExitCode(err), err.Error())
 }
 
 func TestQuoteAndChecks(t *testing.T) {
@@ -185,27 +197,77 @@ func TestQuoteAndChecks(t *testing.T) {
 	}
 }
 
+// writerEnv makes the test binary a writer that leaves a temporary of
+// y.keys in the directory it names, then waits to be killed.
+const writerEnv = "CMDLINE_TEST_WRITER_DIR"
+
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(writerEnv); dir != "" {
+		if _, err := atomicfile.Create(filepath.Join(dir, "y.keys")); err != nil {
+			os.Exit(1)
+		}
+		os.Stdout.WriteString("ready\n")
+		time.Sleep(time.Minute)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// killedWriter leaves the temporary of dir/y.keys of a writer killed with
+// SIGKILL, and returns its PID.
+func killedWriter(t *testing.T, dir string) int {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), writerEnv+"="+dir)
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	buf := make([]byte, 6)
+	_, err = io.ReadFull(out, buf)
+	require.NoError(t, err)
+	require.NoError(t, cmd.Process.Kill())
+	cmd.Wait()
+	return cmd.Process.Pid
+}
+
 // The interrupt handler removes this process's temporaries beside
 // registered outputs and its registered scratch, and nothing else; the
-// temporaries of writers that are gone go when their directory is
-// registered, with a line saying so.
+// temporaries of a writer proven gone go when their directory is
+// registered, a line each, and what is only named like a temporary stays
+// with one line for all.
 func TestCleanupRemovesTemporaries(t *testing.T) {
+	if _, ok := sysprobe.Self(); !ok {
+		t.Skip("no /proc of this PID namespace here: nothing proves a writer gone")
+	}
 	dir := t.TempDir()
-	dead := exec.Command("true")
-	require.NoError(t, dead.Run())
+	dead := killedWriter(t, dir)
+	stale, _ := filepath.Glob(filepath.Join(dir, ".y.keys.tmp-*"))
+	require.Len(t, stale, 1)
 	var msgs bytes.Buffer
 	c := NewCleanup("tool", &msgs)
-	stale := ".y.keys.tmp-" + strconv.Itoa(dead.Process.Pid) + "-1"
-	require.NoError(t, os.WriteFile(filepath.Join(dir, stale), nil, 0o644))
 	pid := strconv.Itoa(os.Getpid())
-	temps := []string{".x.bdd.tmp-" + pid + "-123", ".g.pdb.tmp-" + pid + "-77", ".gapset-runs.tmp-" + pid + "-9"}
-	keep := []string{"x.bdd", ".other.tmp-" + pid + "-1", ".x.bdd.tmp-1-5", ".gapset-checkpoint"}
-	for _, n := range append(slices.Clone(temps), keep...) {
+	var temps []string
+	for _, out := range []string{"x.bdd", "g.pdb"} {
+		f, err := atomicfile.Create(filepath.Join(dir, out))
+		require.NoError(t, err)
+		defer f.Close()
+		temps = append(temps, filepath.Base(filepath.Dir(f.Name())))
+	}
+	runs, err := atomicfile.MkdirTemp(dir, "gapset-runs")
+	require.NoError(t, err)
+	temps = append(temps, filepath.Base(runs))
+	// named like this process's temporaries, or a dead one's, but not
+	// marked as made by either
+	keep := []string{"x.bdd", ".x.bdd.tmp-" + pid + "-5", ".other.tmp-" + pid + "-1", ".x.bdd.tmp-1-5", ".gapset-checkpoint", ".y.keys.tmp-" + strconv.Itoa(dead) + "-7"}
+	for _, n := range keep {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, n), nil, 0o644))
 	}
 	require.NoError(t, c.WillWrite("--out", filepath.Join(dir, "x.bdd"), filepath.Join(dir, "g.pdb")))
 	c.WillScratch(dir, "gapset-runs")
-	assert.Equal(t, "tool: removed "+filepath.Join(dir, stale)+" left by process "+strconv.Itoa(dead.Process.Pid)+", which is gone\n", msgs.String())
+	lines := strings.Split(strings.TrimSuffix(msgs.String(), "\n"), "\n")
+	require.Len(t, lines, 2, msgs.String())
+	assert.Equal(t, "tool: removed "+stale[0]+" left by process "+strconv.Itoa(dead)+", which is gone", lines[0])
+	assert.Regexp(t, `^tool: left 4 entries of `+regexp.QuoteMeta(dir)+` named like temporaries in place, none proven stale \(\.[^/]*\.tmp-[0-9]+-[0-9]+: it holds no marker of a gapset writer\); remove them by hand if nothing uses them$`, lines[1])
 	assert.Equal(t, len(temps), c.Remove())
 	entries, _ := os.ReadDir(dir)
 	var left []string
@@ -216,7 +278,7 @@ func TestCleanupRemovesTemporaries(t *testing.T) {
 	var none *Cleanup
 	assert.NoError(t, none.WillWrite("--out", filepath.Join(dir, "x.bdd"))) // a run without a handler registers nothing
 	require.NoError(t, syscall.Mkfifo(filepath.Join(dir, "f"), 0o644))
-	err := none.WillWrite("--out", filepath.Join(dir, "f"))
+	err = none.WillWrite("--out", filepath.Join(dir, "f"))
 	assert.Equal(t, ExitInput, ExitCode(err), "a FIFO is refused, handler or not")
 	assert.ErrorContains(t, err, "is a FIFO, not a regular file")
 }

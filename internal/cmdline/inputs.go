@@ -8,16 +8,19 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/gapset/gapset/internal/infile"
 	"github.com/urfave/cli/v2"
 )
 
 // CheckInput refuses, before any work, an input file that cannot be read:
 // missing, a directory, a symbolic link loop, a path through a file, no
-// permission. Every file a command reads is checked here (through the
-// actions below), so one problem gets the same line and exit status 2 from
-// all of them. flag names where the paths came from ("" for arguments). A
-// pipe or device (/dev/stdin, <(...)) passes unopened: opening a FIFO waits
-// for its writer.
+// permission, or not a regular file. Every file a command reads is checked
+// here (through the actions below), so one problem gets the same line and
+// exit status 2 from all of them. flag names where the paths came from (""
+// for arguments). The files are read whole or mapped, so a FIFO, socket or
+// device (/dev/stdin, <(...)) is refused unopened: opening a FIFO waits for
+// a writer, perhaps for ever, and a device may never end. Standard input
+// is "-" where a flag takes it (InputFlag).
 func CheckInput(flag string, paths ...string) error {
 	for _, p := range paths {
 		if err := checkInput(flag, p, false); err != nil {
@@ -28,33 +31,43 @@ func CheckInput(flag string, paths ...string) error {
 }
 
 // The actions below check a command's inputs as its flags and arguments
-// are parsed, before it runs: a flag's action runs when the flag is given.
+// are parsed, before it runs (a flag's action runs when the flag is
+// given), and tell the run's Cleanup (Prepare) about them, which refuses an
+// output that is one of them (samefile.go).
+
+// checkRead checks input files and records them with c's Cleanup.
+func checkRead(c *cli.Context, flag string, paths ...string) error {
+	if err := CheckInput(flag, paths...); err != nil {
+		return err
+	}
+	return cleanupOf(c).reads(flag, paths...)
+}
 
 // InputArgs is the Before of a command whose arguments are files it reads.
-func InputArgs(c *cli.Context) error { return CheckInput("", c.Args().Slice()...) }
+func InputArgs(c *cli.Context) error { return checkRead(c, "", c.Args().Slice()...) }
 
 // InputFlag is the action of a flag naming a file to read; "-" (stdin)
 // passes.
 func InputFlag(flag string) func(*cli.Context, string) error {
-	return func(_ *cli.Context, path string) error {
+	return func(c *cli.Context, path string) error {
 		if path == "-" {
 			return nil
 		}
-		return CheckInput(flag, path)
+		return checkRead(c, flag, path)
 	}
 }
 
 // InputsFlag is the action of a repeatable flag naming files to read.
 func InputsFlag(flag string) func(*cli.Context, []string) error {
-	return func(_ *cli.Context, paths []string) error { return CheckInput(flag, paths...) }
+	return func(c *cli.Context, paths []string) error { return checkRead(c, flag, paths...) }
 }
 
 // AtInputFlag is the action of a flag taking a value or @FILE: the file is
 // checked.
 func AtInputFlag(flag string) func(*cli.Context, string) error {
-	return func(_ *cli.Context, v string) error {
+	return func(c *cli.Context, v string) error {
 		if path, ok := strings.CutPrefix(v, "@"); ok {
-			return CheckInput(flag, path)
+			return checkRead(c, flag, path)
 		}
 		return nil
 	}
@@ -80,6 +93,8 @@ func checkInput(flag, path string, dir bool) error {
 		err = syscall.ENOTDIR
 	case !dir && st.IsDir():
 		err = syscall.EISDIR
+	case !dir && !st.Mode().IsRegular():
+		err = special(infile.Kind(st.Mode()))
 	case st.Mode().IsRegular() || st.IsDir():
 		var f *os.File
 		if f, err = os.Open(path); err == nil {
@@ -98,3 +113,9 @@ func checkInput(flag, path string, dir bool) error {
 	}
 	return InputError{fmt.Errorf("%scannot read %s: %w", flag, Quote(path), err)}
 }
+
+// special is the reason a FIFO, socket or device is refused as an input.
+type special string
+
+func (k special) Error() string      { return string(k) + ", not a regular file" }
+func (special) Is(target error) bool { return target == infile.ErrNotRegular }

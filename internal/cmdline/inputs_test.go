@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
+
+	"github.com/gapset/gapset/internal/infile"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -26,11 +29,10 @@ func inputTree(t *testing.T) (file, dir, loop, fifo string) {
 }
 
 // An input path that cannot be read is bad input, its line naming the
-// flag, the path and the system's reason; a file, and a FIFO (unopened:
-// nobody writes it here), pass.
+// flag, the path and the system's reason; a file passes.
 func TestCheckInput(t *testing.T) {
-	file, dir, loop, fifo := inputTree(t)
-	require.NoError(t, CheckInput("--keys", file, fifo))
+	file, dir, loop, _ := inputTree(t)
+	require.NoError(t, CheckInput("--keys", file))
 	require.NoError(t, CheckInput("--keys"))
 	require.NoError(t, checkInput("--pdb", dir, true))
 	cases := []struct {
@@ -98,4 +100,34 @@ func TestCheckInputPermission(t *testing.T) {
 	err := CheckInput("", p)
 	assert.Equal(t, "cannot read "+Quote(p)+": "+syscall.EACCES.Error(), err.Error())
 	assert.Equal(t, ExitInput, ExitCode(err))
+}
+
+// A FIFO (nobody writes it here: opening it would wait for ever), a socket
+// or a device is refused at once, unopened, as what it is; "-" stays
+// standard input where a flag takes it.
+func TestCheckInputRefusesSpecialFiles(t *testing.T) {
+	file, _, _, fifo := inputTree(t)
+	link := filepath.Join(filepath.Dir(fifo), "to-fifo")
+	require.NoError(t, os.Symlink(fifo, link))
+	cases := map[string]string{fifo: "a FIFO", link: "a FIFO"}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		cases["/dev/zero"] = "a character device"
+	}
+	for path, kind := range cases {
+		done := make(chan error, 1)
+		go func() { done <- AtInputFlag("--order")(nil, "@"+path) }()
+		var err error
+		select {
+		case err = <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: still blocked after 10 s", path)
+		}
+		require.Error(t, err, path)
+		assert.Equal(t, "--order: cannot read "+Quote(path)+": "+kind+", not a regular file", err.Error())
+		assert.Equal(t, ExitInput, ExitCode(err))
+		assert.ErrorIs(t, err, infile.ErrNotRegular)
+		assert.Error(t, CheckInput("", file, path))
+	}
+	require.NoError(t, InputFlag("--input")(nil, "-"))
+	assert.ErrorIs(t, InputFlag("--input")(nil, fifo), infile.ErrNotRegular)
 }

@@ -23,6 +23,9 @@ func AddCPUProfile(app *cli.App) {
 		if err := CheckOutFile("--cpuprofile", path); err != nil {
 			return err
 		}
+		if err := cleanupOf(c).WillWrite("--cpuprofile", path); err != nil {
+			return err
+		}
 		f, err := atomicfile.Create(path)
 		if err != nil {
 			return BadInputf("--cpuprofile: %w", err)
@@ -34,11 +37,15 @@ func AddCPUProfile(app *cli.App) {
 		profile = f
 		return nil
 	}
-	app.After = func(*cli.Context) error {
+	app.After = func(c *cli.Context) error {
 		if profile == nil {
 			return nil
 		}
 		pprof.StopCPUProfile()
+		if cleanupOf(c).NotInput("--cpuprofile", profile.Target()) != nil {
+			profile.Abort() // the input's action said so already
+			return nil
+		}
 		return profile.Commit()
 	}
 }

@@ -10,8 +10,14 @@ import (
 // Prepare makes app keep the contract: errors are reported by Run (never
 // urfave/cli's own exit), a flag the parser refuses is one line and a hint
 // with status 2 (never the whole help), required flags are checked the same
-// way, and every command's --help ends with ExitHelp.
-func Prepare(app *cli.App) {
+// way, every command's --help ends with ExitHelp, and the input actions
+// (InputFlag, ...) tell c, the run's Cleanup, what the command reads, so
+// that no output is one of its inputs (nil: none is compared).
+func Prepare(app *cli.App, c *Cleanup) {
+	if app.Metadata == nil {
+		app.Metadata = map[string]any{}
+	}
+	app.Metadata[cleanupKey] = c
 	app.ExitErrHandler = func(*cli.Context, error) {} // Run reports errors and picks the status
 	app.OnUsageError = usageError(app.Name)
 	markUsageErrors(app.Name, app.Commands)

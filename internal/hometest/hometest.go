@@ -7,10 +7,11 @@ package hometest
 
 import (
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gapset/gapset/internal/infile"
 )
 
 // Lines calls fn for every line of every non-test Go file below the
@@ -44,7 +45,7 @@ func Lines(t testing.TB, fn func(path string, n int, line string), homes ...stri
 			return nil
 		}
 		files++
-		b, err := os.ReadFile(path)
+		b, err := infile.ReadAll(path, "a Go file", 16<<20)
 		if err != nil {
 			return err
 		}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"unsafe"
+
+	"github.com/gapset/gapset/internal/infile"
 )
 
 // Min is the size from which a table is worth the hint.
@@ -89,7 +91,7 @@ func Mapped(b []byte) (int64, bool) {
 		return 0, false
 	}
 	addr := uint64(uintptr(unsafe.Pointer(&b[0])))
-	raw, err := os.ReadFile("/proc/self/smaps")
+	raw, err := infile.ReadAll("/proc/self/smaps", "a mapping list", 256<<20)
 	if err != nil {
 		return 0, false
 	}

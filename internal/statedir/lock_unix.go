@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/infile"
 )
 
 // lockRelease bounds the wait for a lock whose holder is gone: a process
@@ -43,7 +44,7 @@ func Lock(dir, kind string) (func(), error) {
 		if err != syscall.EWOULDBLOCK {
 			break
 		}
-		b, _ := os.ReadFile(f.Name())
+		b, _ := infile.ReadAll(f.Name(), "a lock file", 64)
 		pid, perr := strconv.Atoi(strings.TrimSpace(string(b)))
 		if perr != nil || pid <= 0 || atomicfile.Alive(pid) || time.Now().After(deadline) {
 			f.Close()

@@ -5,11 +5,24 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+
+	"github.com/gapset/gapset/internal/infile"
 )
 
 // ManifestName is the file that describes a state directory's state (in
 // the cluster's work directory: each step's directory).
 const ManifestName = "manifest.json"
+
+// MaxManifest bounds a manifest file, and every small file of a state
+// directory or work location: a checkpoint's names its runs, about a
+// hundred bytes each, some thousands over a whole enumeration.
+const MaxManifest = 256 << 20
+
+// ReadManifest reads the manifest file at path whole, refusing a special
+// file and one past MaxManifest (infile.ReadAll).
+func ReadManifest(path string) ([]byte, error) {
+	return infile.ReadAll(path, "a manifest", MaxManifest)
+}
 
 // envelope is what every manifest file holds, whatever its payload: the
 // payload's format, its CRC-32C, and the payload (a checkpoint's or a

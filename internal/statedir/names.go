@@ -54,3 +54,8 @@ func Needed(levels, i, s, d int, whole bool) bool {
 // IsState tells a run that belongs to the state (a Layer, a Projection)
 // from the scratch of one step (Candidates, pieces), by its name's start.
 func IsState(name string) bool { return strings.HasPrefix(name, "L") || strings.HasPrefix(name, "p") }
+
+// Table names the bit table of the projection onto a set of k cells
+// (cells: the set's mask): one bit per pattern, written whole at each
+// checkpoint of a run that keeps its projections as tables.
+func Table(k int, cells uint16) string { return fmt.Sprintf("p%dc%04X-table", k, cells) }

@@ -27,6 +27,7 @@ import (
 	"path/filepath"
 
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/infile"
 )
 
 // MarkerName is the file that makes a directory a run's state directory.
@@ -114,10 +115,10 @@ func readMarker(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !st.Mode().IsRegular() || st.Size() > 256 {
+	if !st.Mode().IsRegular() {
 		return nil, ErrForeign
 	}
-	return os.ReadFile(path)
+	return infile.ReadAll(path, "a state marker", 256)
 }
 
 // create makes dir whole, the marker inside before it takes its name.

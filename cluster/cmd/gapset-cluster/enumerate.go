@@ -62,7 +62,7 @@ func newApp(e *env, beamArgs []string) *cli.App {
 		HideHelpCommand: true,
 		Commands:        []*cli.Command{enumerateCommand(e, beamArgs)},
 	}
-	cmdline.Prepare(app)
+	cmdline.Prepare(app, e.cleanup)
 	return app
 }
 

@@ -7,7 +7,10 @@ package tamper
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
+
+	"github.com/gapset/gapset/internal/statedir"
 )
 
 // Fields lists the fields of the manifest b that Edit can change: the
@@ -65,4 +68,52 @@ func Edit(b []byte, field string) ([]byte, error) {
 		in[name] = 7
 	}
 	return json.Marshal(m)
+}
+
+// DropPart returns the manifest b with one part dropped from the first
+// split run under the payload's field (a list or object, walked in order)
+// that has several, the run's count lowered by the part's, and the
+// manifest sealed again: a forgery that adds up, which only the layer
+// counts recorded apart from the runs can tell. ok is false when no run
+// there has several parts.
+func DropPart(b []byte, field string) (out []byte, ok bool, err error) {
+	var env struct {
+		Format  int            `json:"format"`
+		Payload map[string]any `json:"payload"`
+	}
+	if err := json.Unmarshal(b, &env); err != nil {
+		return nil, false, err
+	}
+	var walk func(v any) bool
+	walk = func(v any) bool {
+		switch v := v.(type) {
+		case map[string]any:
+			parts, _ := v["parts"].([]any)
+			n, isRun := v["n"].(float64)
+			if last := len(parts) - 1; isRun && last > 0 {
+				if p, _ := parts[last].(map[string]any); p != nil {
+					pn, _ := p["n"].(float64)
+					v["n"], v["parts"] = n-pn, parts[:last]
+					return true
+				}
+			}
+			for _, k := range slices.Sorted(maps.Keys(v)) {
+				if walk(v[k]) {
+					return true
+				}
+			}
+		case []any:
+			for _, x := range v {
+				if walk(x) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if !walk(env.Payload[field]) {
+		return nil, false, nil
+	}
+	out, err = statedir.Seal(env.Format, env.Payload)
+	return out, err == nil, err
 }
