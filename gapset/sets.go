@@ -60,6 +60,24 @@ func checkArgs(rows, cols, maxGap int, cells []int) (*geometry, error) {
 	return g, nil
 }
 
+// CheckInMemory says why Sets should not enumerate the set of one gap and
+// cells in memory here (nil: it may), in the words of gapset build's
+// flags: the gap and cells not given (negative), out of range, or a 4x4
+// set beyond gap 0, which Enumerate writes to a key-set file instead.
+func CheckInMemory(rows, cols, gap, cells int) error {
+	switch {
+	case gap < 0 || cells < 0:
+		return errors.New("give --gap and --cells (the set to enumerate), or --keys FILE")
+	case encode.CheckSize(rows, cols) != nil:
+		return encode.CheckSize(rows, cols)
+	case gap%2 != 0 || cells < 1 || cells > rows*cols:
+		return fmt.Errorf("--gap must be even and --cells in 1..%d", rows*cols)
+	case gap > 0 && rows*cols == 16:
+		return fmt.Errorf("the 4x4 sets with gap %d are too big to enumerate in memory here: enumerate them to a key-set file and pass --keys", gap)
+	}
+	return nil
+}
+
 // Sets enumerates the configurations of a rows x cols board whose gap
 // (optimum - Manhattan distance) is at most maxGap (an even number) and
 // returns, for each k in cells, the sorted de-duplicated keys projected onto

@@ -236,3 +236,29 @@ func TestBlankAndManhattan(t *testing.T) {
 		}
 	}
 }
+
+// CheckInMemory lets Sets enumerate what it can in memory here and names
+// what it cannot: no gap or cells, a bad size or gap, cells out of range,
+// the 4x4 sets beyond gap 0.
+func TestCheckInMemory(t *testing.T) {
+	for _, c := range []struct {
+		rows, cols, gap, cells int
+		err                    string
+	}{
+		{3, 3, 4, 9, ""},
+		{4, 4, 0, 8, ""},
+		{3, 3, -1, 9, "give --gap and --cells"},
+		{3, 3, 2, -1, "give --gap and --cells"},
+		{5, 4, 0, 8, "board size"},
+		{3, 3, 3, 9, "--gap must be even and --cells in 1..9"},
+		{3, 3, 2, 10, "--gap must be even and --cells in 1..9"},
+		{4, 4, 2, 8, "the 4x4 sets with gap 2 are too big to enumerate in memory here"},
+	} {
+		err := CheckInMemory(c.rows, c.cols, c.gap, c.cells)
+		if c.err == "" {
+			assert.NoError(t, err, "%+v", c)
+		} else {
+			assert.ErrorContains(t, err, c.err, "%+v", c)
+		}
+	}
+}

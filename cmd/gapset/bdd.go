@@ -12,7 +12,6 @@ import (
 	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/bdd/levelplot"
 	"github.com/gapset/gapset/bdd/report"
-	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapdb"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/internal/atomicfile"
@@ -88,8 +87,10 @@ func runBuild(c *cli.Context, e *env) error {
 		if (c.IsSet("rows") || c.IsSet("cols")) && (c.Int("rows") != h.Rows || c.Int("cols") != h.Cols) {
 			return cmdline.BadInputf("--rows %d --cols %d but %s holds a %dx%d set", c.Int("rows"), c.Int("cols"), path, h.Rows, h.Cols)
 		}
-	} else if err := checkInMemory(h, c.Bool("rudd")); err != nil {
-		return err
+	} else if err := gapset.CheckInMemory(h.Rows, h.Cols, h.Gap, h.Cells); err != nil {
+		return cmdline.BadInput(err)
+	} else if c.Bool("rudd") {
+		return cmdline.BadInputf("--rudd needs --keys")
 	}
 	o, err := bdd.ParseOrderArg(c.String("order"), h.Rows, h.Cols, h.Cells)
 	if err != nil {
@@ -181,12 +182,10 @@ func runBuild(c *cli.Context, e *env) error {
 	return nil
 }
 
-// planBuild chooses the out-of-core build when asked (--out-of-core,
-// --memory, --tmp) or when the in-memory one would not fit the machine's
-// available memory and the keys can be streamed, checks it against the
-// machine and prints its estimate.
+// planBuild reads the out-of-core flags (--out-of-core=false builds in
+// memory whatever the estimate) into bdd.PlanBuild and prints its notes.
 func planBuild(c *cli.Context, e *env, path string, h keyset.Header, o bdd.Order, enc bdd.Encoding) (bdd.OutOfCore, bool, error) {
-	if c.IsSet("out-of-core") && !c.Bool("out-of-core") { // in memory, whatever the estimate
+	if c.IsSet("out-of-core") && !c.Bool("out-of-core") {
 		if c.IsSet("memory") || c.IsSet("tmp") || c.IsSet("resume") {
 			return bdd.OutOfCore{}, false, cmdline.BadInputf("--memory, --tmp and --resume are for the out-of-core build, not --out-of-core=false")
 		}
@@ -199,71 +198,19 @@ func planBuild(c *cli.Context, e *env, path string, h keyset.Header, o bdd.Order
 	case resume != "" && c.IsSet("tmp"):
 		return bdd.OutOfCore{}, false, cmdline.BadInputf("--resume DIR is the scratch directory: give --resume or --tmp, not both")
 	}
-	asked := c.Bool("out-of-core") || c.IsSet("memory") || c.IsSet("tmp") || resume != ""
-	streams := path != "" && !c.Bool("rudd") && bdd.Streams(o, enc)
 	tmp := c.String("tmp")
 	if resume != "" {
 		tmp = filepath.Dir(resume)
 	} else if tmp == "" {
 		tmp = filepath.Dir(c.String("out"))
 	}
-	oc := bdd.OutOfCore{Memory: int64(c.Int("memory")) << 20, TempDir: tmp}
-	est := bdd.EstimateBuild(h.Count, h.Rows*h.Cols, h.Cells, c.Bool("zdd"), oc)
-	total, avail := sysprobe.Machine()
-	if !asked {
-		if !streams || avail == 0 || uint64(est.InMemory) <= avail {
-			return oc, false, nil
-		}
-		if !c.Bool("quiet") {
-			fmt.Fprintf(e.stderr, "gapset: the in-memory build would take about %.1f GiB, %.1f GiB are available: building out of core\n",
-				float64(est.InMemory)/(1<<30), float64(avail)/(1<<30))
-		}
+	p, err := bdd.PlanBuild(bdd.PlanRequest{Count: h.Count, N: h.Rows * h.Cols, Cells: h.Cells, ZDD: c.Bool("zdd"),
+		Streams: path != "" && !c.Bool("rudd") && bdd.Streams(o, enc), Asked: c.Bool("out-of-core") || c.IsSet("memory") || c.IsSet("tmp") || resume != "",
+		Memory: int64(c.Int("memory")) << 20, TempDir: tmp, Resume: resume, Fresh: c.Bool("fresh"), Quiet: c.Bool("quiet")})
+	for _, n := range p.Notes {
+		fmt.Fprintf(e.stderr, "gapset: %s\n", n)
 	}
-	if !streams {
-		return oc, false, cmdline.BadInputf("the out-of-core build (--out-of-core, --memory, --tmp) streams a key file: it needs --keys, the natural order, the cells or ranks encoding and no --rudd")
-	}
-	if total > 0 && uint64(oc.Memory) > total {
-		return oc, false, cmdline.BadInputf("--memory %d MiB is more than the machine's %d MiB", oc.Memory>>20, total>>20)
-	}
-	if resume != "" {
-		st, err := bdd.OpenState(resume, c.Bool("fresh"))
-		if err != nil {
-			return oc, false, cmdline.InputIf(err, statedir.ErrForeign, statedir.ErrDamaged, statedir.ErrBusy)
-		}
-		oc.State = st
-	}
-	if c.Bool("quiet") {
-		return oc, true, nil
-	}
-	fmt.Fprintf(e.stderr, "gapset: %s\n", est)
-	if avail > 0 && uint64(est.Memory) > avail {
-		fmt.Fprintf(e.stderr, "gapset: warning: %.1f GiB of memory are available now, the estimate says %.1f\n", float64(avail)/(1<<30), float64(est.Memory)/(1<<30))
-	}
-	if d, err := sysprobe.FreeDisk(tmp); err == nil && d.Free < est.Disk {
-		fmt.Fprintf(e.stderr, "gapset: warning: %s has %.1f GiB free, the scratch may take %.1f\n", tmp, float64(d.Free)/(1<<30), float64(est.Disk)/(1<<30))
-	} else if err == nil && d.Free < est.DiskAll {
-		fmt.Fprintf(e.stderr, "gapset: warning: %s has %.1f GiB free, the scratch may take up to %.1f if the deepest levels do not fit --memory\n",
-			tmp, float64(d.Free)/(1<<30), float64(est.DiskAll)/(1<<30))
-	}
-	return oc, true, nil
-}
-
-// checkInMemory refuses a set build cannot enumerate in memory (the flags
-// --gap, --cells, --rows, --cols without --keys).
-func checkInMemory(h keyset.Header, rudd bool) error {
-	switch {
-	case h.Gap < 0 || h.Cells < 0:
-		return cmdline.BadInputf("give --gap and --cells (the set to enumerate), or --keys FILE")
-	case encode.CheckSize(h.Rows, h.Cols) != nil:
-		return cmdline.BadInput(encode.CheckSize(h.Rows, h.Cols))
-	case h.Gap%2 != 0 || h.Cells < 1 || h.Cells > h.Rows*h.Cols:
-		return cmdline.BadInputf("--gap must be even and --cells in 1..%d", h.Rows*h.Cols)
-	case h.Gap > 0 && h.Rows*h.Cols == 16:
-		return cmdline.BadInputf("the 4x4 sets with gap %d are too big to enumerate in memory here: enumerate them to a key-set file and pass --keys", h.Gap)
-	case rudd:
-		return cmdline.BadInputf("--rudd needs --keys")
-	}
-	return nil
+	return p.Config, p.OutOfCore, cmdline.InputIf(err, bdd.ErrPlan, statedir.ErrForeign, statedir.ErrDamaged, statedir.ErrBusy)
 }
 
 func reportCommand(e *env) *cli.Command {
