@@ -10,11 +10,8 @@ import (
 	"time"
 
 	"github.com/gapset/gapset/bdd"
-	"github.com/gapset/gapset/bdd/levelplot"
 	"github.com/gapset/gapset/bdd/report"
-	"github.com/gapset/gapset/gapdb"
 	"github.com/gapset/gapset/gapset"
-	"github.com/gapset/gapset/internal/atomicfile"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/internal/progress"
 	"github.com/gapset/gapset/internal/statedir"
@@ -247,76 +244,6 @@ func runReport(c *cli.Context, e *env) error {
 			return err
 		}
 	}
-	var rows []report.Row
-	var series []levelplot.Series
-	for _, path := range c.Args().Slice() {
-		if gapdb.IsDB(path) {
-			// a gap database: its own line, not a BDD's row
-			d, err := gapdb.Open(path) // checks the table too: seconds at most
-			if err != nil {
-				return cmdline.InputIf(err, gapdb.ErrFormat)
-			}
-			h := d.Header
-			d.Close()
-			if format == "csv" {
-				return cmdline.BadInputf("%s: a gap database is reported as md or json, not csv", path)
-			}
-			if err := gapdb.Summarize(path, h).Write(e.stdout, format); err != nil {
-				return err
-			}
-			continue
-		}
-		if bdd.IsMapped(path) {
-			return cmdline.BadInputf("%s is a diagram's mapped form (build --map): report its .bdd file; gapset verify checks this one", path)
-		}
-		var levels []uint64
-		var in bdd.Info
-		var err error
-		switch {
-		case c.Bool("verify"):
-			_, avail := sysprobe.Machine()
-			levels, in, err = bdd.Check(path, avail) // Load's checks in one stream
-		case c.Bool("levels") || chart != "":
-			levels, in, err = bdd.LevelNodes(path) // checks the checksum too
-		default:
-			in, err = bdd.ReadInfoChecked(path)
-		}
-		if err != nil {
-			return cmdline.InputIf(err, bdd.ErrFormat, os.ErrNotExist)
-		}
-		row := report.NewRow(path, in)
-		if c.Bool("levels") {
-			row.LevelNodes = levels
-		}
-		rows = append(rows, row)
-		if chart != "" {
-			counts := make([]int, len(levels))
-			for i, n := range levels {
-				counts[i] = int(n)
-			}
-			series = append(series, levelplot.Series{Name: filepath.Base(path), Counts: counts})
-		}
-	}
-	if chart != "" {
-		if len(series) == 0 {
-			return cmdline.BadInputf("--chart draws BDD files' levels: no BDD file given")
-		}
-		var sets []string
-		for _, r := range rows {
-			if !slices.Contains(sets, r.Set) {
-				sets = append(sets, r.Set)
-			}
-		}
-		png, err := levelplot.Chart("BDD nodes per level: "+strings.Join(sets, ", "), series)
-		if err != nil {
-			return err
-		}
-		if err := atomicfile.WriteFile(chart, png); err != nil {
-			return err
-		}
-	}
-	if len(rows) == 0 {
-		return nil // gap databases only
-	}
-	return report.Write(e.stdout, format, rows)
+	opt := report.Options{Format: format, Verify: c.Bool("verify"), Levels: c.Bool("levels"), Chart: chart}
+	return cmdline.InputIf(report.Files(e.stdout, c.Args().Slice(), opt), report.ErrInput)
 }
