@@ -8,8 +8,10 @@ import (
 	"math/bits"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
@@ -94,11 +96,9 @@ func TestWholeBoardIsExact(t *testing.T) {
 	assert.Equal(t, counts, d.Counts)
 }
 
-// Key-set files in any order give the database the builder gives; wrong
-// sets of files are refused.
-func TestFromKeyFiles(t *testing.T) {
-	tr := truth3x3()
-	dir := t.TempDir()
+// levelFiles writes the levels of tr projected onto the last 6 cells as
+// key-set files in dir, gap 0 first.
+func levelFiles(t *testing.T, tr *truth, dir string) []string {
 	var paths []string
 	for i, l := range tr.levels {
 		p := filepath.Join(dir, keyset.Header{Rows: 3, Cols: 3, Cells: 6, Gap: 2 * i}.Name()+".keys")
@@ -114,6 +114,47 @@ func TestFromKeyFiles(t *testing.T) {
 		require.NoError(t, keyset.WriteFile(p, keyset.Header{Rows: 3, Cols: 3, Cells: 6, Gap: 2 * i}, keys))
 		paths = append(paths, p)
 	}
+	return paths
+}
+
+// A plan says what its build takes before it reads a key: the memory is
+// the built table and filter, the file the file written; Fits refuses
+// (ErrTooBig, a limit) what the memory or the disk given cannot hold, and
+// unknown figures (0, negative) refuse nothing.
+func TestPlanFits(t *testing.T) {
+	dir := t.TempDir()
+	plan, err := PlanKeyFiles(levelFiles(t, truth3x3(), dir), 0)
+	require.NoError(t, err)
+	assert.Regexp(t, `^GapDB4_6: 60480 patterns at 2 bits; [0-9]+ keys to read; 0\.0 GiB of memory, a 0\.0 GiB file; about 0s$`, plan.Estimate())
+	b, err := plan.Build(context.Background(), nil)
+	require.NoError(t, err)
+	assert.Equal(t, uint64(len(b.Table())+len(b.Filter())), plan.Memory())
+	out := filepath.Join(dir, "g.gapdb")
+	require.NoError(t, b.Write(context.Background(), out))
+	st, err := os.Stat(out)
+	require.NoError(t, err)
+	assert.Equal(t, uint64(st.Size()), plan.FileBytes())
+	h, err := ReadHeader(out)
+	require.NoError(t, err)
+	assert.Regexp(t, `^GapDB4_6 levels=3 bits=2 entries=60480 filter_cells=0 bytes=[0-9]+ digest=[0-9a-f]{8} build=1\.5s -> `+regexp.QuoteMeta(out)+`$`, h.Built(out, 1500*time.Millisecond))
+
+	assert.NoError(t, plan.Fits(plan.Memory(), int64(plan.FileBytes()), dir))
+	assert.NoError(t, plan.Fits(0, -1, dir))
+	assert.NoError(t, plan.FitsMachine(out), "a small table fits this machine")
+	err = plan.Fits(plan.Memory()-1, -1, dir)
+	assert.ErrorIs(t, err, ErrTooBig)
+	assert.Equal(t, "GapDB4_6: the table takes 0.0 GiB of memory, 0.0 GiB are available", err.Error())
+	err = plan.Fits(0, int64(plan.FileBytes())-1, dir)
+	assert.ErrorIs(t, err, ErrTooBig)
+	assert.Equal(t, "GapDB4_6: the file takes 0.0 GiB, "+dir+" has 0.0 GiB free", err.Error())
+}
+
+// Key-set files in any order give the database the builder gives; wrong
+// sets of files are refused.
+func TestFromKeyFiles(t *testing.T) {
+	tr := truth3x3()
+	dir := t.TempDir()
+	paths := levelFiles(t, tr, dir)
 	want := build(t, 3, 3, lastCells(9, 6), tr.levels)
 	b, err := FromKeyFiles(context.Background(), []string{paths[2], paths[0], paths[1]}, testFilter(6), nil)
 	require.NoError(t, err)

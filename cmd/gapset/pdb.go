@@ -91,3 +91,5 @@ func runPDBBuild(c *cli.Context, e *env) error {
 	fmt.Fprintf(e.stdout, "built %s in %s\n", part.Name, time.Since(start).Round(100*time.Millisecond))
 	return nil
 }
+
+const gib = 1 << 30
