@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -576,4 +577,42 @@ func ApproxHeader(rows, cols, k, j, nExact int) keyset.Header {
 // ApproxHeaderCells is ApproxHeader on any set of cells.
 func ApproxHeaderCells(rows, cols int, set encode.CellSet, j, nExact int) keyset.Header {
 	return ApproxHeader(rows, cols, set.Len(), j, nExact).OnCells(set)
+}
+
+// ApproxCells reads the one projection an approximation is asked for, in
+// ParseCells's syntax (the last K cells or @SET), and checks that it
+// leaves a cell out and that its tables fit MaxApproxBytes; the errors
+// name gapset approx's --cells.
+func ApproxCells(spec string, rows, cols int) (encode.CellSet, error) {
+	n := rows * cols
+	ks, sets, err := ParseCells(spec, n)
+	if err != nil {
+		return 0, err
+	}
+	if len(ks)+len(sets) != 1 {
+		return 0, fmt.Errorf("--cells %s: one projection", spec)
+	}
+	var set encode.CellSet
+	if len(sets) == 1 {
+		set = sets[0]
+	} else if k := ks[0]; k >= 1 && k <= n {
+		set = encode.LastCells(n, k)
+	}
+	if k := set.Len(); k < 1 || k >= n {
+		return 0, fmt.Errorf("--cells %s: want 1..%d cells", spec, n-1)
+	}
+	if err := CheckApproxMemory(n, set.Len()); err != nil {
+		return 0, fmt.Errorf("--cells %s: %v", spec, err)
+	}
+	return set, nil
+}
+
+// ApproxPaths are the key-set files in dir an approximation of set up to
+// maxLevel writes above its nExact exact levels.
+func ApproxPaths(dir string, rows, cols int, set encode.CellSet, maxLevel, nExact int) []string {
+	var out []string
+	for j := nExact; j <= maxLevel; j++ {
+		out = append(out, filepath.Join(dir, ApproxHeaderCells(rows, cols, set, j, nExact).Name()+".keys"))
+	}
+	return out
 }

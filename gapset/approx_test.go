@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/internal/slowtest"
 )
 
@@ -100,4 +101,29 @@ func TestApproxMemoryString(t *testing.T) {
 	assert.Equal(t, "3 search tables and 2 exact tables (16^k bits) of 512.0 MiB each: 2.5 GiB and the lists of a wave's patterns (4 bytes each)", ApproxMemoryString(16, 8, 2))
 	assert.Equal(t, "2 search tables and 1 exact tables (placement-rank bits) of 3.4 GiB each: 10.1 GiB (only the top one of the 4 exact levels is loaded)", ApproxMemoryString(16, 10, 4))
 	assert.Equal(t, "2 search tables and 0 exact tables (placement-rank bits) of 3.4 GiB each: 6.8 GiB", ApproxMemoryString(16, 10, 0))
+}
+
+// ApproxCells takes one projection that leaves a cell out and fits the
+// memory limit; ApproxPaths names the files above the exact levels.
+func TestApproxCellsAndPaths(t *testing.T) {
+	set, err := ApproxCells("6", 3, 3)
+	require.NoError(t, err)
+	assert.Equal(t, encode.LastCells(9, 6), set)
+	set, err = ApproxCells("@0-2+6-8", 3, 3)
+	require.NoError(t, err)
+	assert.Equal(t, 6, set.Len())
+	for spec, msg := range map[string]string{
+		"6,4": "--cells 6,4: one projection",
+		"9":   "--cells 9: want 1..8 cells",
+		"0":   "--cells 0: want 1..8 cells",
+		"x":   "x",
+	} {
+		_, err := ApproxCells(spec, 3, 3)
+		assert.ErrorContains(t, err, msg, spec)
+	}
+	_, err = ApproxCells("15", 4, 4)
+	assert.ErrorContains(t, err, "--cells 15: an approximation on 15 of 16 cells holds", "beyond MaxApproxBytes")
+
+	paths := ApproxPaths("d", 3, 3, encode.LastCells(9, 6), 3, 1)
+	assert.Equal(t, []string{"d/Gap2_6a.keys", "d/Gap4_6a.keys", "d/Gap6_6a.keys"}, paths)
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/internal/progress"
@@ -31,26 +30,11 @@ func approxCommand(e *env) *cli.Command {
 				return err
 			}
 			rows, cols, maxGap := c.Int("rows"), c.Int("cols"), c.Int("max-gap") // the size checked by withSize
-			ks, sets, err := gapset.ParseCells(c.String("cells"), rows*cols)
+			set, err := gapset.ApproxCells(c.String("cells"), rows, cols)
 			if err != nil {
 				return cmdline.BadInput(err)
 			}
-			if len(ks)+len(sets) != 1 {
-				return cmdline.BadInputf("--cells %s: one projection", c.String("cells"))
-			}
-			var set encode.CellSet
-			if len(sets) == 1 {
-				set = sets[0]
-			} else if k := ks[0]; k >= 1 && k <= rows*cols {
-				set = encode.LastCells(rows*cols, k)
-			}
 			k := set.Len()
-			if k < 1 || k >= rows*cols {
-				return cmdline.BadInputf("--cells %s: want 1..%d cells", c.String("cells"), rows*cols-1)
-			}
-			if err := gapset.CheckApproxMemory(rows*cols, k); err != nil {
-				return cmdline.BadInputf("--cells %s: %v", c.String("cells"), err)
-			}
 			dir := c.String("out-dir")
 			if err := cmdline.CheckWritableDir("--out-dir", dir); err != nil {
 				return err
@@ -67,11 +51,7 @@ func approxCommand(e *env) *cli.Command {
 			} else if err != nil {
 				return cmdline.BadInput(err)
 			}
-			var outs []string
-			for j := len(exact); j <= maxGap/2; j++ {
-				outs = append(outs, filepath.Join(dir, gapset.ApproxHeaderCells(rows, cols, set, j, len(exact)).Name()+".keys"))
-			}
-			if err := e.cleanup.WillWrite("--out-dir", outs...); err != nil {
+			if err := e.cleanup.WillWrite("--out-dir", gapset.ApproxPaths(dir, rows, cols, set, maxGap/2, len(exact))...); err != nil {
 				return err
 			}
 			space := gapset.Patterns(rows*cols, k)
