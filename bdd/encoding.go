@@ -53,6 +53,16 @@ func ParseEncoding(s string) (Encoding, error) {
 	return 0, fmt.Errorf("unknown encoding %q (choose %s)", s, strings.Join(encodingNames, ", "))
 }
 
+// EncodingFor parses an encoding name for sets of cells of an n-cell
+// board: the tiles encoding needs whole boards.
+func EncodingFor(name string, n, cells int) (Encoding, error) {
+	enc, err := ParseEncoding(name)
+	if err == nil && enc == Tiles && cells != n {
+		return 0, fmt.Errorf("--encoding %v needs whole boards, not %d of %d cells", enc, cells, n)
+	}
+	return enc, err
+}
+
 // KeepsOrder reports whether Convert keeps the order of the keys of
 // boards (distinct tiles below n on the kept cells), so that a sorted key
 // file is sorted in the encoding too (the streamed builds, Members beside

@@ -196,3 +196,21 @@ func TestEncodingKeepsOrder(t *testing.T) {
 	assert.Greater(t, TileKey(0x120, 3), TileKey(0x201, 3))
 	assert.Greater(t, RankKeyReverse(0x01, 3, 2), RankKeyReverse(0x10, 3, 2))
 }
+
+// EncodingFor takes every encoding for whole boards and all but tiles for
+// fewer cells.
+func TestEncodingFor(t *testing.T) {
+	for _, name := range []string{"cells", "ranks", "ranks-reverse", "tiles"} {
+		enc, err := EncodingFor(name, 9, 9)
+		require.NoError(t, err, name)
+		assert.Equal(t, name, enc.String())
+		_, err = EncodingFor(name, 9, 6)
+		if name == "tiles" {
+			assert.EqualError(t, err, "--encoding tiles needs whole boards, not 6 of 9 cells")
+		} else {
+			assert.NoError(t, err, name)
+		}
+	}
+	_, err := EncodingFor("bits", 9, 9)
+	assert.ErrorContains(t, err, "unknown encoding")
+}

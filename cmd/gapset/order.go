@@ -112,12 +112,6 @@ func encodingFlag() cli.Flag {
 
 // encodingOf reads --encoding for a set of h's shape.
 func encodingOf(c *cli.Context, h keyset.Header) (bdd.Encoding, error) {
-	enc, err := bdd.ParseEncoding(c.String("encoding"))
-	if err != nil {
-		return 0, cmdline.BadInput(err)
-	}
-	if enc == bdd.Tiles && h.Cells != h.Rows*h.Cols {
-		return 0, cmdline.BadInputf("--encoding %v needs whole boards, not %d of %d cells", enc, h.Cells, h.Rows*h.Cols)
-	}
-	return enc, nil
+	enc, err := bdd.EncodingFor(c.String("encoding"), h.Rows*h.Cols, h.Cells)
+	return enc, cmdline.BadInput(err)
 }
