@@ -77,6 +77,30 @@ func Names() []string {
 	return names
 }
 
+// NameLines is Names joined by ", " into lines of at most width
+// characters (a longer name alone on a line), each after indent: the
+// list the help texts show.
+func NameLines(indent string, width int) string {
+	var b strings.Builder
+	names := Names()
+	line := indent
+	for i, it := range names {
+		if i < len(names)-1 {
+			it += ","
+		}
+		if line != indent && len(line)+1+len(it) > width {
+			b.WriteString(line + "\n")
+			line = indent
+		}
+		if line != indent {
+			line += " "
+		}
+		line += it
+	}
+	b.WriteString(line)
+	return b.String()
+}
+
 func lookup(name string) (Entry, error) {
 	for _, e := range Entries() {
 		if e.Name == name {

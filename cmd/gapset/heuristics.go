@@ -72,29 +72,7 @@ func resolveHeuristics(c *cli.Context, e *env, specs []string, beside bool) ([]i
 }
 
 // heuristicNames lists the registered names for help texts.
-func heuristicNames() string { return wrapList(heuristic.Names(), "  ", 100) }
-
-// wrapList joins items with ", " into lines of at most width characters
-// (longer items alone on a line), each after indent.
-func wrapList(items []string, indent string, width int) string {
-	var b strings.Builder
-	line := indent
-	for i, it := range items {
-		if i < len(items)-1 {
-			it += ","
-		}
-		if line != indent && len(line)+1+len(it) > width {
-			b.WriteString(line + "\n")
-			line = indent
-		}
-		if line != indent {
-			line += " "
-		}
-		line += it
-	}
-	b.WriteString(line)
-	return b.String()
-}
+func heuristicNames() string { return heuristic.NameLines("  ", 100) }
 
 // pdbVerified opens the record of databases checked whole (nil: none).
 func pdbVerified(e *env) *pdb.Verified {
