@@ -73,29 +73,11 @@ func runSolve(c *cli.Context, e *env) error {
 	// The databases' last checks run beside the first searches; the
 	// lines wait for them.
 	out := solution.NewHeldWriter(e.stdout, format, c.Int64("max-nodes"), c.Bool("all-solutions"), r.Pending())
-	for i, in := range insts {
-		prog.Update(int64(i), int64(len(insts)), true, "solving %s (%s)", in.ID, h.Name())
-		opt := ida.Options{Context: e.context, MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo"), Threads: c.Int("threads"), BPMX: c.Bool("bpmx")}
-		if c.Bool("fsm") {
-			opt.FSM = ida.DefaultFSM()
-		}
-		opt.OnIteration = func(it ida.Iteration) {
-			prog.Update(int64(i), int64(len(insts)), false, "solving %s: limit %d, %d nodes", in.ID, it.Limit, it.Expanded)
-		}
-		res, err := ida.Solve(in.Board, h, opt)
-		if errors.Is(err, ida.ErrNodeLimit) {
-			res.Heuristic = h.Name() // a limit gives up on this board only
-		} else if err != nil {
-			prog.Done()
-			return fmt.Errorf("board %s (line %d): %w", in.ID, in.Line, err)
-		}
-		prog.Clear()
-		if err := out.Write(solution.New(in, res, err != nil)); err != nil {
-			return checkFailed(err)
-		}
+	opt := ida.Options{Context: e.context, MaxNodes: c.Int64("max-nodes"), AllSolutions: c.Bool("all-solutions"), KeepUndo: c.Bool("keep-undo"), Threads: c.Int("threads"), BPMX: c.Bool("bpmx")}
+	if c.Bool("fsm") {
+		opt.FSM = ida.DefaultFSM()
 	}
-	prog.Done()
-	if err := out.Close(); err != nil {
+	if err := solution.Solve(insts, h, opt, out, prog); err != nil {
 		return checkFailed(err)
 	}
 	if out.Unsolved > 0 {
