@@ -116,6 +116,23 @@ func (s Sample) String() string {
 	return fmt.Sprintf("levels sampled from %d random boards solved optimally (%s)", s.Boards, strings.Join(parts, ", "))
 }
 
+// EstimateRun is gapset.EstimateRun, with the levels of a base that has
+// no measured ones estimated from n random boards solved optimally (n 0:
+// not estimated); note hears what it does.
+func EstimateRun(ctx context.Context, cfg gapset.Config, b Base, n int, note func(string)) (gapset.Estimate, error) {
+	est := gapset.EstimateRun(cfg)
+	if est.Known || cfg.Base == nil || n <= 0 {
+		return est, nil
+	}
+	note(fmt.Sprintf("no measured levels of %s: solving %d random boards for the estimate", b.ID().Spec, n))
+	s, err := SampleLevels(ctx, b, cfg.Rows, cfg.Cols, cfg.MaxGap, n, 1)
+	if err != nil {
+		return est, err
+	}
+	note(s.String())
+	return gapset.EstimateRunLevels(cfg, s.Levels), nil
+}
+
 // SampleLevels estimates the exact residual levels r = 0, 2, ..., maxGap
 // of the base's board: boards drawn at random (seeded) are solved
 // optimally with the base as the heuristic, and each level's share of

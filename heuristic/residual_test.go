@@ -233,3 +233,39 @@ func TestSampleLevels(t *testing.T) {
 	assert.LessOrEqual(t, hits, 600)
 	assert.Contains(t, s.String(), "600 random boards")
 }
+
+// EstimateRun gives gapset.EstimateRun's estimate where the base's levels
+// are known (3x3: bounded by the board's) or no samples are asked; else
+// it says it samples, then samples (here stopped by the context at once:
+// sampling the 4x4 board takes minutes).
+func TestEstimateRunSamples(t *testing.T) {
+	dir := blankDir(t, "4-4", 3, 3)
+	b, err := New(Options{Rows: 3, Cols: 3, PDBDir: dir}).Base("pdbb:4-4")
+	require.NoError(t, err)
+	cfg := gapset.Layout{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{9}}.Config(t.TempDir())
+	cfg.Base = b.Base
+	never := func(string) { t.Fatal("no sampling, no note") }
+	est, err := EstimateRun(context.Background(), cfg, b, 50, never)
+	require.NoError(t, err)
+	assert.Equal(t, gapset.EstimateRun(cfg), est)
+
+	cfg4 := gapset.Layout{Rows: 4, Cols: 4, MaxGap: 2, Cells: []int{8}}.Config(t.TempDir())
+	b4 := Base{Base: unmeasured{}, Heuristic: ida.Manhattan{}}
+	cfg4.Base = b4.Base
+	est, err = EstimateRun(context.Background(), cfg4, b4, 0, never)
+	require.NoError(t, err)
+	assert.False(t, est.Known, "no measured levels, none sampled")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var notes []string
+	_, err = EstimateRun(ctx, cfg4, b4, 50, func(s string) { notes = append(notes, s) })
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, []string{"no measured levels of unmeasured: solving 50 random boards for the estimate"}, notes)
+}
+
+// unmeasured is a base of no measured levels (0 everywhere).
+type unmeasured struct{}
+
+func (unmeasured) H(uint64) int    { return 0 }
+func (unmeasured) ID() keyset.Base { return keyset.Base{Spec: "unmeasured", Digest: [32]byte{1}} }
+func (unmeasured) Symmetric() bool { return true }

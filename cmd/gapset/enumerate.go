@@ -77,15 +77,9 @@ func enumerateCommand(e *env) *cli.Command {
 			}
 			prog := progress.New(e.stderr, c.Bool("quiet"))
 			cfg.Progress = func(p gapset.Progress) { prog.Update(0, 0, p.Phase != "layer", "%s", p) }
-			est := gapset.EstimateRun(cfg)
-			if n := c.Int("samples"); !est.Known && cfg.Base != nil && n > 0 {
-				fmt.Fprintf(e.stderr, "gapset: no measured levels of %s: solving %d random boards for the estimate\n", base.ID().Spec, n)
-				s, err := heuristic.SampleLevels(e.context, base, cfg.Rows, cfg.Cols, cfg.MaxGap, n, 1)
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(e.stderr, "gapset: %s\n", s)
-				est = gapset.EstimateRunLevels(cfg, s.Levels)
+			est, err := heuristic.EstimateRun(e.context, cfg, base, c.Int("samples"), func(s string) { fmt.Fprintf(e.stderr, "gapset: %s\n", s) })
+			if err != nil {
+				return err
 			}
 			if c.Bool("estimate") {
 				fmt.Fprintln(e.stdout, est)
