@@ -6,6 +6,8 @@
 package puzzle
 
 import (
+	"io"
+
 	"github.com/gapset/gapset/puzzle/report"
 	"github.com/gapset/gapset/search"
 )
@@ -17,6 +19,34 @@ type OneGoal[S comparable] struct {
 	Goal    S
 	// Bound makes the admissible lower bound of iterative deepening.
 	Bound func() search.Bound[S]
+	// Parse reads a board written as text; What names such a board in
+	// messages ("board (7 numbers, ...)").
+	Parse func(string) (S, error)
+	What  string
+}
+
+// Record is a search's checked result: report.Path or report.Farthest.
+type Record interface {
+	Write(w io.Writer, format string) error
+}
+
+// Methods are the searches Run runs: breadth-first ("solve"),
+// bidirectional, farthest (from the goal, no start) and iterative
+// deepening ("ida").
+var Methods = [4]string{"solve", "bidir", "farthest", "ida"}
+
+// Run runs one of Methods from start: opt for the breadth-first ones,
+// dopt and lowerBound for iterative deepening.
+func (p OneGoal[S]) Run(method string, start S, opt search.Options, dopt search.DeepenOptions, lowerBound bool) (Record, error) {
+	switch method {
+	case "solve":
+		return p.BFS(start, opt)
+	case "bidir":
+		return p.Bidirectional(start, opt)
+	case "farthest":
+		return p.Farthest(opt)
+	}
+	return p.Deepen(start, lowerBound, dopt)
 }
 
 // BFS solves from start by breadth-first search with parent links.

@@ -4,16 +4,14 @@ import (
 	"testing"
 
 	"github.com/gapset/gapset/puzzle"
+	"github.com/gapset/gapset/puzzle/report"
 	"github.com/gapset/gapset/puzzle/six"
 	"github.com/gapset/gapset/search"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-func sixPuzzle() puzzle.OneGoal[six.Board] {
-	return puzzle.OneGoal[six.Board]{Problem: six.Puzzle{}, Spec: six.Spec(), Goal: six.Goal(),
-		Bound: func() search.Bound[six.Board] { return six.NewBound() }}
-}
+func sixPuzzle() puzzle.OneGoal[six.Board] { return six.OneGoal() }
 
 // Every method finds the same optimal length and fills its record.
 func TestOneGoalMethodsAgree(t *testing.T) {
@@ -58,4 +56,36 @@ func TestOneGoalFarthestAndLimits(t *testing.T) {
 	assert.ErrorIs(t, err, search.ErrNotFound)
 	_, err = p.BFS(six.MustParse("4 6 5 1 3 2 0"), search.Options{MaxStates: 10})
 	assert.ErrorIs(t, err, search.ErrLimit)
+}
+
+// Run runs each of Methods as the method of its name does.
+func TestOneGoalRun(t *testing.T) {
+	p := sixPuzzle()
+	start, err := p.Parse("1 5 2 6 3 4 0")
+	require.NoError(t, err)
+	opt, dopt := search.Options{Dedup: search.Open}, search.DeepenOptions{MaxDepth: 20, NoUndo: true}
+	bfs, err := p.BFS(start, opt)
+	require.NoError(t, err)
+	bidir, err := p.Bidirectional(start, opt)
+	require.NoError(t, err)
+	far, err := p.Farthest(opt)
+	require.NoError(t, err)
+	deep, err := p.Deepen(start, true, dopt)
+	require.NoError(t, err)
+	untimed := func(r puzzle.Record) puzzle.Record {
+		switch v := r.(type) {
+		case report.Path:
+			v.Seconds = 0
+			return v
+		case report.Farthest:
+			v.Seconds = 0
+			return v
+		}
+		return r
+	}
+	for i, want := range []puzzle.Record{bfs, bidir, far, deep} {
+		got, err := p.Run(puzzle.Methods[i], start, opt, dopt, true)
+		require.NoError(t, err, puzzle.Methods[i])
+		assert.Equal(t, untimed(want), untimed(got), puzzle.Methods[i])
+	}
 }

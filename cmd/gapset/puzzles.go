@@ -6,7 +6,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/gapset/gapset/internal/cmdline"
@@ -84,89 +83,63 @@ func joinArgs(c *cli.Context, what string) (string, error) {
 	return strings.Join(c.Args().Slice(), " "), nil
 }
 
-// boardPuzzle is a puzzle with one goal state, as its flags set it up,
-// and the parser of its board (what names the board in "no board given").
-type boardPuzzle[S comparable] struct {
-	puzzle.OneGoal[S]
-	what  string
-	parse func(string) (S, error)
-}
-
-// start reads the board arguments.
-func (p boardPuzzle[S]) start(c *cli.Context) (S, error) {
-	s, err := joinArgs(c, p.what)
-	if err != nil {
-		return *new(S), err
-	}
-	b, err := p.parse(s)
-	if err != nil {
-		return *new(S), cmdline.BadInputf("board %s: %v", cmdline.Quote(s), err)
-	}
-	return b, nil
-}
-
-// record is a search's checked result as the command prints it.
-type record interface {
-	Write(w io.Writer, format string) error
-}
-
-// searchFunc runs one search on the puzzle from the board read (none for
-// farthest).
-type searchFunc[S comparable] func(p boardPuzzle[S], start S) (record, error)
-
 // boardCommands are the solve, bidir, farthest and ida subcommands of a
-// one-goal puzzle; usage holds their four usage lines.
-func boardCommands[S comparable](e *env, setup func(*cli.Context) (boardPuzzle[S], error), usage [4]string) []*cli.Command {
-	// action checks the flags (opts reads the search's own), sets up the
-	// puzzle, reads the board, runs the search and writes its record.
-	action := func(board bool, opts func(*cli.Context) (searchFunc[S], error)) cli.ActionFunc {
+// one-goal puzzle (puzzle.Methods); usage holds their four usage lines.
+// Each checks the flags, sets up the puzzle, reads the board (none for
+// farthest), runs the search and writes its record.
+func boardCommands[S comparable](e *env, setup func(*cli.Context) (puzzle.OneGoal[S], error), usage [4]string) []*cli.Command {
+	action := func(method string) cli.ActionFunc {
 		return func(c *cli.Context) error {
 			if err := cmdline.CheckFormat(c.String("format"), "text", "json"); err != nil {
 				return err
 			}
+			board := method != "farthest"
 			if !board && c.NArg() > 0 {
 				return cmdline.BadInputf("farthest takes no board (it starts from the goal)")
 			}
-			run, err := opts(c)
+			var opt search.Options
+			var dopt search.DeepenOptions
+			var err error
+			if method == "ida" {
+				dopt, err = deepenOptions(c)
+			} else {
+				opt, err = searchOptions(c)
+			}
 			if err != nil {
 				return err
 			}
 			p, err := setup(c)
 			var start S
 			if err == nil && board {
-				start, err = p.start(c)
+				start, err = startBoard(c, p)
 			}
 			if err != nil {
 				return err
 			}
-			rec, err := run(p, start)
+			rec, err := p.Run(method, start, opt, dopt, method == "ida" && c.Bool("lower-bound"))
 			if err != nil {
 				return searchError(err)
 			}
 			return rec.Write(e.stdout, c.String("format"))
 		}
 	}
-	bfs := func(bidir bool) func(*cli.Context) (searchFunc[S], error) {
-		return func(c *cli.Context) (searchFunc[S], error) {
-			opt, err := searchOptions(c)
-			return func(p boardPuzzle[S], start S) (record, error) {
-				if bidir {
-					return p.Bidirectional(start, opt)
-				}
-				return p.BFS(start, opt)
-			}, err
-		}
+	cmds := make([]*cli.Command, len(puzzle.Methods))
+	for i, m := range puzzle.Methods {
+		cmds[i] = &cli.Command{Name: m, Usage: usage[i], ArgsUsage: "BOARD", Flags: bfsFlags(m == "farthest"), Action: action(m)}
 	}
-	return []*cli.Command{
-		{Name: "solve", Usage: usage[0], ArgsUsage: "BOARD", Flags: bfsFlags(false), Action: action(true, bfs(false))},
-		{Name: "bidir", Usage: usage[1], ArgsUsage: "BOARD", Flags: bfsFlags(false), Action: action(true, bfs(true))},
-		{Name: "farthest", Usage: usage[2], Flags: bfsFlags(true), Action: action(false, func(c *cli.Context) (searchFunc[S], error) {
-			opt, err := searchOptions(c)
-			return func(p boardPuzzle[S], _ S) (record, error) { return p.Farthest(opt) }, err
-		})},
-		{Name: "ida", Usage: usage[3], ArgsUsage: "BOARD", Flags: deepenFlags(), Action: action(true, func(c *cli.Context) (searchFunc[S], error) {
-			opt, err := deepenOptions(c)
-			return func(p boardPuzzle[S], start S) (record, error) { return p.Deepen(start, c.Bool("lower-bound"), opt) }, err
-		})},
+	cmds[2].ArgsUsage, cmds[3].Flags = "", deepenFlags()
+	return cmds
+}
+
+// startBoard reads the board arguments.
+func startBoard[S comparable](c *cli.Context, p puzzle.OneGoal[S]) (S, error) {
+	s, err := joinArgs(c, p.What)
+	if err != nil {
+		return *new(S), err
 	}
+	b, err := p.Parse(s)
+	if err != nil {
+		return *new(S), cmdline.BadInputf("board %s: %v", cmdline.Quote(s), err)
+	}
+	return b, nil
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/puzzle"
 	"github.com/gapset/gapset/puzzle/report"
 	"github.com/gapset/gapset/search"
 )
@@ -175,4 +176,12 @@ func Spec() report.Spec[Board] {
 		Goal:     func(b Board) bool { return b == goal },
 		MoveName: strconv.Itoa,
 	}
+}
+
+// OneGoal is the 6-puzzle for package puzzle's searches: its goal, its
+// boards read by Parse, its lower bound (Bound).
+func OneGoal() puzzle.OneGoal[Board] {
+	return puzzle.OneGoal[Board]{Problem: Puzzle{}, Spec: Spec(), Goal: Goal(),
+		Bound: func() search.Bound[Board] { return NewBound() },
+		Parse: Parse, What: "board (7 numbers, e.g. \"1 5 2 6 3 4 0\")"}
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/puzzle"
 	"github.com/gapset/gapset/puzzle/report"
 	"github.com/gapset/gapset/search"
 )
@@ -103,4 +104,23 @@ func (p *Puzzle) Spec() report.Spec[State] {
 		Goal:     func(k State) bool { return k == goal },
 		MoveName: strconv.Itoa,
 	}
+}
+
+// OneGoal is the rows x cols board for package puzzle's searches: its
+// goal, its boards (encode.Parse), the Manhattan distance as its bound.
+func OneGoal(rows, cols int) (puzzle.OneGoal[State], error) {
+	p, err := New(rows, cols)
+	if err != nil {
+		return puzzle.OneGoal[State]{}, err
+	}
+	return puzzle.OneGoal[State]{Problem: p, Spec: p.Spec(), Goal: p.Goal(),
+		Bound: func() search.Bound[State] { return p.Manhattan() },
+		What:  fmt.Sprintf("board (%d numbers, blank 0)", rows*cols),
+		Parse: func(s string) (State, error) {
+			b, err := encode.Parse(s, rows, cols)
+			if err != nil {
+				return State{}, err
+			}
+			return p.State(b), nil
+		}}, nil
 }

@@ -180,3 +180,20 @@ func TestSameSearchAsIDA(t *testing.T) {
 		}
 	}
 }
+
+// OneGoal reads a board of its size, names it in messages, refuses a
+// board of another size and a hostile size.
+func TestOneGoal(t *testing.T) {
+	p, err := OneGoal(2, 3)
+	require.NoError(t, err)
+	assert.Equal(t, "board (6 numbers, blank 0)", p.What)
+	s, err := p.Parse("1 2 3 4 0 5")
+	require.NoError(t, err)
+	rec, err := p.BFS(s, search.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, 1, rec.Length)
+	_, err = p.Parse("1 2 3 0")
+	assert.Error(t, err)
+	_, err = OneGoal(5, 5)
+	assert.Error(t, err)
+}
