@@ -1,11 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -15,7 +12,6 @@ import (
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/internal/progress"
 	"github.com/gapset/gapset/internal/statedir"
-	"github.com/gapset/gapset/internal/sysprobe"
 	"github.com/gapset/gapset/keyset"
 	"github.com/urfave/cli/v2"
 )
@@ -108,75 +104,41 @@ func runBuild(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	var built bdd.Built
-	if outOfCore {
+	sb := bdd.SetBuild{KeyFile: path, Header: h, Keys: kb, Out: c.String("out"), Map: c.String("map"),
+		Saving: func(nodes int) { pr.Update(0, 0, true, "%s: saving %d nodes", h.Name(), nodes) }}
+	switch {
+	case outOfCore:
 		if oc.State == nil {
 			e.cleanup.WillScratch(oc.TempDir, bdd.ScratchName)
 		} else {
 			defer oc.State.Close()
 			oc.OnResume = func(r bdd.Resumed) { pr.Done(); fmt.Fprintf(e.stderr, "gapset: %s\n", r) }
 		}
-		oc.Progress = kb.Progress
-		built, err = bdd.BuildOutOfCore(path, h.Rows*h.Cols, h.Cells, kb, oc)
-		if err == nil {
-			defer built.BDD.Close()
-		}
-	} else if path == "" {
-		start := time.Now()
-		var sets map[int][]uint64
-		sets, err = gapset.Sets(e.context, h.Rows, h.Cols, h.Gap, []int{h.Cells}, func(p gapset.Progress) {
-			pr.Update(p.Members, 0, false, "enumerating %s: gap %d, Manhattan %d, %d members", h.Name(), p.Gap, p.Manhattan, p.Members)
-		})
-		if keys := sets[h.Cells]; err == nil {
-			if !c.Bool("quiet") {
+		oc.Progress, sb.OutOfCore = kb.Progress, &oc
+	case path == "":
+		sb.Enumerate = func() ([]uint64, error) {
+			start := time.Now()
+			sets, err := gapset.Sets(e.context, h.Rows, h.Cols, h.Gap, []int{h.Cells}, func(p gapset.Progress) {
+				pr.Update(p.Members, 0, false, "enumerating %s: gap %d, Manhattan %d, %d members", h.Name(), p.Gap, p.Manhattan, p.Members)
+			})
+			if keys := sets[h.Cells]; err == nil && !c.Bool("quiet") {
 				fmt.Fprintf(e.stderr, "%s: %d keys enumerated in %.1fs\n", h.Name(), len(keys), time.Since(start).Seconds())
 			}
-			kb.Count = uint64(len(keys))
-			built, err = bdd.BuildKeys(keys, h.Rows*h.Cols, h.Cells, kb)
+			return sets[h.Cells], err
 		}
-	} else {
-		if (o.Name != "natural" || enc != bdd.Cells) && !c.Bool("rudd") {
-			gib := c.Float64("sort-mem")
-			if !(gib > 0) || gib > 1<<20 {
-				return cmdline.BadInputf("--sort-mem must be a positive number of GiB")
-			}
-			kb.MaxKeys = max(1, int(gib*(1<<30)/8))
+	case (o.Name != "natural" || enc != bdd.Cells) && !c.Bool("rudd"):
+		gib := c.Float64("sort-mem")
+		if !(gib > 0) || gib > 1<<20 {
+			return cmdline.BadInputf("--sort-mem must be a positive number of GiB")
 		}
-		built, err = bdd.BuildKeyFile(path, h.Rows*h.Cols, h.Cells, kb)
+		sb.Keys.MaxKeys = max(1, int(gib*(1<<30)/8))
 	}
-	if errors.Is(err, bdd.ErrLevelFull) {
-		err = fmt.Errorf("%w (solve and bench take the key-set file as it is)", err)
-	}
-	if err != nil {
-		return cmdline.InputIf(err, keyset.ErrFormat, bdd.ErrBudget, bdd.ErrStateMismatch, statedir.ErrDamaged)
-	}
-	_, peak := sysprobe.Memory()
-	built.Peak = int64(peak)
-	pr.Update(0, 0, true, "%s: saving %d nodes", h.Name(), built.BDD.NodeCount())
-	in, err := built.SaveAll(e.context, c.String("out"), c.String("map"), h, enc)
+	lines, err := sb.Run(e.context)
 	pr.Done()
-	if err != nil {
-		return err
+	for _, l := range lines {
+		fmt.Fprintln(e.stdout, l)
 	}
-	if oc.State != nil { // saved: the state goes
-		if err := oc.State.Remove(); err != nil {
-			return err
-		}
-	}
-	mode := ""
-	if outOfCore {
-		mode = fmt.Sprintf(" out_of_core=%d_parts bottom_levels=%d", slices.Max(built.BDD.Parts), built.BDD.Bottom)
-	}
-	fmt.Fprintf(e.stdout, "%s order=%s patterns=%d nodes=%d zdd_nodes=%d bytes=%d build=%.1fs table_bytes=%d%s -> %s\n",
-		in.Name(), o.Name, in.Count, in.Nodes, in.ZDDNodes, in.FileSize, built.Took.Seconds(), built.BDD.TableBytes, mode, c.String("out"))
-	if m := c.String("map"); m != "" {
-		st, err := os.Stat(m)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(e.stdout, "%s mapped nodes=%d bytes=%d -> %s\n", in.Name(), in.Nodes, st.Size(), m)
-	}
-	return nil
+	return cmdline.InputIf(err, keyset.ErrFormat, bdd.ErrBudget, bdd.ErrStateMismatch, statedir.ErrDamaged)
 }
 
 // planBuild reads the out-of-core flags (--out-of-core=false builds in
