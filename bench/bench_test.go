@@ -166,6 +166,35 @@ func TestWriteAllKeepsUnsolvedRecords(t *testing.T) {
 	assert.True(t, os.IsNotExist(statErr))
 }
 
+// Publish writes the files and prints the summary the files hold, under
+// the title given or, without one, the default title; GaveUp counts the
+// solves over the node limit.
+func TestPublishAndGaveUp(t *testing.T) {
+	recs := []Record{{ID: "1", Heuristic: "md", Length: 2, Nodes: 3}, {ID: "2", Heuristic: "md", Length: -1, Nodes: 10, Error: "node limit"}}
+	assert.Equal(t, 1, GaveUp(recs))
+	assert.Zero(t, GaveUp(recs[:1]))
+	for _, title := range []string{"mine", ""} {
+		dir := filepath.Join(t.TempDir(), "o")
+		var out bytes.Buffer
+		s, err := Publish(dir, &out, recs, "md", title, "in.txt", []string{"a note"})
+		require.NoError(t, err)
+		assert.Equal(t, Summarize(recs, "md"), s)
+		want := title
+		if title == "" {
+			want = s.DefaultTitle("in.txt", time.Now())
+		}
+		var md bytes.Buffer
+		require.NoError(t, s.Markdown(&md, want, []string{"a note"}))
+		assert.Equal(t, md.String(), out.String())
+		file, err := os.ReadFile(filepath.Join(dir, SummaryFile))
+		require.NoError(t, err)
+		assert.True(t, strings.HasPrefix(string(file), md.String()), "the file holds the summary printed")
+		back, err := ReadJSONL(filepath.Join(dir, JSONLFile))
+		require.NoError(t, err)
+		assert.Equal(t, recs, back)
+	}
+}
+
 // Merge refuses included records no solve could have written.
 func TestMergeRefusesImpossibleRecords(t *testing.T) {
 	insts := instances3x3(1)

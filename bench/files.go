@@ -2,14 +2,17 @@ package bench
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/gapset/gapset/internal/atomicfile"
 	"github.com/gapset/gapset/internal/infile"
@@ -180,6 +183,29 @@ func WriteAll(dir string, recs []Record, s Summary, title string, notes []string
 		written = append(written, path)
 	}
 	return nil
+}
+
+// Publish summarizes the records against baseline, writes the run's files
+// into dir (WriteAll) and the summary to w, under title (empty: the
+// summary's DefaultTitle of input, today).
+func Publish(dir string, w io.Writer, recs []Record, baseline, title, input string, notes []string) (Summary, error) {
+	s := Summarize(recs, baseline)
+	title = cmp.Or(title, s.DefaultTitle(input, time.Now()))
+	if err := WriteAll(dir, recs, s, title, notes); err != nil {
+		return s, err
+	}
+	return s, s.Markdown(w, title, notes)
+}
+
+// GaveUp counts the solves that gave up (a node limit).
+func GaveUp(recs []Record) int {
+	n := 0
+	for _, r := range recs {
+		if r.Error != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // solved tells whether any record holds a solved instance (one Chart can

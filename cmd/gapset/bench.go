@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"fmt"
 	"runtime"
 	"time"
@@ -89,25 +88,16 @@ func runBench(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	gaveUp := 0 // solves of this run over --max-nodes (included records do not count)
-	for _, r := range recs {
-		if r.Error != "" {
-			gaveUp++
-		}
-	}
+	gaveUp := bench.GaveUp(recs) // solves of this run over --max-nodes (included records do not count)
 	recs, err = bench.Merge(insts, included, recs)
 	if err != nil {
 		return cmdline.BadInput(err)
 	}
-	s := bench.Summarize(recs, c.String("baseline"))
 	notes := bench.RunInfo{Instances: len(insts), Input: c.String("input"), Heuristics: c.String("heuristics"), Solved: len(hs) > 0,
 		Jobs: c.Int("jobs"), Cores: runtime.NumCPU(), Repeat: c.Int("repeat"), Included: c.StringSlice("include"), SetNotes: res.SetNotes(), DBNotes: res.DBNotes(),
 		Ready: ready, Done: done}.Notes()
-	title := cmp.Or(c.String("title"), s.DefaultTitle(c.String("input"), time.Now()))
-	if err := bench.WriteAll(c.String("out"), recs, s, title, notes); err != nil {
-		return err
-	}
-	if err := s.Markdown(e.stdout, title, notes); err != nil {
+	s, err := bench.Publish(c.String("out"), e.stdout, recs, c.String("baseline"), c.String("title"), c.String("input"), notes)
+	if err != nil {
 		return err
 	}
 	if len(s.Mismatches) > 0 {
