@@ -50,17 +50,11 @@ func runBuild(c *cli.Context, e *env) error {
 	if err := cmdline.NoArgs(c); err != nil {
 		return err
 	}
-	if err := cmdline.CheckOutFile("--out", c.String("out")); err != nil {
-		return err
-	}
-	if err := e.cleanup.WillWrite("--out", c.String("out")); err != nil {
+	if err := e.willWrite("--out", c.String("out")); err != nil {
 		return err
 	}
 	if m := c.String("map"); m != "" {
-		if err := cmdline.CheckOutFile("--map", m); err != nil {
-			return err
-		}
-		if err := e.cleanup.WillWrite("--map", m); err != nil {
+		if err := e.willWrite("--map", m); err != nil {
 			return err
 		}
 	}
@@ -199,10 +193,7 @@ func runReport(c *cli.Context, e *env) error {
 	}
 	chart := c.String("chart")
 	if chart != "" {
-		if err := cmdline.CheckOutFile("--chart", chart); err != nil {
-			return err
-		}
-		if err := e.cleanup.WillWrite("--chart", chart); err != nil {
+		if err := e.willWrite("--chart", chart); err != nil {
 			return err
 		}
 	}

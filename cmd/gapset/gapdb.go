@@ -32,10 +32,7 @@ func runGapDB(c *cli.Context, e *env) error {
 		return err
 	}
 	out := c.String("out")
-	if err := cmdline.CheckOutFile("--out", out); err != nil {
-		return err
-	}
-	if err := e.cleanup.WillWrite("--out", out); err != nil {
+	if err := e.willWrite("--out", out); err != nil {
 		return err
 	}
 	paths := c.StringSlice("keys")

@@ -74,6 +74,15 @@ type env struct {
 	pdbRecord string
 }
 
+// willWrite checks an output file flag's path before any work and has an
+// interrupt remove its temporaries.
+func (e *env) willWrite(flag, path string) error {
+	if err := cmdline.CheckOutFile(flag, path); err != nil {
+		return err
+	}
+	return e.cleanup.WillWrite(flag, path)
+}
+
 // pdbRecordPath is where the command keeps pdb.Verified's record: the
 // user's cache directory (XDG_CACHE_HOME, else ~/.cache), or nowhere.
 func pdbRecordPath() string {

@@ -45,10 +45,7 @@ func runOrder(c *cli.Context, e *env) error {
 		if f != "out" && c.String(f) == "" {
 			continue
 		}
-		if err := cmdline.CheckOutFile("--"+f, c.String(f)); err != nil {
-			return err
-		}
-		if err := e.cleanup.WillWrite("--"+f, c.String(f)); err != nil {
+		if err := e.willWrite("--"+f, c.String(f)); err != nil {
 			return err
 		}
 	}
