@@ -4,17 +4,15 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/gapset/gapset/internal/errmark"
 	"github.com/gapset/gapset/internal/sysprobe"
 )
 
 // ErrPlan marks a build plan the machine or the options rule out (bad
-// input); the error's text is the reason alone.
+// input); the error's text is the reason alone (errmark).
 var ErrPlan = errors.New("build plan refused")
 
-type planError struct{ msg string }
-
-func (e planError) Error() string        { return e.msg }
-func (e planError) Is(target error) bool { return target == ErrPlan }
+func planError(msg string) error { return errmark.As(errors.New(msg), ErrPlan) }
 
 // PlanRequest is what a build of Count keys asks of the machine.
 type PlanRequest struct {
@@ -65,10 +63,10 @@ func PlanBuild(r PlanRequest) (BuildPlan, error) {
 		}
 	}
 	if !r.Streams {
-		return p, planError{"the out-of-core build (--out-of-core, --memory, --tmp) streams a key file: it needs --keys, the natural order, the cells or ranks encoding and no --rudd"}
+		return p, planError("the out-of-core build (--out-of-core, --memory, --tmp) streams a key file: it needs --keys, the natural order, the cells or ranks encoding and no --rudd")
 	}
 	if total > 0 && uint64(r.Memory) > total {
-		return p, planError{fmt.Sprintf("--memory %d MiB is more than the machine's %d MiB", r.Memory>>20, total>>20)}
+		return p, planError(fmt.Sprintf("--memory %d MiB is more than the machine's %d MiB", r.Memory>>20, total>>20))
 	}
 	if r.Resume != "" {
 		st, err := OpenState(r.Resume, r.Fresh)

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/gapset/gapset/internal/errmark"
 	"github.com/gapset/gapset/internal/sysprobe"
 )
 
@@ -25,10 +26,7 @@ func (p *Plan) Estimate() string {
 
 // tooBig is a build the machine cannot hold: ErrTooBig (a limit), its
 // text the reason alone.
-type tooBig struct{ msg string }
-
-func (e tooBig) Error() string        { return e.msg }
-func (e tooBig) Is(target error) bool { return target == ErrTooBig }
+func tooBig(format string, a ...any) error { return errmark.As(fmt.Errorf(format, a...), ErrTooBig) }
 
 // FitsMachine is Fits with the machine's available memory and the free
 // disk of the output's directory.
@@ -47,10 +45,10 @@ func (p *Plan) FitsMachine(out string) error {
 func (p *Plan) Fits(avail uint64, free int64, dir string) error {
 	name := p.Header.Name()
 	if avail > 0 && p.Memory() > avail {
-		return tooBig{fmt.Sprintf("%s: the table takes %.1f GiB of memory, %.1f GiB are available", name, float64(p.Memory())/gib, float64(avail)/gib)}
+		return tooBig("%s: the table takes %.1f GiB of memory, %.1f GiB are available", name, float64(p.Memory())/gib, float64(avail)/gib)
 	}
 	if free >= 0 && uint64(free) < p.FileBytes() {
-		return tooBig{fmt.Sprintf("%s: the file takes %.1f GiB, %s has %.1f GiB free", name, float64(p.FileBytes())/gib, dir, float64(free)/gib)}
+		return tooBig("%s: the file takes %.1f GiB, %s has %.1f GiB free", name, float64(p.FileBytes())/gib, dir, float64(free)/gib)
 	}
 	return nil
 }

@@ -13,20 +13,17 @@ import (
 	"github.com/gapset/gapset/bdd/levelplot"
 	"github.com/gapset/gapset/gapdb"
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/errmark"
 	"github.com/gapset/gapset/internal/sysprobe"
 )
 
 // ErrInput marks a file or an option Files refuses (bad input); the
-// error's text is unchanged.
+// error's text is unchanged (errmark).
 var ErrInput = errors.New("bad report input")
 
-type inputError struct{ err error }
-
-func (e inputError) Error() string        { return e.err.Error() }
-func (e inputError) Unwrap() error        { return e.err }
-func (e inputError) Is(target error) bool { return target == ErrInput }
-
-func inputErrorf(format string, a ...any) error { return inputError{fmt.Errorf(format, a...)} }
+func inputErrorf(format string, a ...any) error {
+	return errmark.As(fmt.Errorf(format, a...), ErrInput)
+}
 
 // Options are what Files reads of each BDD file beyond its checked header.
 type Options struct {
@@ -47,7 +44,7 @@ func Files(w io.Writer, paths []string, opt Options) error {
 			// a gap database: its own line, not a BDD's row
 			d, err := gapdb.Open(path) // checks the table too: seconds at most
 			if err != nil {
-				return inputIf(err, gapdb.ErrFormat)
+				return errmark.If(err, ErrInput, gapdb.ErrFormat)
 			}
 			h := d.Header
 			d.Close()
@@ -75,7 +72,7 @@ func Files(w io.Writer, paths []string, opt Options) error {
 			in, err = bdd.ReadInfoChecked(path)
 		}
 		if err != nil {
-			return inputIf(err, bdd.ErrFormat, os.ErrNotExist)
+			return errmark.If(err, ErrInput, bdd.ErrFormat, os.ErrNotExist)
 		}
 		row := NewRow(path, in)
 		if opt.Levels {
@@ -112,14 +109,4 @@ func Files(w io.Writer, paths []string, opt Options) error {
 		return nil // gap databases only
 	}
 	return Write(w, opt.Format, rows)
-}
-
-// inputIf marks err as ErrInput when it is one of targets.
-func inputIf(err error, targets ...error) error {
-	for _, t := range targets {
-		if errors.Is(err, t) {
-			return inputError{err}
-		}
-	}
-	return err
 }
