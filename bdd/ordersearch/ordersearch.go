@@ -10,16 +10,48 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/bdd/levelplot"
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/internal/errmark"
 	"github.com/gapset/gapset/keyset"
 )
 
 // ErrZDD is returned by Load for a file holding a ZDD.
 var ErrZDD = errors.New("order search works on BDDs")
+
+// ErrInput marks a start Open refuses: a damaged or missing file, a ZDD,
+// a start order or encoding the set cannot take (bad input; the text
+// unchanged, errmark).
+var ErrInput = errors.New("bad order search start")
+
+// Open is gapset order's start: the .bdd file bddPath (status hears that
+// it loads), or else the keys of the key-set file keysPath built in the
+// start order (a name, a bit list or @FILE) and encoding named
+// (progress hears the build, with the set's name).
+func Open(bddPath, keysPath, order, encoding string, status func(string), progress func(set, stage string, done, total uint64)) (Start, error) {
+	if bddPath != "" {
+		status(bddPath + ": loading")
+		s, err := Load(bddPath)
+		return s, errmark.If(err, ErrInput, bdd.ErrFormat, os.ErrNotExist, ErrZDD)
+	}
+	h, keys, err := keyset.ReadAll(keysPath)
+	if err != nil {
+		return Start{}, errmark.If(err, ErrInput, keyset.ErrFormat, os.ErrNotExist)
+	}
+	o, err := bdd.ParseOrderArg(order, h.Rows, h.Cols, h.Cells)
+	if err != nil {
+		return Start{}, errmark.As(fmt.Errorf("--start: %w", err), ErrInput)
+	}
+	enc, err := bdd.EncodingFor(encoding, h.Rows*h.Cols, h.Cells)
+	if err != nil {
+		return Start{}, errmark.As(err, ErrInput)
+	}
+	return FromKeys(h, keys, o, enc, func(stage string, done, total uint64) { progress(h.Name(), stage, done, total) })
+}
 
 // Start is the BDD a search starts from and what its saved form records.
 type Start struct {

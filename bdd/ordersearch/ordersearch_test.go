@@ -115,3 +115,43 @@ func sum(s []int) int {
 	}
 	return n
 }
+
+// Open starts from a .bdd file or from a key file's keys in the start order
+// and encoding asked; what the files or options rule out is ErrInput, its
+// text unchanged.
+func TestOpen(t *testing.T) {
+	dir := t.TempDir()
+	h, keys := gap0Keys(t)
+	kpath := filepath.Join(dir, "g.keys")
+	require.NoError(t, keyset.WriteFile(kpath, h, keys))
+	var stages []string
+	progress := func(set, stage string, _, _ uint64) { stages = append(stages, set+" "+stage) }
+	s, err := Open("", kpath, "reverse", "cells", func(string) { t.Fatal("no file to load") }, progress)
+	require.NoError(t, err)
+	assert.Equal(t, "Gap0_6", s.Name)
+	assert.Equal(t, "reverse", s.Diagram.Order.Name)
+	assert.NotEmpty(t, stages)
+	for _, st := range stages {
+		assert.True(t, strings.HasPrefix(st, "Gap0_6 "), st)
+	}
+
+	path := filepath.Join(dir, "g.bdd")
+	_, err = bdd.Save(path, s.Diagram, s.Meta)
+	require.NoError(t, err)
+	var status []string
+	s, err = Open(path, "", "", "", func(m string) { status = append(status, m) }, progress)
+	require.NoError(t, err)
+	assert.Equal(t, []string{path + ": loading"}, status)
+	assert.Equal(t, "reverse", s.Diagram.Order.Name)
+
+	for _, c := range []struct{ bddPath, keys, order, enc, msg string }{
+		{filepath.Join(dir, "none.bdd"), "", "", "", "none.bdd"},
+		{"", filepath.Join(dir, "none.keys"), "reverse", "cells", "none.keys"},
+		{"", kpath, "sideways", "cells", "--start: "},
+		{"", kpath, "reverse", "tiles", "--encoding tiles needs whole boards"},
+	} {
+		_, err := Open(c.bddPath, c.keys, c.order, c.enc, func(string) {}, progress)
+		assert.ErrorIs(t, err, ErrInput, "%+v", c)
+		assert.ErrorContains(t, err, c.msg)
+	}
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -61,32 +60,11 @@ func runOrder(c *cli.Context, e *env) error {
 	pr := progress.New(e.stderr, c.Bool("quiet"))
 	defer pr.Done()
 	status := func(s string) { pr.Update(0, 0, true, "%s", s) }
-	var start ordersearch.Start
-	if path := c.String("bdd"); path != "" {
-		status(path + ": loading")
-		var err error
-		if start, err = ordersearch.Load(path); err != nil {
-			return cmdline.InputIf(err, bdd.ErrFormat, os.ErrNotExist, ordersearch.ErrZDD)
-		}
-	} else {
-		h, keys, err := keyset.ReadAll(c.String("keys"))
-		if err != nil {
-			return cmdline.InputIf(err, keyset.ErrFormat, os.ErrNotExist)
-		}
-		o, err := bdd.ParseOrderArg(c.String("start"), h.Rows, h.Cols, h.Cells)
-		if err != nil {
-			return cmdline.BadInput(fmt.Errorf("--start: %w", err))
-		}
-		enc, err := encodingOf(c, h)
-		if err != nil {
-			return err
-		}
-		start, err = ordersearch.FromKeys(h, keys, o, enc, func(stage string, done, total uint64) {
-			pr.Update(int64(done), int64(total), false, "%s %s", h.Name(), stage)
-		})
-		if err != nil {
-			return err
-		}
+	start, err := ordersearch.Open(c.String("bdd"), c.String("keys"), c.String("start"), c.String("encoding"), status, func(set, stage string, done, total uint64) {
+		pr.Update(int64(done), int64(total), false, "%s %s", set, stage)
+	})
+	if err != nil {
+		return cmdline.InputIf(err, ordersearch.ErrInput)
 	}
 	res, err := ordersearch.Run(start, ordersearch.Options{Method: c.String("method"), Budget: c.Duration("budget"), MaxNodes: c.Int("max-nodes"),
 		Progress: func(s string) { pr.Update(0, 0, false, "%s", s) }})
