@@ -39,6 +39,17 @@ const (
 	verifiedBytes = verifiedMax * 5 << 10
 )
 
+// UserRecord is where the user's record lives: gapset/pdb-verified in
+// the user's cache directory (XDG_CACHE_HOME, else ~/.cache), or "" when
+// there is none.
+func UserRecord() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "gapset", "pdb-verified")
+}
+
 // OpenVerified reads the record at path (missing: empty).
 func OpenVerified(path string) *Verified {
 	v := &Verified{path: path, known: map[string]string{}}

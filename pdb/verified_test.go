@@ -125,3 +125,12 @@ func builtFile(t *testing.T) (Partition, string, []byte) {
 	require.NoError(t, err)
 	return part, dir, raw
 }
+
+// The user's record is in the user's cache directory, or nowhere.
+func TestUserRecord(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", "/x/cache")
+	assert.Equal(t, filepath.Join("/x/cache", "gapset", "pdb-verified"), UserRecord())
+	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("HOME", "")
+	assert.Empty(t, UserRecord(), "no cache directory: no record")
+}

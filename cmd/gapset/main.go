@@ -12,12 +12,12 @@ import (
 	"context"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/gapdb"
 	"github.com/gapset/gapset/ida"
 	"github.com/gapset/gapset/internal/cmdline"
+	"github.com/gapset/gapset/pdb"
 	"github.com/gapset/gapset/search"
 	"github.com/urfave/cli/v2"
 )
@@ -27,7 +27,7 @@ var limitErrors = []error{ida.ErrNodeLimit, search.ErrLimit, search.ErrDepthLimi
 
 func main() {
 	os.Exit(cmdline.RunWithSignals("gapset", os.Stderr, func(ctx context.Context, c *cmdline.Cleanup) int {
-		return runEnv(&env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, context: ctx, cleanup: c, pdbRecord: pdbRecordPath()}, os.Args)
+		return runEnv(&env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, context: ctx, cleanup: c, pdbRecord: pdb.UserRecord()}, os.Args)
 	}))
 }
 
@@ -81,14 +81,4 @@ func (e *env) willWrite(flag, path string) error {
 		return err
 	}
 	return e.cleanup.WillWrite(flag, path)
-}
-
-// pdbRecordPath is where the command keeps pdb.Verified's record: the
-// user's cache directory (XDG_CACHE_HOME, else ~/.cache), or nowhere.
-func pdbRecordPath() string {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(dir, "gapset", "pdb-verified")
 }
