@@ -1,12 +1,16 @@
 package gapdb
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/gapset/gapset/internal/errmark"
 	"github.com/gapset/gapset/internal/sysprobe"
+	"github.com/gapset/gapset/keyset"
 )
 
 // keysPerSecond is the build's rate on the reference machine (2 cores;
@@ -58,4 +62,25 @@ func (p *Plan) Fits(avail uint64, free int64, dir string) error {
 func (h Header) Built(path string, took time.Duration) string {
 	return fmt.Sprintf("%s levels=%d bits=%d entries=%d filter_cells=%d bytes=%d digest=%08x build=%.1fs -> %s",
 		h.Name(), h.Levels, h.Bits, h.Entries, h.FilterCells, h.TableOff+h.TableLen+h.FilterLen, h.Digest(), took.Seconds(), path)
+}
+
+// ErrInput marks the level files a build refuses: ErrLevels, ErrFilter, a
+// bad or missing key-set file (bad input; the text unchanged, errmark).
+var ErrInput = errors.New("bad gap database input")
+
+// BuildFile builds the database (progress hears the keys read), writes it
+// to path (writing, if set, hears its header first) and returns the
+// header read back from the file.
+func (p *Plan) BuildFile(ctx context.Context, path string, progress Progress, writing func(Header)) (Header, error) {
+	b, err := p.Build(ctx, progress)
+	if err != nil {
+		return Header{}, errmark.If(err, ErrInput, ErrLevels, ErrFilter, keyset.ErrFormat, os.ErrNotExist)
+	}
+	if writing != nil {
+		writing(b.Header())
+	}
+	if err := b.Write(ctx, path); err != nil {
+		return Header{}, err
+	}
+	return ReadHeader(path)
 }

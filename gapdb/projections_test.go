@@ -138,6 +138,19 @@ func TestPlanFits(t *testing.T) {
 	require.NoError(t, err)
 	assert.Regexp(t, `^GapDB4_6 levels=3 bits=2 entries=60480 filter_cells=0 bytes=[0-9]+ digest=[0-9a-f]{8} build=1\.5s -> `+regexp.QuoteMeta(out)+`$`, h.Built(out, 1500*time.Millisecond))
 
+	var told Header
+	built, err := plan.BuildFile(context.Background(), filepath.Join(dir, "f.gapdb"), nil, func(h Header) { told = h })
+	require.NoError(t, err)
+	assert.Equal(t, h.Name(), told.Name(), "told the header before writing")
+	assert.Equal(t, h.Digest(), built.Digest(), "the same database as Build and Write")
+	_, err = PlanKeyFiles([]string{filepath.Join(dir, "none.keys")}, 0)
+	assert.Error(t, err)
+	wrong := *plan
+	wrong.paths = []string{filepath.Join(dir, "none.keys")}
+	_, err = wrong.BuildFile(context.Background(), filepath.Join(dir, "g2.gapdb"), nil, nil)
+	assert.ErrorIs(t, err, ErrInput, "a file gone since the plan: bad input")
+	assert.NoFileExists(t, filepath.Join(dir, "g2.gapdb"))
+
 	assert.NoError(t, plan.Fits(plan.Memory(), int64(plan.FileBytes()), dir))
 	assert.NoError(t, plan.Fits(0, -1, dir))
 	assert.NoError(t, plan.FitsMachine(out), "a small table fits this machine")

@@ -55,23 +55,14 @@ func runGapDB(c *cli.Context, e *env) error {
 	if err := plan.FitsMachine(out); err != nil {
 		return err
 	}
-	b, err := plan.Build(e.context, func(done, total uint64) {
+	h, err := plan.BuildFile(e.context, out, func(done, total uint64) {
 		pr.Update(int64(done), int64(total), false, "reading the levels: %d of %d keys", done, total)
+	}, func(h gapdb.Header) {
+		pr.Update(0, 0, true, "%s: counting and writing %d bytes", h.Name(), h.TableOff+h.TableLen+h.FilterLen)
 	})
-	if err != nil {
-		pr.Done()
-		return cmdline.InputIf(err, gapdb.ErrLevels, gapdb.ErrFilter, keyset.ErrFormat, os.ErrNotExist)
-	}
-	h := b.Header()
-	pr.Update(0, 0, true, "%s: counting and writing %d bytes", h.Name(), h.TableOff+h.TableLen+h.FilterLen)
-	err = b.Write(e.context, out)
 	pr.Done()
 	if err != nil {
-		return err
-	}
-	h, err = gapdb.ReadHeader(out)
-	if err != nil {
-		return err
+		return cmdline.InputIf(err, gapdb.ErrInput)
 	}
 	fmt.Fprintln(e.stdout, h.Built(out, time.Since(start)))
 	return nil
