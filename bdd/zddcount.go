@@ -1,6 +1,12 @@
 package bdd
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/gapset/gapset/internal/errmark"
+)
 
 // StoreZDDCount counts the ZDD nodes of the set of d, loaded from path with
 // header in, and checks the ZDD holds the same members. With write it
@@ -33,4 +39,29 @@ func StoreZDDCount(path string, d *Diagram, in Info, write bool, saving func()) 
 		return 0, fmt.Errorf("%s: rewritten with %d nodes, %d payload bytes (was %d, %d)", path, out.Nodes, out.PayloadSize, in.Nodes, in.PayloadSize)
 	}
 	return zn, nil
+}
+
+// ErrZDDInput marks the files CountZDD refuses: damaged, missing, or
+// holding a ZDD already (bad input; the text unchanged, errmark).
+var ErrZDDInput = errors.New("bad zdd input")
+
+// CountZDD is gapset zdd on one .bdd file: it loads it (a ZDD already is
+// refused), counts its ZDD nodes and, with write, stores the count in it
+// (StoreZDDCount); status hears each stage. It returns the line gapset zdd
+// prints.
+func CountZDD(path string, write bool, status func(string)) (string, error) {
+	status(path + ": loading")
+	d, in, err := Load(path)
+	if err != nil {
+		return "", errmark.If(err, ErrZDDInput, ErrFormat, os.ErrNotExist)
+	}
+	if in.ZDD {
+		return "", errmark.As(fmt.Errorf("%s holds a ZDD already", path), ErrZDDInput)
+	}
+	status(fmt.Sprintf("%s: converting %d BDD nodes", path, in.Nodes))
+	zn, err := StoreZDDCount(path, d, in, write, func() { status(path + ": saving") })
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s order=%s patterns=%d nodes=%d zdd_nodes=%d %s", in.Name(), in.Order.Name, in.Count, in.Nodes, zn, path), nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/internal/cmdline"
@@ -32,20 +31,11 @@ func zddCommand(e *env) *cli.Command {
 				return err
 			}
 			for _, path := range c.Args().Slice() {
-				pr.Update(0, 0, true, "%s: loading", path)
-				d, in, err := bdd.Load(path)
+				line, err := bdd.CountZDD(path, !c.Bool("dry-run"), func(s string) { pr.Update(0, 0, true, "%s", s) })
 				if err != nil {
-					return cmdline.InputIf(err, bdd.ErrFormat, os.ErrNotExist)
+					return cmdline.InputIf(err, bdd.ErrZDDInput)
 				}
-				if in.ZDD {
-					return cmdline.BadInputf("%s holds a ZDD already", path)
-				}
-				pr.Update(0, 0, true, "%s: converting %d BDD nodes", path, in.Nodes)
-				zn, err := bdd.StoreZDDCount(path, d, in, !c.Bool("dry-run"), func() { pr.Update(0, 0, true, "%s: saving", path) })
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(e.stdout, "%s order=%s patterns=%d nodes=%d zdd_nodes=%d %s\n", in.Name(), in.Order.Name, in.Count, in.Nodes, zn, path)
+				fmt.Fprintln(e.stdout, line)
 			}
 			return nil
 		},
