@@ -9,6 +9,16 @@ import (
 	"github.com/gapset/gapset/keyset"
 )
 
+// BDDKeysStarting says what BDDKeys does with the diagram at bddPath
+// before it compares a member (its progress hears 0 then): load it, or
+// check its mapped form in one pass.
+func BDDKeysStarting(bddPath string) string {
+	if bdd.IsMapped(bddPath) {
+		return "checking the mapped " + bddPath + " (one pass over it; then walked where it lies)"
+	}
+	return "loading " + bddPath + " (about 12 bytes a node, 4 minutes a billion nodes)"
+}
+
 // BDDKeys compares the members of the BDD at bddPath with the keys of the
 // key-set file at keysPath, which must hold the same set (the file a build
 // read, for one): the diagram is loaded (about 12 bytes a node; its

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gapset/gapset/bdd"
@@ -309,6 +310,8 @@ func TestMappedAgainstKeys(t *testing.T) {
 		return path
 	}
 	same := mapped("same", keys)
+	assert.True(t, strings.HasPrefix(BDDKeysStarting(same), "checking the mapped "+same), "a mapped form is checked, not loaded")
+	assert.True(t, strings.HasPrefix(BDDKeysStarting(filepath.Join(dir, "same.bdd")), "loading "), "a .bdd file is loaded")
 	msg, err := BDDKeys(ctx, same, keysPath, nil)
 	require.NoError(t, err)
 	assert.Contains(t, msg, fmt.Sprintf("%d members: the same set as", len(keys)))

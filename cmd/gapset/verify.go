@@ -6,7 +6,6 @@ import (
 	"os"
 	"runtime"
 
-	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/internal/cmdline"
 	"github.com/gapset/gapset/internal/progress"
 	"github.com/gapset/gapset/verify"
@@ -37,23 +36,16 @@ func verifyCommand(e *env) *cli.Command {
 					return cmdline.BadInputf("verify --keys compares one BDD file with the keys, not %d files", c.NArg())
 				}
 				prog := progress.New(e.stderr, c.Bool("quiet"))
-				first := "loading %s (about 12 bytes a node, 4 minutes a billion nodes)"
-				if bdd.IsMapped(c.Args().First()) {
-					first = "checking the mapped %s (one pass over it; then walked where it lies)"
-				}
 				msg, err := verify.BDDKeys(e.context, c.Args().First(), keys, func(done, total uint64) {
 					if done == 0 {
-						prog.Update(0, 0, true, first, c.Args().First())
+						prog.Update(0, 0, true, "%s", verify.BDDKeysStarting(c.Args().First()))
 						return
 					}
 					prog.Update(int64(done), int64(total), false, "members compared with %s", keys)
 				})
 				prog.Done()
-				if errors.Is(err, verify.ErrFailed) || errors.Is(err, verify.ErrUnsupported) || errors.Is(err, os.ErrNotExist) {
-					return cmdline.BadInput(err)
-				}
 				if err != nil {
-					return err
+					return cmdline.InputIf(err, verify.ErrFailed, verify.ErrUnsupported, os.ErrNotExist)
 				}
 				fmt.Fprintln(e.stdout, msg)
 				return nil
