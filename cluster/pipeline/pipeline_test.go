@@ -18,6 +18,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/memfs"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	"github.com/gapset/gapset/gapset"
+	"github.com/gapset/gapset/internal/slowtest"
 	"github.com/gapset/gapset/internal/statedir"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -88,15 +89,29 @@ func sameAsEnumerate(t *testing.T, l gapset.Layout, opt Options) ([]string, int)
 	return lines, steps
 }
 
+// The pipeline writes Enumerate's files for each kind of layout: lanes,
+// exact sets, packed files, prefix bits (none, many), pieces (Memory 1),
+// transposed sets. The per-part API's own results are tested in the root
+// module (gapset.TestPartAPIMatchesEnumerate); here its orchestration,
+// one Beam job a step, so by default on the boards of fewest steps (2x3:
+// 16; the transposed sets need a square board, 3x3: 27); the larger
+// boards and gaps with GAPSET_SLOW=1.
 func TestSmallBoardsMatchEnumerate(t *testing.T) {
-	for _, l := range []gapset.Layout{
-		{Rows: 3, Cols: 3, MaxGap: 8, Cells: []int{9, 6, 4}},
-		{Rows: 3, Cols: 3, MaxGap: 4, Exact: true, Cells: []int{4, 9}, PrefixBits: 6, Packed: true},
-		{Rows: 2, Cols: 4, MaxGap: 8, Cells: []int{8, 5}, Packed: true},
-		{Rows: 2, Cols: 4, MaxGap: 2, Cells: []int{3}, PrefixBits: -1, Memory: 1},
-		{Rows: 3, Cols: 3, MaxGap: 8, Cells: []int{9, 6, 4}, Transpose: true},
+	layouts := []gapset.Layout{
+		{Rows: 2, Cols: 3, MaxGap: 4, Cells: []int{6, 4, 3}},
+		{Rows: 2, Cols: 3, MaxGap: 2, Cells: []int{3}, PrefixBits: -1, Memory: 1},
 		{Rows: 3, Cols: 3, MaxGap: 4, Exact: true, Cells: []int{4, 9}, PrefixBits: 6, Packed: true, Transpose: true, Memory: 1},
-	} {
+	}
+	if slowtest.On() {
+		layouts = append(layouts,
+			gapset.Layout{Rows: 3, Cols: 3, MaxGap: 8, Cells: []int{9, 6, 4}},
+			gapset.Layout{Rows: 3, Cols: 3, MaxGap: 4, Exact: true, Cells: []int{4, 9}, PrefixBits: 6, Packed: true},
+			gapset.Layout{Rows: 2, Cols: 4, MaxGap: 8, Cells: []int{8, 5}, Packed: true},
+			gapset.Layout{Rows: 2, Cols: 4, MaxGap: 2, Cells: []int{3}, PrefixBits: -1, Memory: 1},
+			gapset.Layout{Rows: 3, Cols: 3, MaxGap: 8, Cells: []int{9, 6, 4}, Transpose: true},
+		)
+	}
+	for _, l := range layouts {
 		t.Run(fmt.Sprintf("%dx%d-gap%d-exact%v-transpose%v", l.Rows, l.Cols, l.MaxGap, l.Exact, l.Transpose), func(t *testing.T) {
 			lines, steps := sameAsEnumerate(t, l, Options{Lanes: 1 + l.MaxGap/4})
 			// One progress line per step (and the last step finds
@@ -108,22 +123,22 @@ func TestSmallBoardsMatchEnumerate(t *testing.T) {
 
 // A run that fails at a step keeps the steps before it; the same
 // enumeration run again continues after the last manifest (replaying the
-// compactions of the projection runs) and writes Enumerate's files; a run
-// of another enumeration (or of the other --transpose mode) is refused
-// until --fresh.
+// compactions of the projection runs: 8 runs fold into one, so the failure
+// comes after step 9) and writes Enumerate's files; a run of another
+// enumeration (or of the other --transpose mode) is refused until --fresh.
 func TestResume(t *testing.T) {
-	l := gapset.Layout{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{9, 6, 4}, Transpose: true}
+	l := gapset.Layout{Rows: 3, Cols: 3, MaxGap: 2, Cells: []int{9, 6, 4}, Transpose: true}
 	work := t.TempDir()
 	// Part 1: tile 1 in cell 0, as in the goal.
-	_, err := Enumerate(context.Background(), Options{Layout: l, OutDir: t.TempDir(), WorkDir: work, FailAt: "20/1/1"})
-	require.ErrorContains(t, err, "step 20, part 1 of level 1: injected failure")
+	_, err := Enumerate(context.Background(), Options{Layout: l, OutDir: t.TempDir(), WorkDir: work, FailAt: "10/1/1"})
+	require.ErrorContains(t, err, "step 10, part 1 of level 1: injected failure")
 	manifests, err := filepath.Glob(filepath.Join(work, WorkName, "d*", manifestName))
 	require.NoError(t, err)
-	assert.Len(t, manifests, 20, "steps 0 to 19 are kept")
+	assert.Len(t, manifests, 10, "steps 0 to 9 are kept")
 
-	gap2, full := l, l
-	gap2.MaxGap, full.Transpose = 2, false
-	for _, other := range []gapset.Layout{gap2, full} {
+	gap4, full := l, l
+	gap4.MaxGap, full.Transpose = 4, false
+	for _, other := range []gapset.Layout{gap4, full} {
 		_, err = Enumerate(context.Background(), Options{Layout: other, OutDir: t.TempDir(), WorkDir: work})
 		require.ErrorIs(t, err, gapset.ErrArgs)
 		require.ErrorContains(t, err, "give --fresh")
@@ -131,12 +146,12 @@ func TestResume(t *testing.T) {
 
 	lines, steps := sameAsEnumerate(t, l, Options{WorkDir: work})
 	require.NotEmpty(t, lines)
-	assert.Contains(t, lines[0], "after step 19 (")
-	assert.Contains(t, lines[1], "step  20:")
-	assert.Len(t, lines, 1+(steps+1-20)+1, "resumed, steps 20 to the empty one, the outputs")
+	assert.Contains(t, lines[0], "after step 9 (")
+	assert.Contains(t, lines[1], "step  10:")
+	assert.Len(t, lines, 1+(steps+1-10)+1, "resumed, steps 10 to the empty one, the outputs")
 
 	// --fresh after a failure starts over.
-	_, err = Enumerate(context.Background(), Options{Layout: l, OutDir: t.TempDir(), WorkDir: work, FailAt: "12/1/1"})
+	_, err = Enumerate(context.Background(), Options{Layout: l, OutDir: t.TempDir(), WorkDir: work, FailAt: "4/1/1"})
 	require.ErrorContains(t, err, "injected failure")
 	lines, steps = sameAsEnumerate(t, l, Options{WorkDir: work, Fresh: true})
 	assert.Contains(t, lines[0], "step   0:")
@@ -170,13 +185,20 @@ func assertEmptyDir(t *testing.T, dir, msg string) {
 
 // With the work location on an object store (memfs), the DoFns stage
 // their files through the local scratch: Enumerate's files, nothing left
-// in the scratch nor below the URL.
+// in the scratch nor below the URL (the 3x3 and 3x4 boards with
+// GAPSET_SLOW=1).
 func TestObjectStoreMatchesEnumerate(t *testing.T) {
-	for i, l := range []gapset.Layout{
-		{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{9, 6, 4}},
-		{Rows: 3, Cols: 4, MaxGap: 2, Cells: []int{12, 8}, Packed: true},
-	} {
-		t.Run(fmt.Sprintf("%dx%d-gap%d", l.Rows, l.Cols, l.MaxGap), func(t *testing.T) {
+	layouts := []gapset.Layout{
+		{Rows: 2, Cols: 3, MaxGap: 4, Cells: []int{6, 4, 3}},
+		{Rows: 2, Cols: 3, MaxGap: 2, Cells: []int{6, 4}, Packed: true},
+	}
+	if slowtest.On() {
+		layouts = append(layouts,
+			gapset.Layout{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{9, 6, 4}},
+			gapset.Layout{Rows: 3, Cols: 4, MaxGap: 2, Cells: []int{12, 8}, Packed: true})
+	}
+	for i, l := range layouts {
+		t.Run(fmt.Sprintf("%dx%d-gap%d-packed%v", l.Rows, l.Cols, l.MaxGap, l.Packed), func(t *testing.T) {
 			url := fmt.Sprintf("memfs://match%d/runs", i)
 			scratch := t.TempDir()
 			lines, steps := sameAsEnumerate(t, l, Options{WorkDir: url, LocalTmp: scratch, Lanes: 2})
@@ -191,32 +213,32 @@ func TestObjectStoreMatchesEnumerate(t *testing.T) {
 // are kept, the same enumeration continues after them, and --fresh starts
 // over.
 func TestObjectStoreResume(t *testing.T) {
-	l := gapset.Layout{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{9, 6, 4}}
+	l := gapset.Layout{Rows: 2, Cols: 3, MaxGap: 4, Cells: []int{6, 4, 3}}
 	url, scratch := "memfs://resume/runs", t.TempDir()
-	_, err := Enumerate(context.Background(), Options{Layout: l, OutDir: t.TempDir(), WorkDir: url, LocalTmp: scratch, FailAt: "20/1/1"})
-	require.ErrorContains(t, err, "step 20, part 1 of level 1: injected failure")
+	_, err := Enumerate(context.Background(), Options{Layout: l, OutDir: t.TempDir(), WorkDir: url, LocalTmp: scratch, FailAt: "9/1/2"})
+	require.ErrorContains(t, err, "step 9, part 2 of level 1: injected failure")
 	assertEmptyDir(t, scratch, "the failed DoFn's scratch is removed too")
 	var manifests, failed []string
 	for _, name := range memfsUnder(t, url) {
 		if strings.HasSuffix(name, "/"+manifestName) {
 			manifests = append(manifests, name)
 		}
-		if strings.Contains(name, "/d000020/") {
+		if strings.Contains(name, "/d000009/") {
 			failed = append(failed, name)
 		}
 	}
-	assert.Len(t, manifests, 20, "steps 0 to 19 are kept")
+	assert.Len(t, manifests, 9, "steps 0 to 8 are kept")
 	assert.NotEmpty(t, failed, "the failed step's files were uploaded (and must be cleared)")
-	assert.NotContains(t, manifests, url+"/"+WorkName+"/d000020/"+manifestName)
+	assert.NotContains(t, manifests, url+"/"+WorkName+"/d000009/"+manifestName)
 
 	lines, steps := sameAsEnumerate(t, l, Options{WorkDir: url, LocalTmp: scratch})
 	require.NotEmpty(t, lines)
-	assert.Contains(t, lines[0], "after step 19 (")
-	assert.Contains(t, lines[1], "step  20:")
-	assert.Len(t, lines, 1+(steps+1-20)+1, "resumed, steps 20 to the empty one, the outputs")
+	assert.Contains(t, lines[0], "after step 8 (")
+	assert.Contains(t, lines[1], "step   9:")
+	assert.Len(t, lines, 1+(steps+1-9)+1, "resumed, steps 9 to the empty one, the outputs")
 	assert.Empty(t, memfsUnder(t, url))
 
-	_, err = Enumerate(context.Background(), Options{Layout: l, OutDir: t.TempDir(), WorkDir: url, LocalTmp: scratch, FailAt: "12/1/1"})
+	_, err = Enumerate(context.Background(), Options{Layout: l, OutDir: t.TempDir(), WorkDir: url, LocalTmp: scratch, FailAt: "6/1/2"})
 	require.ErrorContains(t, err, "injected failure")
 	lines, steps = sameAsEnumerate(t, l, Options{WorkDir: url, LocalTmp: scratch, Fresh: true})
 	assert.Contains(t, lines[0], "step   0:")

@@ -92,14 +92,20 @@ func sameFiles(t *testing.T, want gapset.Result, wantDir, stdout, dir string) {
 	assert.Len(t, entries, len(want.Outputs), "only the key-set files: no work directory, no temporaries")
 }
 
-// The 3x4 board up to gap 8 with the 6-cell projection, on Prism in the
+// The command's tests check the command (its flags, its process, its
+// output and exit statuses) on the boards of fewest steps, one Beam job a
+// step; that the pipeline writes Enumerate's files for every kind of
+// layout is package pipeline's test, the larger boards with GAPSET_SLOW=1
+// (TestEnumerate3x4Gap10 here).
+
+// The 3x3 board up to gap 4 with the 6-cell projection, on Prism in the
 // command's process: Enumerate's files and summary, one progress line per
 // step.
-func TestEnumerate3x4(t *testing.T) {
-	l := gapset.Layout{Rows: 3, Cols: 4, MaxGap: 8, Cells: []int{6, 12}}
+func TestEnumerate(t *testing.T) {
+	l := gapset.Layout{Rows: 3, Cols: 3, MaxGap: 4, Cells: []int{6, 9}}
 	want, wantDir := enumerated(t, l)
 	dir := filepath.Join(t.TempDir(), "sets")
-	stdout, stderr, code := command(t, nil, "enumerate", "--rows", "3", "--cols", "4", "--gap", "8", "--cells", "6,12",
+	stdout, stderr, code := command(t, nil, "enumerate", "--rows", "3", "--cols", "3", "--gap", "4", "--cells", "6,9",
 		"--out-dir", dir, "--format", "json")
 	require.Zero(t, code, stderr)
 	sameFiles(t, want, wantDir, stdout, dir)
@@ -118,10 +124,10 @@ func TestEnumerate3x4(t *testing.T) {
 
 // --rank-runs: the layers rank-coded, the key-set files the same.
 func TestEnumerateRankRuns(t *testing.T) {
-	l := gapset.Layout{Rows: 3, Cols: 4, MaxGap: 2, Cells: []int{12, 8}, Packed: true}
+	l := gapset.Layout{Rows: 2, Cols: 3, MaxGap: 2, Cells: []int{6, 4}, Packed: true}
 	want, wantDir := enumerated(t, l)
 	dir := filepath.Join(t.TempDir(), "sets")
-	stdout, stderr, code := command(t, nil, "enumerate", "--rows", "3", "--cols", "4", "--gap", "2", "--cells", "12,8",
+	stdout, stderr, code := command(t, nil, "enumerate", "--rows", "2", "--cols", "3", "--gap", "2", "--cells", "6,4",
 		"--packed", "--rank-runs", "--out-dir", dir, "--format", "json", "-q")
 	require.Zero(t, code, stderr)
 	sameFiles(t, want, wantDir, stdout, dir)
@@ -160,10 +166,10 @@ func TestJobServer(t *testing.T) {
 	defer cancel()
 	_, err := prism.CreateJobServer(ctx, prism.Options{Port: port})
 	require.NoError(t, err)
-	l := gapset.Layout{Rows: 3, Cols: 4, MaxGap: 2, Cells: []int{12, 8}, Packed: true}
+	l := gapset.Layout{Rows: 2, Cols: 3, MaxGap: 2, Cells: []int{6, 4}, Packed: true}
 	want, wantDir := enumerated(t, l)
 	dir := t.TempDir()
-	stdout, stderr, code := command(t, nil, "enumerate", "--rows", "3", "--cols", "4", "--gap", "2", "--cells", "12,8", "--packed",
+	stdout, stderr, code := command(t, nil, "enumerate", "--rows", "2", "--cols", "3", "--gap", "2", "--cells", "6,4", "--packed",
 		"--out-dir", dir, "--format", "json", "-q",
 		"--runner", "universal", "--endpoint", fmt.Sprintf("localhost:%d", port), "--environment_type", "LOOPBACK")
 	require.Zero(t, code, stderr)
@@ -176,10 +182,10 @@ func TestJobServer(t *testing.T) {
 // work directory (--work-dir); the same command again resumes there and
 // writes the right files; other arguments are refused until --fresh.
 func TestFailureThenRerun(t *testing.T) {
-	l := gapset.Layout{Rows: 3, Cols: 4, MaxGap: 2, Exact: true, Cells: []int{12, 6}}
+	l := gapset.Layout{Rows: 2, Cols: 3, MaxGap: 2, Exact: true, Cells: []int{6, 4}}
 	want, wantDir := enumerated(t, l)
 	dir, work := t.TempDir(), t.TempDir()
-	args := []string{"enumerate", "--rows", "3", "--cols", "4", "--gap", "2", "--exact", "--cells", "12,6",
+	args := []string{"enumerate", "--rows", "2", "--cols", "3", "--gap", "2", "--exact", "--cells", "6,4",
 		"--out-dir", dir, "--work-dir", work, "--format", "json"}
 	// Part 1 (tile 1 in cell 0, as in the goal) of level 1 at step 6.
 	stdout, stderr, code := command(t, []string{failAtEnv + "=6/1/1"}, append(args, "-q")...)
@@ -193,7 +199,7 @@ func TestFailureThenRerun(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, steps, 6, "steps 0 to 5 kept")
 
-	_, stderr, code = command(t, nil, "enumerate", "--rows", "3", "--cols", "4", "--gap", "4", "--out-dir", dir, "--work-dir", work)
+	_, stderr, code = command(t, nil, "enumerate", "--rows", "2", "--cols", "3", "--gap", "4", "--out-dir", dir, "--work-dir", work)
 	assert.Equal(t, 2, code)
 	assert.Equal(t, 1, strings.Count(stderr, "\n"), stderr)
 	assert.Contains(t, stderr, "give --fresh to discard it")
@@ -212,10 +218,10 @@ func TestFailureThenRerun(t *testing.T) {
 // runs the workers in its process, so they share it): Enumerate's files in
 // --out-dir, nothing left in --local-tmp.
 func TestObjectStoreWorkDir(t *testing.T) {
-	l := gapset.Layout{Rows: 3, Cols: 4, MaxGap: 2, Cells: []int{12, 6}}
+	l := gapset.Layout{Rows: 2, Cols: 3, MaxGap: 2, Cells: []int{6, 4}}
 	want, wantDir := enumerated(t, l)
 	dir, scratch := t.TempDir(), t.TempDir()
-	stdout, stderr, code := command(t, nil, "enumerate", "--rows", "3", "--cols", "4", "--gap", "2", "--cells", "12,6",
+	stdout, stderr, code := command(t, nil, "enumerate", "--rows", "2", "--cols", "3", "--gap", "2", "--cells", "6,4",
 		"--out-dir", dir, "--work-dir", "memfs://cmd/runs", "--local-tmp", scratch, "--format", "json", "-q")
 	require.Zero(t, code, stderr)
 	assert.Empty(t, stderr)
