@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gapset/gapset/internal/slowtest"
 	"github.com/gapset/gapset/internal/statedir"
 	"github.com/gapset/gapset/keyset"
 	"github.com/stretchr/testify/assert"
@@ -97,7 +98,10 @@ func resumeCases(t *testing.T) []resumeCase {
 // A build stopped after any checkpoint (the bottom pass, any level, of the
 // BDD and of the ZDD count's build) and resumed gives the file of a build
 // never stopped, says where it continues, and is stopped and resumed
-// again as well; the state goes only when the caller removes it.
+// again as well; the state goes only when the caller removes it. By
+// default the stops are the first and last two checkpoints of the build,
+// the two around the BDD's end and one in the middle of each stage; with
+// GAPSET_SLOW=1 also every seventh.
 func TestOutOfCoreResumes(t *testing.T) {
 	for _, c := range resumeCases(t) {
 		ref, want := c.reference(t)
@@ -119,7 +123,8 @@ func TestOutOfCoreResumes(t *testing.T) {
 		// last ones and some between, in both stages
 		var stops []int
 		for stop := 1; stop <= total; stop++ {
-			if total <= 12 || stop <= 2 || stop >= total-1 || stop%(total/2) <= 1 || stop%7 == 0 {
+			middle := stop == total/4 || stop == total*3/4 || slowtest.On() && stop%7 == 0
+			if total <= 12 || stop <= 2 || stop >= total-1 || stop%(total/2) <= 1 || middle {
 				stops = append(stops, stop)
 			}
 		}

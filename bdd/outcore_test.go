@@ -3,7 +3,6 @@ package bdd
 import (
 	"bytes"
 	"cmp"
-	"github.com/gapset/gapset/internal/placement"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gapset/gapset/internal/placement"
+	"github.com/gapset/gapset/internal/slowtest"
 	"github.com/gapset/gapset/keyset"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -23,7 +24,10 @@ import (
 // pass, a small one and the one the density chooses (budgets that force
 // fewer levels in it); it leaves no scratch behind. (rudd's cross-check of
 // the out-of-core build: TestOutOfCoreAgreesWithRudd, short enough for the
-// race detector.)
+// race detector.) The ball's 8-cell projection, half the test's time, runs
+// with GAPSET_SLOW=1; by default the 4x4 board is the whole ball's (ranks),
+// and TestBottomPassNarrows builds the 8-cell projection out of core in
+// both encodings.
 func TestOutOfCoreEqualsInMemory(t *testing.T) {
 	g0, g2 := sets3x3(t)
 	ball := ball4x4(t)
@@ -31,7 +35,10 @@ func TestOutOfCoreEqualsInMemory(t *testing.T) {
 		keys          []uint64
 		rows, cols, k int
 	}
-	cases := []tc{{g0, 3, 3, 9}, {project(g2, 5), 3, 3, 5}, {project(ball, 8), 4, 4, 8}, {project(ball, 16), 4, 4, 16}}
+	cases := []tc{{g0, 3, 3, 9}, {project(g2, 5), 3, 3, 5}, {project(ball, 16), 4, 4, 16}}
+	if slowtest.On() {
+		cases = append(cases, tc{project(ball, 8), 4, 4, 8})
+	}
 	dir := t.TempDir()
 	for _, c := range cases {
 		n := c.rows * c.cols
@@ -279,8 +286,14 @@ func TestBottomLevelsFromDensity(t *testing.T) {
 // levels from where it stands (once or several times, in the BDD's and the
 // ZDD's builds): the file, the ZDD count and the level sizes are the
 // in-memory build's, on full, dense, clustered and sparse sets, in both
-// encodings, at budgets from a few KiB up.
+// encodings, at budgets from a few KiB up. The sparse set has 1,000 keys
+// (3,000 with GAPSET_SLOW=1: three times the test's time, the same
+// narrowings).
 func TestBottomPassNarrows(t *testing.T) {
+	sparse := 1000
+	if slowtest.On() {
+		sparse = 3000
+	}
 	_, g2 := sets3x3(t)
 	full := allPlacements(5)
 	rng := rand.New(rand.NewPCG(21, 22))
@@ -312,7 +325,7 @@ func TestBottomPassNarrows(t *testing.T) {
 	}
 	cases := []setCase{
 		{"full", full, 3, 3, 5}, {"late", late, 3, 3, 5}, {"blocks first", blocks, 3, 3, 5}, {"Gap2_9", g2, 3, 3, 9},
-		{"ball 8", project(ball4x4(t), 8), 4, 4, 8}, {"sparse", randomKeys(rng, 4, 4, 16, 3000), 4, 4, 16},
+		{"ball 8", project(ball4x4(t), 8), 4, 4, 8}, {"sparse", randomKeys(rng, 4, 4, 16, sparse), 4, 4, 16},
 	}
 	var midway, twice, zddNarrowed int
 	for _, c := range cases {

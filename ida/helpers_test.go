@@ -1,11 +1,31 @@
 package ida
 
 import (
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/internal/slowtest"
 )
+
+// searchedBoards are the boards of a small board size and their BFS
+// distances, in key order, for the tests that solve every board: all
+// of them for boards of at most 20,160 (2x3, 2x4), and on larger ones (the
+// 3x3 board's 181,440) every eighth plus every board of the two largest
+// distances unless GAPSET_SLOW=1 asks for all of them.
+func searchedBoards(rows, cols int) (keys []uint64, dist map[uint64]int) {
+	dist = encode.Distances(rows, cols)
+	far := slices.Max(slices.Collect(maps.Values(dist)))
+	all := slowtest.On() || len(dist) <= 20160
+	for i, key := range slices.Sorted(maps.Keys(dist)) {
+		if all || i%8 == 0 || dist[key] >= far-1 {
+			keys = append(keys, key)
+		}
+	}
+	return keys, dist
+}
 
 // walkEvaluator plays 2000 random pushes and pops (one in three a pop) of a
 // 4x4 position from Korf 12 through ev, after Root, calling check after each
