@@ -2,6 +2,7 @@ package solution
 
 import (
 	"bytes"
+	"errors"
 	"io"
 
 	"github.com/gapset/gapset/internal/safe"
@@ -11,8 +12,12 @@ import (
 // (NewHeldWriter), that failed: nothing was written.
 type CheckFailed struct{ Err error }
 
-func (e CheckFailed) Error() string { return e.Err.Error() }
-func (e CheckFailed) Unwrap() error { return e.Err }
+// ErrCheckFailed is what every CheckFailed is (errors.Is).
+var ErrCheckFailed = errors.New("check of the search's files failed")
+
+func (e CheckFailed) Error() string        { return e.Err.Error() }
+func (e CheckFailed) Unwrap() error        { return e.Err }
+func (e CheckFailed) Is(target error) bool { return target == ErrCheckFailed }
 
 // NewHeldWriter is NewWriter for results found while checks of the files
 // they were found with still run: it keeps everything (the CSV header

@@ -119,5 +119,6 @@ func TestHeldWriter(t *testing.T) {
 	err = w.Write(row)
 	assert.ErrorAs(t, err, new(CheckFailed))
 	assert.ErrorAs(t, w.Close(), new(CheckFailed))
+	assert.ErrorIs(t, err, ErrCheckFailed, "a CheckFailed is ErrCheckFailed")
 	assert.Empty(t, out.String())
 }

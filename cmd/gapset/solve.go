@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"runtime"
 
@@ -78,19 +77,10 @@ func runSolve(c *cli.Context, e *env) error {
 		opt.FSM = ida.DefaultFSM()
 	}
 	if err := solution.Solve(insts, h, opt, out, prog); err != nil {
-		return checkFailed(err)
+		return cmdline.InputIf(err, solution.ErrCheckFailed) // a database file's check failed beside the search: as at load
 	}
 	if out.Unsolved > 0 {
 		return cmdline.LimitError{Err: fmt.Errorf("%d of %d boards unsolved: --max-nodes %d reached", out.Unsolved, len(insts), c.Int64("max-nodes"))}
 	}
 	return nil
-}
-
-// checkFailed makes a failed check of a database file (solution.CheckFailed)
-// bad input, as the same failure found at load is.
-func checkFailed(err error) error {
-	if errors.As(err, new(solution.CheckFailed)) {
-		return cmdline.BadInput(err)
-	}
-	return err
 }
