@@ -42,9 +42,11 @@ func isSubset(a, b []uint64) bool {
 // h_G:2N stays admissible with it), levels are nested, and with one hidden
 // cell the abstraction loses nothing: the sets are exact.
 func TestApproximateIsSuperset(t *testing.T) {
-	// 3x4 up to 7 cells: 8 cells take a 512 MiB table (GAPSET_SLOW=1)
+	// up to 7 cells: 8 cells take a 512 MiB table and three quarters of
+	// the test's time (GAPSET_SLOW=1); the hidden cell that loses nothing
+	// is the 2x4 board's by default
 	big := slowtest.On()
-	for _, c := range []struct{ rows, cols, maxGap, maxCells int }{{3, 3, 8, 8}, {2, 4, 8, 7}, {3, 4, 4, 7}} {
+	for _, c := range []struct{ rows, cols, maxGap, maxCells int }{{3, 3, 8, 7}, {2, 4, 8, 7}, {3, 4, 4, 7}} {
 		n := c.rows * c.cols
 		if big {
 			c.maxCells = MaxApproxCells
