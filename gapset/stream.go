@@ -906,7 +906,24 @@ func (e *streamer) finish(res *Result) error {
 		e.report(Progress{Gap: e.cfg.MaxGap, Layer: int64(cnt), Phase: "wrote " + h.Name()})
 	}
 	e.work = nil
+	sortOutputs(res.Outputs)
 	return atomicfile.CommitAll(e.ctx, files...)
+}
+
+// sortOutputs lists the key-set files by count, smallest first, and files
+// of equal count by their cells, fewest first: the order the summary gives
+// whatever order they were written in (the cluster pipeline lists them the
+// same way).
+func sortOutputs(o []OutputFile) {
+	sort.SliceStable(o, func(a, b int) bool {
+		if o[a].Count != o[b].Count {
+			return o[a].Count < o[b].Count
+		}
+		if o[a].Cells != o[b].Cells {
+			return o[a].Cells < o[b].Cells
+		}
+		return o[a].CellSet < o[b].CellSet
+	})
 }
 
 // mergeInOrder merges each part's runs and hands the keys to emit in

@@ -600,15 +600,13 @@ func (e *driver) outputs(ctx context.Context, outDir string) error {
 			}
 		}
 	}
-	// Listed smallest first, as gapset enumerate lists them.
+	// Listed smallest first, equal counts fewest cells first, as gapset
+	// enumerate lists them.
 	slices.SortStableFunc(refs, func(a, b Ref) int {
-		switch {
-		case a.N < b.N:
-			return -1
-		case a.N > b.N:
-			return 1
+		if c := cmp.Compare(a.N, b.N); c != 0 {
+			return c
 		}
-		return 0
+		return cmp.Compare(a.Cells, b.Cells)
 	})
 	user := l.Config(e.opt.OutDir)
 	for _, r := range refs {

@@ -124,10 +124,10 @@ func TestEnumerate(t *testing.T) {
 
 // --rank-runs: the layers rank-coded, the key-set files the same.
 func TestEnumerateRankRuns(t *testing.T) {
-	l := gapset.Layout{Rows: 2, Cols: 3, MaxGap: 2, Cells: []int{6, 4}, Packed: true}
+	l := gapset.Layout{Rows: 2, Cols: 3, MaxGap: 2, Cells: []int{6, 5}, Packed: true}
 	want, wantDir := enumerated(t, l)
 	dir := filepath.Join(t.TempDir(), "sets")
-	stdout, stderr, code := command(t, nil, "enumerate", "--rows", "2", "--cols", "3", "--gap", "2", "--cells", "6,4",
+	stdout, stderr, code := command(t, nil, "enumerate", "--rows", "2", "--cols", "3", "--gap", "2", "--cells", "6,5",
 		"--packed", "--rank-runs", "--out-dir", dir, "--format", "json", "-q")
 	require.Zero(t, code, stderr)
 	sameFiles(t, want, wantDir, stdout, dir)
