@@ -18,6 +18,7 @@ import (
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/ida"
 	"github.com/gapset/gapset/memset"
+	"github.com/gapset/gapset/internal/atomicfile"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -83,7 +84,7 @@ func TestRunSummaryAndFiles(t *testing.T) {
 	assert.Less(t, s.Rows[1].NodeRatio, 1.0)
 
 	dir := filepath.Join(t.TempDir(), "out")
-	require.NoError(t, WriteAll(dir, recs, s, "test run", []string{"note line"}))
+	require.NoError(t, WriteAll(context.Background(), dir, recs, s, "test run", []string{"note line"}))
 	f, err := os.Open(filepath.Join(dir, CSVFile))
 	require.NoError(t, err)
 	rows, err := csv.NewReader(f).ReadAll()
@@ -155,7 +156,7 @@ func TestCancel(t *testing.T) {
 func TestWriteAllKeepsUnsolvedRecords(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "o")
 	recs := []Record{{ID: "1", Heuristic: "md", Length: -1, Nodes: 10, Error: "node limit"}}
-	require.NoError(t, WriteAll(dir, recs, Summarize(recs, "md"), "t", nil))
+	require.NoError(t, WriteAll(context.Background(), dir, recs, Summarize(recs, "md"), "t", nil))
 	back, err := ReadJSONL(filepath.Join(dir, JSONLFile))
 	require.NoError(t, err)
 	assert.Equal(t, recs, back)
@@ -176,7 +177,7 @@ func TestPublishAndGaveUp(t *testing.T) {
 	for _, title := range []string{"mine", ""} {
 		dir := filepath.Join(t.TempDir(), "o")
 		var out bytes.Buffer
-		s, err := Publish(dir, &out, recs, "md", title, "in.txt", []string{"a note"})
+		s, err := Publish(context.Background(), dir, &out, recs, "md", title, "in.txt", []string{"a note"})
 		require.NoError(t, err)
 		assert.Equal(t, Summarize(recs, "md"), s)
 		want := title
@@ -272,4 +273,41 @@ func TestDefaultTitle(t *testing.T) {
 	day := time.Date(2026, 11, 22, 15, 0, 0, 0, time.UTC)
 	assert.Equal(t, "md, gap0(Gap0_8) on 2 instances of random300.txt, 2026-11-22",
 		Summarize(recs, "md").DefaultTitle("data/random300.txt", day))
+}
+
+// A run's files take their names together or not at all: when one cannot
+// (here summary.md's place is held by a directory), or the run was
+// interrupted before its files were in place, the previous run's files
+// stay as they were and no temporary remains.
+func TestWriteAllAllOrNothing(t *testing.T) {
+	old := []Record{{ID: "1", Heuristic: "md", Length: 2, Nodes: 3}}
+	recs := []Record{{ID: "1", Heuristic: "md", Length: 2, Nodes: 5}}
+	for _, c := range []struct {
+		name    string
+		blocked bool
+		cancel  bool
+	}{{"blocked summary", true, false}, {"interrupted", false, true}} {
+		dir := t.TempDir()
+		require.NoError(t, WriteAll(context.Background(), dir, old, Summarize(old, "md"), "old", nil), c.name)
+		before, err := os.ReadFile(filepath.Join(dir, CSVFile))
+		require.NoError(t, err)
+		if c.blocked {
+			require.NoError(t, os.Remove(filepath.Join(dir, SummaryFile)))
+			require.NoError(t, os.Mkdir(filepath.Join(dir, SummaryFile), 0o755))
+		}
+		ctx, stop := atomicfile.Interruptible(context.Background())
+		if c.cancel {
+			stop()
+		}
+		assert.Error(t, WriteAll(ctx, dir, recs, Summarize(recs, "md"), "new", nil), c.name)
+		stop()
+		after, err := os.ReadFile(filepath.Join(dir, CSVFile))
+		require.NoError(t, err)
+		assert.Equal(t, string(before), string(after), "%s: the previous run's results.csv", c.name)
+		entries, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		for _, e := range entries {
+			assert.NotContains(t, e.Name(), ".tmp-", "%s: a temporary left", c.name)
+		}
+	}
 }

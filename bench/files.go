@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -138,12 +139,14 @@ func Chart(recs []Record, baseline, title string) ([]byte, error) {
 }
 
 // WriteAll writes the outputs into dir (created if missing): every file is
-// rendered first, so a failure leaves no partial set behind. With no solved
+// rendered and written to its temporary first, then all take their names
+// together under ctx (atomicfile.CommitAll), so a failure or an interrupt
+// leaves the previous run's files as they were and no partial set. With no solved
 // instance there is nothing to chart: the records and the summary are
 // still written (a run whose every solve hit --max-nodes keeps them), and
 // a chart of an earlier run in dir is left as it is, since the summary
 // does not link it.
-func WriteAll(dir string, recs []Record, s Summary, title string, notes []string) error {
+func WriteAll(ctx context.Context, dir string, recs []Record, s Summary, title string, notes []string) error {
 	var md bytes.Buffer
 	if err := s.Markdown(&md, title, notes); err != nil {
 		return err
@@ -160,38 +163,46 @@ func WriteAll(dir string, recs []Record, s Summary, title string, notes []string
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	var written []string
-	for _, f := range []struct {
-		name string
-		data []byte
-	}{{CSVFile, CSV(recs)}, {JSONLFile, JSONL(recs)}, {ChartFile, png}, {SummaryFile, md.Bytes()}} {
-		if f.data == nil {
-			continue
+	var files []*atomicfile.File
+	defer func() {
+		for _, f := range files {
+			f.Abort() // a no-op once committed
 		}
-		path := filepath.Join(dir, f.name)
-		if err := atomicfile.WriteFile(path, f.data); err != nil {
-			// a full disk midway: take back this call's files (and the
-			// directory it made), so no partial set of results remains
-			for _, p := range written {
-				os.Remove(p)
+	}()
+	err := func() error {
+		for _, f := range []struct {
+			name string
+			data []byte
+		}{{CSVFile, CSV(recs)}, {JSONLFile, JSONL(recs)}, {ChartFile, png}, {SummaryFile, md.Bytes()}} {
+			if f.data == nil {
+				continue
 			}
-			if os.IsNotExist(statErr) {
-				os.Remove(dir)
+			out, err := atomicfile.Create(filepath.Join(dir, f.name))
+			if err != nil {
+				return err
 			}
-			return err
+			files = append(files, out)
+			if _, err := out.Write(f.data); err != nil {
+				return err
+			}
 		}
-		written = append(written, path)
+		// All the run's files take their names together, or none does (a
+		// full disk, an interrupt): the previous run's stay as they were.
+		return atomicfile.CommitAll(ctx, files...)
+	}()
+	if err != nil && os.IsNotExist(statErr) {
+		os.Remove(dir) // the directory this call made, if still empty
 	}
-	return nil
+	return err
 }
 
 // Publish summarizes the records against baseline, writes the run's files
 // into dir (WriteAll) and the summary to w, under title (empty: the
 // summary's DefaultTitle of input, today).
-func Publish(dir string, w io.Writer, recs []Record, baseline, title, input string, notes []string) (Summary, error) {
+func Publish(ctx context.Context, dir string, w io.Writer, recs []Record, baseline, title, input string, notes []string) (Summary, error) {
 	s := Summarize(recs, baseline)
 	title = cmp.Or(title, s.DefaultTitle(input, time.Now()))
-	if err := WriteAll(dir, recs, s, title, notes); err != nil {
+	if err := WriteAll(ctx, dir, recs, s, title, notes); err != nil {
 		return s, err
 	}
 	return s, s.Markdown(w, title, notes)

@@ -96,7 +96,7 @@ func runBench(c *cli.Context, e *env) error {
 	notes := bench.RunInfo{Instances: len(insts), Input: c.String("input"), Heuristics: c.String("heuristics"), Solved: len(hs) > 0,
 		Jobs: c.Int("jobs"), Cores: runtime.NumCPU(), Repeat: c.Int("repeat"), Included: c.StringSlice("include"), SetNotes: res.SetNotes(), DBNotes: res.DBNotes(),
 		Ready: ready, Done: done}.Notes()
-	s, err := bench.Publish(c.String("out"), e.stdout, recs, c.String("baseline"), c.String("title"), c.String("input"), notes)
+	s, err := bench.Publish(e.context, c.String("out"), e.stdout, recs, c.String("baseline"), c.String("title"), c.String("input"), notes)
 	if err != nil {
 		return err
 	}
