@@ -531,8 +531,34 @@ func DecodeHeader(b []byte) (Header, error) {
 		if err := checkCounts(&h.ResCounts, h.ResLevels, h.Entries); err != nil {
 			return Header{}, fmt.Errorf("%w (the residual levels)", err)
 		}
+		if err := checkBothSources(&h); err != nil {
+			return Header{}, err
+		}
 	}
 	return h, nil
+}
+
+// checkBothSources checks the level files a database of both levels names
+// (if any) against its levels: gaps 0, 2, ..., 2(L-1) of each kind once.
+func checkBothSources(h *Header) error {
+	if len(h.Sources) == 0 {
+		return nil
+	}
+	seen := map[[2]int]bool{}
+	for _, s := range h.Sources {
+		kind, levels := 0, h.Levels
+		if s.Res {
+			kind, levels = 1, h.ResLevels
+		}
+		if s.Gap%2 != 0 || s.Gap/2 >= levels || seen[[2]int{kind, s.Gap}] {
+			return fmt.Errorf("%w: the level files named (%s, residual %v) are not one of each level of %d gap and %d residual levels", ErrFormat, s.Name, s.Res, h.Levels, h.ResLevels)
+		}
+		seen[[2]int{kind, s.Gap}] = true
+	}
+	if len(seen) != h.Levels+h.ResLevels {
+		return fmt.Errorf("%w: %d level files named, for %d gap and %d residual levels", ErrFormat, len(seen), h.Levels, h.ResLevels)
+	}
+	return nil
 }
 
 // checkCounts checks counts of the values 0..levels against the entries.
