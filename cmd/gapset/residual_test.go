@@ -79,7 +79,7 @@ func TestBothChain(t *testing.T) {
 	db := filepath.Join(dir, "both.gapdb")
 	code, out, errs := runCmd(t, "", append([]string{"gapdb", "-q", "--out", db}, prefixEach("--keys", files)...)...)
 	require.Equal(t, 0, code, errs)
-	assert.Contains(t, out, "BothDB4+2_6 ")
+	assert.Contains(t, out, "BothDB4+2_6 levels=3 res_levels=2 ")
 	code, out, errs = runCmd(t, "", "report", db)
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, out, "gap <= 4 and r <= 2 (base pdbbr:4-4)")
