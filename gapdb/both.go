@@ -3,6 +3,7 @@ package gapdb
 import (
 	"errors"
 	"fmt"
+	"unsafe"
 
 	"github.com/gapset/gapset/ida"
 	"github.com/gapset/gapset/keyset"
@@ -44,7 +45,10 @@ type Both struct {
 	// NoFilter asks the tables without the databases' filters
 	// (comparisons: nodes are the same).
 	NoFilter bool
-	Label    string
+	// NoPrefetch turns off the prefetch of the children's entries
+	// (comparisons: nodes are the same).
+	NoPrefetch bool
+	Label      string
 }
 
 // Name implements ida.Heuristic.
@@ -106,7 +110,7 @@ func (h Both) NewEvaluator(rows, cols int) (ida.Evaluator, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &bothEval{g: g, tr: tr, resLevels: uint16(h.ResLevels), topG: 2 * h.Levels, topR: 2 * h.ResLevels}
+	e := &bothEval{g: g, tr: tr, resLevels: uint16(h.ResLevels), topG: 2 * h.Levels, topR: 2 * h.ResLevels, prefetch: !h.NoPrefetch && !h.NoSkip}
 	for _, d := range h.DBs {
 		f := bothTable{rshift: uint(d.GapBits()), rmask: d.rmask, mostG: uint16(d.Levels), mostR: uint16(d.ResLevels)}
 		if !h.NoFilter && d.filter != nil {
@@ -134,6 +138,7 @@ type bothEval struct {
 	resLevels uint16
 	topG      int // 2 N_G + 2: a gap question is asked when need - M < topG
 	topR      int
+	prefetch  bool
 
 	cutMD, cutBase int64
 }
@@ -245,6 +250,34 @@ func (e *bothEval) Push(p *ida.Position, tile uint8, from, to int, need int) int
 		}
 	}
 	return max(m, b)
+}
+
+// Prefetch implements ida.Prefetcher: the cache lines of the entries of
+// every child that Manhattan distance does not cut (whether its base cuts
+// it is not known before its push), so that their misses are in flight
+// at once. The ranks stay in g's memo, where Push finds them.
+func (e *bothEval) Prefetch(p *ida.Position, cells []uint8, need int) {
+	if !e.prefetch {
+		return
+	}
+	g := e.g
+	key, rkey, blank := g.key, g.rkey, p.Blank
+	for _, c := range cells {
+		t := p.Tiles[c]
+		if p.MD+int(g.geo.Delta[t][c][blank]) > need {
+			continue
+		}
+		g.key = key ^ uint64(t)*g.geo.Flip[c][blank]
+		if g.transpose {
+			g.rkey = rkey ^ uint64(g.tp.Tile[t])*g.rmul[c][blank]
+		}
+		for w := 0; w < g.ways; w++ {
+			tb := g.wayTab[w]
+			prefetch(unsafe.Pointer(&tb.words[g.index(w)*uint64(tb.bits)>>3]))
+			g.fetched++
+		}
+	}
+	g.key, g.rkey = key, rkey
 }
 
 // Pop implements ida.Evaluator.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/gapdb"
 	"github.com/gapset/gapset/ida"
 )
 
@@ -13,7 +14,10 @@ import (
 // (the base pdbb:1-6/7-11, the last 8 cells): max(resR:8,gapG:8), two
 // reads a question, against both:8, one. Each sub-benchmark solves the
 // same 20 random boards an op and reports ns/node (wall time over the
-// nodes expanded) and nodes/op (equal in the two: the same cuts). The
+// nodes expanded) and nodes/op (equal in all: the same cuts); both-noprefetch
+// is both:8 without the prefetch of the children's entries (the gap
+// database's part of the separate pair prefetches, the residual one does
+// not). The
 // setup enumerates the levels in memory: r0-gap2 in seconds, r2-gap4
 // (R<=2 holds 40 million boards) in a minute or two and a few GB; pick one
 // with -bench 'Both3x4/r2-gap4'. Opt-in (-bench Both3x4).
@@ -31,10 +35,16 @@ func BenchmarkBoth3x4(b *testing.B) {
 			for _, spec := range []struct{ name, spec string }{
 				{"separate", fmt.Sprintf("max(res%d:8,gap%d:8)", c.res, c.gap)},
 				{"both", "both:8"},
+				{"both-noprefetch", "both:8"},
 			} {
 				h, err := r.Resolve(spec.spec)
 				if err != nil {
 					b.Fatal(err)
+				}
+				if spec.name == "both-noprefetch" {
+					x := h.(gapdb.Both)
+					x.NoPrefetch = true
+					h = x
 				}
 				b.Run(spec.name, func(b *testing.B) {
 					var nodes int64
