@@ -41,27 +41,46 @@ type Builder struct {
 	filter []byte // nil without one
 	fmask  uint64
 	proj   projector
-	mask   uint16
+	mask   uint16 // an entry
+	// gbits and gmask are the gap level's field of an entry (all of it but
+	// with both levels; the residual level's field is above it).
+	gbits uint
+	gmask uint16
 }
 
 // NewBuilder makes an empty database of levels levels (gap 0..2(levels-1))
 // on the given cells (increasing) of a rows x cols board, with a filter of
 // its last filter cells (0: none; DefaultFilterCells gives the usual one).
 func NewBuilder(rows, cols int, cells []int, levels, filter int) (*Builder, error) {
-	h := Header{Rows: rows, Cols: cols, Cells: slices.Clone(cells), Levels: levels, FilterCells: filter}
+	return newBuilder(Header{Rows: rows, Cols: cols, Cells: slices.Clone(cells), Levels: levels, FilterCells: filter})
+}
+
+// NewBothBuilder makes an empty database of both levels: gap levels
+// (gap 0..2(levels-1)) and residual levels of base (r <= 0..2(resLevels-1))
+// in one entry (Header.Both).
+func NewBothBuilder(rows, cols int, cells []int, levels, resLevels, filter int, base keyset.Base) (*Builder, error) {
+	if resLevels < 1 {
+		return nil, fmt.Errorf("%d residual levels: want 1..%d", resLevels, MaxLevels)
+	}
+	return newBuilder(Header{Rows: rows, Cols: cols, Cells: slices.Clone(cells), Levels: levels, FilterCells: filter, Base: base, ResLevels: resLevels})
+}
+
+func newBuilder(h Header) (*Builder, error) {
 	if err := h.layout(); err != nil {
 		return nil, err
 	}
 	if h.TableLen > MaxTableBytes {
-		return nil, fmt.Errorf("%w: %d cells of %d at %d bits an entry take %d GiB, more than %d GiB", ErrTooBig, len(cells), rows*cols, h.Bits, h.TableLen>>30, MaxTableBytes>>30)
+		return nil, fmt.Errorf("%w: %d cells of %d at %d bits an entry take %d GiB, more than %d GiB", ErrTooBig, len(h.Cells), h.Rows*h.Cols, h.Bits, h.TableLen>>30, MaxTableBytes>>30)
 	}
-	b := &Builder{h: h, table: make([]byte, h.TableLen), proj: newProjector(rows*cols, h.Cells), mask: 1<<h.Bits - 1}
-	if filter > 0 {
-		b.filter, b.fmask = newFilter(filter, levels), 1<<(4*filter)-1
+	b := &Builder{h: h, table: make([]byte, h.TableLen), proj: newProjector(h.Rows*h.Cols, h.Cells), mask: 1<<h.Bits - 1,
+		gbits: uint(h.GapBits()), gmask: 1<<h.GapBits() - 1}
+	if h.FilterCells > 0 {
+		b.filter, b.fmask = newFilter(h.FilterCells, &h), 1<<(4*h.FilterCells)-1
 	}
+	above := uint16(h.Levels) | uint16(h.ResLevels)<<b.gbits
 	// every entry "above": 8 entries fill Bits bytes; repeat them
 	for x := uint64(0); x < 8; x++ {
-		b.put(x, uint16(levels))
+		b.put(x, above)
 	}
 	body := b.table[:len(b.table)-tablePad]
 	for n := h.Bits; n < len(body); n *= 2 {
@@ -81,23 +100,38 @@ func (b *Builder) put(x uint64, v uint16) {
 
 // Add records that level holds the pattern of key (a board's key, or one
 // projected onto the last cells when the database's are the last ones).
-func (b *Builder) Add(level int, key uint64) { b.add(level, b.proj.pattern(key)) }
+func (b *Builder) Add(level int, key uint64) { b.add(0, level, b.proj.pattern(key)) }
 
 // AddPattern records that level holds a pattern: the database's cells'
 // contents gathered in cell order (a key of a key-set file of its cells).
-func (b *Builder) AddPattern(level int, pattern uint64) { b.add(level, pattern) }
+// With both levels it is a gap level.
+func (b *Builder) AddPattern(level int, pattern uint64) { b.add(0, level, pattern) }
 
-// add keeps the smaller level in the pattern's entry and in its filter
+// AddResPattern records that the residual level holds a pattern, in a
+// database of both levels.
+func (b *Builder) AddResPattern(level int, pattern uint64) { b.add(1, level, pattern) }
+
+// add keeps the smaller level in the pattern's entry (its field: 0 the
+// gap level, 1 the residual level of a database of both) and in its filter
 // entry, which so ends as the smallest level over the patterns added with
 // its last cells: the smallest entry over the patterns extending them
 // (those never added are "above", the filter's start).
-func (b *Builder) add(level int, pattern uint64) {
+func (b *Builder) add(field uint, level int, pattern uint64) {
 	x := placement.RankKey(pattern, b.proj.n, b.proj.k)
-	if entryAt(b.table, x, b.h.Bits, b.mask) > uint16(level) {
-		b.put(x, uint16(level))
+	e := entryAt(b.table, x, b.h.Bits, b.mask)
+	sh, m := field*b.gbits, b.gmask
+	if field == 1 {
+		m = b.mask >> b.gbits
+	}
+	if e>>sh&m > uint16(level) {
+		b.put(x, e&^(m<<sh)|uint16(level)<<sh)
 	}
 	if b.filter != nil {
-		lower(b.filter, pattern&b.fmask, uint16(level))
+		f := pattern & b.fmask
+		if b.h.Both() {
+			f = 2*f + uint64(field)
+		}
+		lower(b.filter, f, uint16(level))
 	}
 }
 
@@ -123,14 +157,18 @@ func (b *Builder) Write(ctx context.Context, path string) error {
 	if err := h.layout(); err != nil { // the table's offset after the sources and the base
 		return err
 	}
-	h.Counts = [16]uint64{}
+	h.Counts, h.ResCounts = [16]uint64{}, [16]uint64{}
 	for x := uint64(0); x < h.Entries; x++ {
 		if x%(1<<24) == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		h.Counts[entryAt(b.table, x, h.Bits, b.mask)]++
+		e := entryAt(b.table, x, h.Bits, b.mask)
+		h.Counts[e&b.gmask]++
+		if h.Both() {
+			h.ResCounts[e>>b.gbits]++
+		}
 	}
 	h.ChunkCRCs = chunkCRCs(b.table, b.filter, h.ChunkLog)
 	f, err := atomicfile.Create(path)
@@ -186,27 +224,39 @@ func (p *Plan) FileBytes() uint64 { return p.Header.TableOff + p.Memory() }
 // cells, or a cell set: keyset.Header.Set; one file a level, gaps 0, 2,
 // ..., 2N each once, in any order) from their headers and sizes the
 // database with a filter of filter cells (0: none; negative:
-// DefaultFilterCells).
+// DefaultFilterCells). Gap level files and residual level files of one
+// base together (each of them gaps 0, 2, ... once) make a database of both
+// levels (Header.Both).
 func PlanKeyFiles(paths []string, filter int) (*Plan, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("%w: none given", ErrLevels)
 	}
 	pl := &Plan{paths: paths}
-	byGap := map[int]string{}
+	type level struct {
+		res bool
+		gap int
+	}
+	byGap := map[level]string{}
+	var base keyset.Base
+	baseFile := ""
 	for _, p := range paths {
 		h, err := keyset.ReadHeader(p)
 		if err != nil {
 			return nil, err
 		}
-		if prev, ok := byGap[h.Gap]; ok {
-			return nil, fmt.Errorf("%w: %s and %s are both of gap %d", ErrLevels, prev, p, h.Gap)
+		lv := level{!h.Base.IsZero(), h.Gap}
+		if prev, ok := byGap[lv]; ok {
+			return nil, fmt.Errorf("%w: %s and %s are both of %s %d", ErrLevels, prev, p, map[bool]string{false: "gap", true: "r"}[lv.res], h.Gap)
 		}
-		byGap[h.Gap] = p
+		byGap[lv] = p
 		if h0 := pl.headers; len(h0) > 0 && (h.Rows != h0[0].Rows || h.Cols != h0[0].Cols || h.Set() != h0[0].Set()) {
-			return nil, fmt.Errorf("%w: %s is a %dx%d set on the cells %s, but %s is %dx%d on %s", ErrLevels, p, h.Rows, h.Cols, h.Set(), paths[0], h0[0].Rows, h0[0].Cols, h0[0].Set())
+			return nil, fmt.Errorf("%w: %s is a %dx%d set on the cells %s, but %s is %dx%d on %s: one database holds the levels of one projection", ErrLevels, p, h.Rows, h.Cols, h.Set(), paths[0], h0[0].Rows, h0[0].Cols, h0[0].Set())
 		}
-		if h0 := pl.headers; len(h0) > 0 && h.Base != h0[0].Base {
-			return nil, fmt.Errorf("%w: %s is relative to the base %s, but %s to %s: one database holds the levels of one base", ErrLevels, p, h.Base, paths[0], h0[0].Base)
+		if lv.res {
+			if baseFile != "" && h.Base != base {
+				return nil, fmt.Errorf("%w: %s is relative to the base %s, but %s to %s: one database holds the levels of one base", ErrLevels, p, h.Base, baseFile, base)
+			}
+			base, baseFile = h.Base, p
 		}
 		if len(filepath.Base(p)) > nameLen {
 			return nil, fmt.Errorf("%w: %s: a name over %d bytes", ErrLevels, p, nameLen)
@@ -214,22 +264,32 @@ func PlanKeyFiles(paths []string, filter int) (*Plan, error) {
 		pl.headers = append(pl.headers, h)
 		pl.Keys += h.Count
 	}
-	levels := len(paths)
-	for g := 0; g < 2*levels; g += 2 {
-		if _, ok := byGap[g]; !ok {
-			return nil, fmt.Errorf("%w: no level file of gap %d (want gaps 0, 2, ..., %d, one file each)", ErrLevels, g, 2*levels-2)
+	levels := map[bool]int{}
+	for lv := range byGap {
+		levels[lv.res]++
+	}
+	for _, res := range []bool{false, true} {
+		what := map[bool]string{false: "gap", true: "r"}[res]
+		for g := 0; g < 2*levels[res]; g += 2 {
+			if _, ok := byGap[level{res, g}]; !ok {
+				return nil, fmt.Errorf("%w: no level file of %s %d (want %s 0, 2, ..., %d, one file each)", ErrLevels, what, g, map[bool]string{false: "gaps", true: "r"}[res], 2*levels[res]-2)
+			}
 		}
 	}
 	h0 := pl.headers[0]
 	cells := h0.Set().Cells()
+	pl.Header = Header{Rows: h0.Rows, Cols: h0.Cols, Cells: slices.Clone(cells), Levels: levels[false], ResLevels: levels[true],
+		Sources: make([]Source, len(paths)), Base: base} // sized as the built header will be
+	if levels[false] == 0 { // residual levels alone
+		pl.Header.Levels, pl.Header.ResLevels = levels[true], 0
+	}
 	if filter < 0 {
-		filter = DefaultFilterCells(h0.Rows*h0.Cols, len(cells), levels)
+		filter = defaultFilterCells(h0.Rows*h0.Cols, len(cells), bitsFor(pl.Header.Levels)+bitsFor(pl.Header.ResLevels))
 	}
 	if filter > 0 && filter >= len(cells) {
 		return nil, fmt.Errorf("%w: a filter of %d cells for a projection of %d: want fewer cells than the projection's", ErrFilter, filter, len(cells))
 	}
-	pl.Header = Header{Rows: h0.Rows, Cols: h0.Cols, Cells: slices.Clone(cells), Levels: levels, FilterCells: filter,
-		Sources: make([]Source, levels), Base: h0.Base} // sized as the built header will be
+	pl.Header.FilterCells = filter
 	if err := pl.Header.layout(); err != nil {
 		return nil, err
 	}
@@ -254,11 +314,11 @@ func FromKeyFiles(ctx context.Context, paths []string, filter int, progress Prog
 // hears every few million keys. Once ctx is done it stops with ctx's error.
 func (pl *Plan) Build(ctx context.Context, progress Progress) (*Builder, error) {
 	h := pl.Header
-	b, err := NewBuilder(h.Rows, h.Cols, h.Cells, h.Levels, h.FilterCells)
+	h.Sources, h.Counts, h.ResCounts, h.ChunkCRCs = nil, [16]uint64{}, [16]uint64{}, nil
+	b, err := newBuilder(h)
 	if err != nil {
 		return nil, err
 	}
-	b.h.Base = h.Base
 	var done uint64
 	for i, p := range pl.paths {
 		crc, err := Trailer(p)
@@ -267,9 +327,16 @@ func (pl *Plan) Build(ctx context.Context, progress Progress) (*Builder, error) 
 		}
 		hi := pl.headers[i]
 		level := hi.Gap / 2
+		res := h.Both() && !hi.Base.IsZero()
 		err = readBatches(ctx, p, func(keys []uint64) {
-			for _, k := range keys {
-				b.AddPattern(level, k)
+			if res {
+				for _, k := range keys {
+					b.AddResPattern(level, k)
+				}
+			} else {
+				for _, k := range keys {
+					b.AddPattern(level, k)
+				}
 			}
 			before := done
 			done += uint64(len(keys))
@@ -280,7 +347,7 @@ func (pl *Plan) Build(ctx context.Context, progress Progress) (*Builder, error) 
 		if err != nil {
 			return nil, err
 		}
-		b.AddSource(Source{Gap: hi.Gap, Exact: hi.Exact, Approx: hi.Approx, CRC: crc, Count: hi.Count, Name: filepath.Base(p)})
+		b.AddSource(Source{Gap: hi.Gap, Exact: hi.Exact, Approx: hi.Approx, Res: res, CRC: crc, Count: hi.Count, Name: filepath.Base(p)})
 	}
 	if progress != nil {
 		progress(done, pl.Keys)

@@ -29,7 +29,11 @@ type DB struct {
 	// pages (-1: not known); see hugemem.Mapped.
 	Huge int64
 	proj projector
-	mask uint16 // 1<<Bits - 1
+	mask uint16 // 1<<GapBits - 1: the gap level (all of an entry but with both)
+	// rshift and rmask read the residual level of a database of both
+	// levels.
+	rshift uint64
+	rmask  uint16
 }
 
 // Open maps a database and checks it whole: the header's CRC and fields,
@@ -79,7 +83,10 @@ func Open(path string) (*DB, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	d.proj = newProjector(h.Rows*h.Cols, h.Cells)
-	d.mask = 1<<h.Bits - 1
+	d.mask = 1<<h.GapBits() - 1
+	if h.Both() {
+		d.rshift, d.rmask = uint64(h.GapBits()), 1<<bitsFor(h.ResLevels)-1
+	}
 	if err := d.checkGapZero(); err != nil {
 		d.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -100,7 +107,9 @@ const gapZeroWalks = 64
 // entries and is refused here as bad input, rather than found as an
 // inadmissible bound in a search (gap 0 is the sparsest level: few other
 // patterns pass); verify builds the table again from its level files. The
-// walks are the same at every load (a fixed seed).
+// walks are the same at every load (a fixed seed). A board of gap 0 is of
+// residual 0 for any base (Manhattan distance <= h <= optimum), so the
+// residual levels of a database of both are 0 on the walks too.
 func (d *DB) checkGapZero() error {
 	rng := rand.New(rand.NewPCG(54, 4))
 	dist := func(tile, cell int) int { // to the tile's goal cell, tile-1
@@ -112,6 +121,9 @@ func (d *DB) checkGapZero() error {
 			k := b.Key()
 			if v, f := d.Value(k), d.Floor(k); v != 0 || f != 0 {
 				return fmt.Errorf("%w: the board %s (gap 0: %d moves from the goal, each away from it) is at level %d (filter %d), not 0: the header does not describe the table (its cells?)", ErrFormat, b, steps, v, f)
+			}
+			if v, f := d.ResValue(k), d.ResFloor(k); d.Both() && (v != 0 || f != 0) {
+				return fmt.Errorf("%w: the board %s (gap 0, so residual 0: %d moves from the goal, each away from it) is at residual level %d (filter %d), not 0: the header does not describe the table (its cells?)", ErrFormat, b, steps, v, f)
 			}
 			blank := b.Blank()
 			var away []int
@@ -229,24 +241,50 @@ func (d *DB) Table() []byte { return d.table }
 func (d *DB) Filter() []byte { return d.filter }
 
 // Floor is the filter's entry for a board (its key, or a key projected onto
-// cells that include the database's): at most the board's entry. Without a
-// filter it is 0.
-func (d *DB) Floor(key uint64) int {
+// cells that include the database's): at most the board's entry (its gap
+// level, with both levels). Without a filter it is 0.
+func (d *DB) Floor(key uint64) int { return d.floor(key, 0) }
+
+// ResFloor is Floor of the residual levels of a database of both (0
+// otherwise).
+func (d *DB) ResFloor(key uint64) int {
+	if !d.Both() {
+		return 0
+	}
+	return d.floor(key, 1)
+}
+
+// floor is the filter's nibble of field 0 (gap) or 1 (residual).
+func (d *DB) floor(key uint64, field uint64) int {
 	if d.filter == nil {
 		return 0
 	}
-	return int(nibble(d.filter, d.proj.pattern(key)&(1<<(4*d.FilterCells)-1)))
+	m := d.proj.pattern(key) & (1<<(4*d.FilterCells) - 1)
+	if d.Both() {
+		m = 2*m + field
+	}
+	return int(nibble(d.filter, m))
 }
 
 // Index is the entry of a board (its key, or a key projected onto cells
 // that include the database's).
 func (d *DB) Index(key uint64) uint64 { return d.proj.index(key) }
 
-// At is entry x: the smallest level holding the pattern, Levels when none.
+// At is entry x: the smallest level holding the pattern, Levels when none
+// (the gap level, with both levels).
 func (d *DB) At(x uint64) int { return int(entryAt(d.table, x, d.Bits, d.mask)) }
 
 // Value is the entry of a board.
 func (d *DB) Value(key uint64) int { return d.At(d.Index(key)) }
+
+// ResAt is the residual level of entry x in a database of both levels: the
+// smallest holding the pattern, ResLevels when none (0 otherwise).
+func (d *DB) ResAt(x uint64) int {
+	return int(entryAt(d.table, x, d.Bits, 0xffff) >> d.rshift & d.rmask)
+}
+
+// ResValue is ResAt of a board.
+func (d *DB) ResValue(key uint64) int { return d.ResAt(d.Index(key)) }
 
 // entryAt reads entry x of a table of b-bit entries: two bytes hold any
 // entry of at most 9 bits (the table's padding keeps the second in range).

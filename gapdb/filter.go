@@ -25,11 +25,16 @@ func lower(f []byte, m uint64, v uint16) {
 	}
 }
 
-// newFilter is a filter of f cells with every entry levels ("above").
-func newFilter(f, levels int) []byte {
-	b := make([]byte, filterLen(f))
+// newFilter is the filter of f cells of a header, every entry "above":
+// Levels, and with both levels ResLevels in the odd nibbles.
+func newFilter(f int, h *Header) []byte {
+	b := make([]byte, filterLen(f, h.Both()))
+	hi := h.Levels
+	if h.Both() {
+		hi = h.ResLevels
+	}
 	for i := range b {
-		b[i] = byte(levels) | byte(levels)<<4
+		b[i] = byte(h.Levels) | byte(hi)<<4
 	}
 	return b
 }
@@ -40,8 +45,10 @@ func newFilter(f, levels int) []byte {
 // are walked in rank order (values as a number, the first cell most
 // significant), the last f values of each giving its filter entry; the
 // cores share the subtrees of the first value, each with its own filter,
-// merged by the minimum.
-func scan(table []byte, n, k, f, bits, levels int) (filter []byte, counts [16]uint64) {
+// merged by the minimum. With both levels each field is counted (counts,
+// res) and filtered on its own.
+func scan(table []byte, h *Header) (filter []byte, counts, res [16]uint64) {
+	n, k, f := h.Rows*h.Cols, len(h.Cells), h.FilterCells
 	sub := entries(n-1, k-1) // placements after one first value
 	workers := min(runtime.GOMAXPROCS(0), n)
 	parts := make([]scanner, workers)
@@ -49,10 +56,11 @@ func scan(table []byte, n, k, f, bits, levels int) (filter []byte, counts [16]ui
 	for w := range workers {
 		g.Go(func() {
 			s := &parts[w]
-			s.table, s.n, s.k, s.f, s.mask = table, n, k, f, uint16(1)<<bits-1
-			s.bits = uint64(bits)
+			s.table, s.n, s.k, s.f, s.mask = table, n, k, f, uint16(1)<<h.Bits-1
+			s.bits, s.both = uint64(h.Bits), h.Both()
+			s.gbits, s.gmask = uint(h.GapBits()), uint16(1)<<h.GapBits()-1
 			if f > 0 {
-				s.filter = newFilter(f, levels)
+				s.filter = newFilter(f, h)
 			}
 			for v0 := w; v0 < n; v0 += workers {
 				s.x = uint64(v0) * sub
@@ -63,14 +71,15 @@ func scan(table []byte, n, k, f, bits, levels int) (filter []byte, counts [16]ui
 	g.Wait()
 	filter = parts[0].filter
 	for _, s := range parts {
-		for v, c := range s.counts {
-			counts[v] += c
+		for v := range s.counts {
+			counts[v] += s.counts[v]
+			res[v] += s.res[v]
 		}
 		for m := uint64(0); m < 2*uint64(len(filter)); m++ {
 			lower(filter, m, nibble(s.filter, m))
 		}
 	}
-	return filter, counts
+	return filter, counts, res
 }
 
 // scanner is one core's share of scan.
@@ -79,9 +88,13 @@ type scanner struct {
 	n, k, f int
 	bits    uint64
 	mask    uint16
+	both    bool
+	gbits   uint   // both: the gap level's bits, below the residual's
+	gmask   uint16 // both: 1<<gbits - 1
 	x       uint64 // the next entry's rank
 	filter  []byte
 	counts  [16]uint64
+	res     [16]uint64 // both: the residual levels' counts
 }
 
 // walk visits the placements that put value only at position i (and the
@@ -101,10 +114,20 @@ func (s *scanner) walk(i int, used uint32, low uint64, only int) {
 		}
 		bit := s.x * s.bits
 		e := binary.LittleEndian.Uint16(s.table[bit>>3:]) >> (bit & 7) & s.mask
+		s.x++
+		if s.both {
+			g, r := e&s.gmask, e>>s.gbits
+			s.counts[g]++
+			s.res[r]++
+			if s.filter != nil {
+				lower(s.filter, 2*l, g)
+				lower(s.filter, 2*l+1, r)
+			}
+			continue
+		}
 		s.counts[e]++
 		if s.filter != nil {
 			lower(s.filter, l, e)
 		}
-		s.x++
 	}
 }

@@ -63,8 +63,7 @@ func TestFilterIsTheSmallestExtension(t *testing.T) {
 				}
 			}
 			assert.Positive(t, low)
-			n, k := d.Rows*d.Cols, len(d.Cells)
-			sf, counts := scan(d.Table(), n, k, f, d.Bits, d.Levels)
+			sf, counts, _ := scan(d.Table(), &d.Header)
 			assert.Equal(t, d.Filter(), sf)
 			assert.Equal(t, d.Counts, counts)
 			require.NoError(t, d.Recount())

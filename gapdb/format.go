@@ -21,7 +21,8 @@ import (
 )
 
 // File format, version 2 with a filter, 1 without (f = 0: the format
-// before filters, byte for byte); integers little-endian:
+// before filters, byte for byte), 3 for both levels (below); integers
+// little-endian:
 //
 //	offset size
 //	0      8    magic "GAPDB\x00\x00\x00"
@@ -40,14 +41,19 @@ import (
 //	60     1    f, the filter's cells (0: no filter; below k, at most 6)
 //	61     1    flags: bit 0 = residual (the levels are of optimum - h for
 //	            the base heuristic h of the base record; 0: of the gap,
-//	            optimum - Manhattan distance); other bits 0
-//	62     2    reserved (0)
+//	            optimum - Manhattan distance), bit 1 = both levels (version
+//	            3 only, with bit 0); other bits 0
+//	62     1    both levels: L_R, the residual levels (1..15); else 0
+//	63     1    reserved (0)
 //	64     128  counts[16]: entries holding v (v = 0..L), then zeros
 //	192    64*S the level files: gap (1), flags (1: bit 0 exact, bit 1
-//	            approximated), reserved (2), the file's own CRC-32C trailer
-//	            (4), its key count (8), its base name (48, NUL-padded)
+//	            approximated, bit 2 (version 3 only) a residual level file,
+//	            relative to the base), reserved (2), the file's own CRC-32C
+//	            trailer (4), its key count (8), its base name (48,
+//	            NUL-padded)
 //	then   96   only when residual: the base's digest (32) and spec (64,
 //	            NUL-padded), as the level files record it (keyset.Base)
+//	then   128  only with both levels: the residual counts[16]
 //	then   4*C  CRC-32C of each chunk of the table and filter (C = ceil((T+FL) / chunk))
 //	then   4    CRC-32C of every header byte before it
 //	zeros up to the table offset, then the table: entry x at bits
@@ -59,14 +65,25 @@ import (
 //
 // The digest of the table is the CRC-32C of the chunk CRCs (Header.Digest).
 //
+// Both levels (version 3, flags 3): a pattern's entry holds its gap level
+// (0..L, L = above gap 2L-2) in its low bits(L) bits and its residual
+// level (0..L_R) in the bits(L_R) bits above them, b = bits(L) + bits(L_R)
+// (at most 8), so that one read answers both bounds of a projection: the
+// Manhattan-gap one and the base's residual one (docs/gap-databases.md).
+// Counts are the gap levels', the residual counts follow the base record;
+// the filter is two nibbles a pattern of its f cells, FL = 16^f bytes:
+// nibble 2m the smallest gap level, 2m+1 the smallest residual level.
+//
 // The filter answers most questions of a search in cache: an entry is at
 // least its filter entry, so a question "entry at most j?" whose filter
 // entry exceeds j is answered "no" without the table.
 
 const (
-	magic    = "GAPDB\x00\x00\x00"
-	version  = 2
-	fixedLen = 192
+	magic   = "GAPDB\x00\x00\x00"
+	version = 2
+	// versionBoth is the version of a database of both levels.
+	versionBoth = 3
+	fixedLen    = 192
 	// MaxLevels bounds L: 4 bits an entry hold 0..15.
 	MaxLevels = 15
 	// MaxFilterCells bounds f: a filter of 6 cells is 8 MiB, in the last
@@ -77,6 +94,8 @@ const (
 	sourceLen      = 16 + nameLen
 	baseLen        = 32 + keyset.BaseSpecLen
 	flagResidual   = 1
+	flagBoth       = 2
+	countsLen      = 128
 	pageAlign      = 4096
 	tablePad       = 8
 	// chunkLog is the check chunk written: 64 MiB, so that two cores share
@@ -93,9 +112,12 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 type Source struct {
 	Gap           int
 	Exact, Approx bool
-	CRC           uint32 // the file's own CRC-32C trailer
-	Count         uint64
-	Name          string // base name, at most 48 bytes
+	// Res marks, in a database of both levels, a residual level file (the
+	// others are of the gap).
+	Res   bool
+	CRC   uint32 // the file's own CRC-32C trailer
+	Count uint64
+	Name  string // base name, at most 48 bytes
 }
 
 // Header describes a database.
@@ -118,7 +140,25 @@ type Header struct {
 	// Base is the heuristic h the levels are relative to (residual sets:
 	// optimum - h); zero for gap levels (h is Manhattan distance).
 	Base keyset.Base
+	// ResLevels is L_R in a database of both levels (Both): each entry
+	// holds the gap level (Levels, Counts) in its low GapBits bits and the
+	// residual level of Base (0..L_R, ResCounts) above them; Bits is their
+	// sum. 0 otherwise.
+	ResLevels int
+	ResCounts [16]uint64
 }
+
+// Both reports whether each entry holds the gap level and the residual
+// level of a pattern (version 3).
+func (h *Header) Both() bool { return h.ResLevels > 0 }
+
+// GapBits is the width of the entries' gap level (all of an entry but in a
+// database of both levels).
+func (h *Header) GapBits() int { return bitsFor(h.Levels) }
+
+// ResMaxGap is the largest residual level a database of both levels holds
+// (r <= 2(L_R-1)).
+func (h *Header) ResMaxGap() int { return 2 * (h.ResLevels - 1) }
 
 // MaxGap is 2N, the largest gap level the database holds.
 func (h *Header) MaxGap() int { return 2 * (h.Levels - 1) }
@@ -134,11 +174,13 @@ func (h *Header) Digest() uint32 {
 
 // Name is the database's short name: GapDB8_8 (gap <= 8 on 8 cells) for
 // the last cells, GapDB8_{0,1,4,5} for others; ResDB8_8 for residual
-// levels.
+// levels; BothDB8+4_8 for gap <= 8 and r <= 4 in one.
 func (h *Header) Name() string {
 	n := h.Rows * h.Cols
 	s := fmt.Sprintf("GapDB%d_", h.MaxGap())
-	if !h.Base.IsZero() {
+	if h.Both() {
+		s = fmt.Sprintf("BothDB%d+%d_", h.MaxGap(), h.ResMaxGap())
+	} else if !h.Base.IsZero() {
 		s = fmt.Sprintf("ResDB%d_", h.MaxGap())
 	}
 	if slices.Equal(h.Cells, lastCells(n, len(h.Cells))) {
@@ -179,16 +221,23 @@ func entries(n, k int) uint64 {
 // version is the version the header is written as: 1 without a filter, so
 // that databases without one stay readable by the programs before filters.
 func (h *Header) version() uint16 {
+	if h.Both() {
+		return versionBoth
+	}
 	if h.FilterCells == 0 {
 		return 1
 	}
 	return version
 }
 
-// filterLen is the filter's length for f cells.
-func filterLen(f int) uint64 {
+// filterLen is the filter's length for f cells: a nibble a pattern, two
+// with both levels.
+func filterLen(f int, both bool) uint64 {
 	if f == 0 {
 		return 0
+	}
+	if both {
+		return 1 << (4 * f)
 	}
 	return 1 << (4*f - 1)
 }
@@ -196,8 +245,10 @@ func filterLen(f int) uint64 {
 // DefaultFilterCells is the filter a database of k cells of an n-cell board
 // gets by default: 6 cells where the table is over 64 MiB (8 MiB beside
 // it), none where the table is small enough to sit in cache itself.
-func DefaultFilterCells(n, k, levels int) int {
-	if k <= MaxFilterCells || entries(n, k)*uint64(bitsFor(levels))/8 <= 64<<20 {
+func DefaultFilterCells(n, k, levels int) int { return defaultFilterCells(n, k, bitsFor(levels)) }
+
+func defaultFilterCells(n, k, bits int) int {
+	if k <= MaxFilterCells || entries(n, k)*uint64(bits)/8 <= 64<<20 {
 		return 0
 	}
 	return MaxFilterCells
@@ -211,10 +262,14 @@ func (h *Header) headerLen() int {
 	return fixedLen + sourceLen*len(h.Sources) + h.baseLen() + 4*len(h.ChunkCRCs) + 4
 }
 
-// baseLen is the length of the base record (0 for gap levels).
+// baseLen is the length of the base record (0 for gap levels) and the
+// residual counts (both levels).
 func (h *Header) baseLen() int {
 	if h.Base.IsZero() {
 		return 0
+	}
+	if h.Both() {
+		return baseLen + countsLen
 	}
 	return baseLen
 }
@@ -247,10 +302,19 @@ func (h *Header) layout() error {
 		return err
 	}
 	h.Bits = bitsFor(h.Levels)
+	if h.ResLevels != 0 {
+		if h.ResLevels < 1 || h.ResLevels > MaxLevels {
+			return fmt.Errorf("%d residual levels: want 1..%d (r <= 0..%d)", h.ResLevels, MaxLevels, 2*MaxLevels-2)
+		}
+		if h.Base.IsZero() {
+			return errors.New("both levels without a base: the residual levels are of a base heuristic")
+		}
+		h.Bits += bitsFor(h.ResLevels)
+	}
 	h.ChunkLog = chunkLog
 	h.Entries = entries(n, len(h.Cells))
 	h.TableLen = (h.Entries*uint64(h.Bits)+7)/8 + tablePad
-	h.FilterLen = filterLen(h.FilterCells)
+	h.FilterLen = filterLen(h.FilterCells, h.Both())
 	chunks := int((h.TableLen + h.FilterLen + 1<<chunkLog - 1) >> chunkLog)
 	if len(h.ChunkCRCs) != chunks {
 		h.ChunkCRCs = make([]uint32, chunks)
@@ -276,6 +340,10 @@ func (h *Header) encode() []byte {
 	if !h.Base.IsZero() {
 		b[61] = flagResidual
 	}
+	if h.Both() {
+		b[61] |= flagBoth
+		b[62] = byte(h.ResLevels)
+	}
 	for v, c := range h.Counts {
 		binary.LittleEndian.PutUint64(b[64+8*v:], c)
 	}
@@ -288,6 +356,9 @@ func (h *Header) encode() []byte {
 		if s.Approx {
 			b[o+1] |= 2
 		}
+		if s.Res {
+			b[o+1] |= 4
+		}
 		binary.LittleEndian.PutUint32(b[o+4:], s.CRC)
 		binary.LittleEndian.PutUint64(b[o+8:], s.Count)
 		copy(b[o+16:o+sourceLen], s.Name)
@@ -297,6 +368,12 @@ func (h *Header) encode() []byte {
 		copy(b[o:], h.Base.Digest[:])
 		copy(b[o+32:o+baseLen], h.Base.Spec)
 		o += baseLen
+	}
+	if h.Both() {
+		for v, c := range h.ResCounts {
+			binary.LittleEndian.PutUint64(b[o+8*v:], c)
+		}
+		o += countsLen
 	}
 	for _, c := range h.ChunkCRCs {
 		binary.LittleEndian.PutUint32(b[o:], c)
@@ -321,11 +398,15 @@ func HeaderLen(b []byte) (int, error) {
 		return 0, fmt.Errorf("%w: wrong magic (not a gapset gap database)", ErrFormat)
 	}
 	v := binary.LittleEndian.Uint16(b[8:])
-	if v != 1 && v != version {
-		return 0, fmt.Errorf("%w: version %d, this program reads versions 1 and %d", ErrFormat, v, version)
+	if v != 1 && v != version && v != versionBoth {
+		return 0, fmt.Errorf("%w: version %d, this program reads versions 1 to %d", ErrFormat, v, versionBoth)
+	}
+	both := v == versionBoth
+	if both != (b[61]&flagBoth != 0) || both && b[61]&flagResidual == 0 {
+		return 0, fmt.Errorf("%w: flags %#x in a version %d file (both levels: version %d, flags 3)", ErrFormat, b[61], v, versionBoth)
 	}
 	fc := int(b[60])
-	if fc > MaxFilterCells || (v == version) != (fc > 0) {
+	if fc > MaxFilterCells || !both && (v == version) != (fc > 0) {
 		return 0, fmt.Errorf("%w: a filter of %d cells in a version %d file", ErrFormat, fc, v)
 	}
 	f := binary.LittleEndian.Uint32(b[56:])
@@ -337,10 +418,13 @@ func HeaderLen(b []byte) (int, error) {
 	if lg < 20 || lg > 30 || tl > 1<<44 {
 		return 0, fmt.Errorf("%w: chunk 2^%d, table of %d bytes", ErrFormat, lg, tl)
 	}
-	chunks := (tl + filterLen(fc) + 1<<lg - 1) >> lg
+	chunks := (tl + filterLen(fc, both) + 1<<lg - 1) >> lg
 	base := 0
 	if b[61]&flagResidual != 0 {
 		base = baseLen
+	}
+	if both {
+		base += countsLen
 	}
 	return fixedLen + sourceLen*int(f) + base + 4*int(chunks) + 4, nil
 }
@@ -370,8 +454,19 @@ func DecodeHeader(b []byte) (Header, error) {
 			return Header{}, fmt.Errorf("%w: bytes after the cells are not zero", ErrFormat)
 		}
 	}
-	if b[61]&^flagResidual != 0 || b[62] != 0 || b[63] != 0 {
+	both := b[61]&flagBoth != 0 // HeaderLen checked it against the version
+	if b[61]&^(flagResidual|flagBoth) != 0 || !both && b[62] != 0 || b[63] != 0 {
 		return Header{}, fmt.Errorf("%w: reserved header bytes are not zero", ErrFormat)
+	}
+	if both {
+		h.ResLevels = int(b[62])
+		if h.ResLevels == 0 {
+			return Header{}, fmt.Errorf("%w: both levels, but no residual level", ErrFormat)
+		}
+	}
+	srcFlags := byte(3)
+	if both {
+		srcFlags = 7
 	}
 	o := fixedLen
 	for i := uint32(0); i < binary.LittleEndian.Uint32(b[56:]); i++ {
@@ -382,10 +477,10 @@ func DecodeHeader(b []byte) (Header, error) {
 			}
 			name = name[:j]
 		}
-		if b[o+1]&^3 != 0 || b[o+2] != 0 || b[o+3] != 0 {
+		if b[o+1]&^srcFlags != 0 || b[o+2] != 0 || b[o+3] != 0 {
 			return Header{}, fmt.Errorf("%w: reserved bytes of a level file are not zero", ErrFormat)
 		}
-		h.Sources = append(h.Sources, Source{Gap: int(b[o]), Exact: b[o+1]&1 != 0, Approx: b[o+1]&2 != 0,
+		h.Sources = append(h.Sources, Source{Gap: int(b[o]), Exact: b[o+1]&1 != 0, Approx: b[o+1]&2 != 0, Res: b[o+1]&4 != 0,
 			CRC: binary.LittleEndian.Uint32(b[o+4:]), Count: binary.LittleEndian.Uint64(b[o+8:]), Name: string(name)})
 		o += sourceLen
 	}
@@ -404,6 +499,12 @@ func DecodeHeader(b []byte) (Header, error) {
 		}
 		o += baseLen
 	}
+	if both {
+		for v := range h.ResCounts {
+			h.ResCounts[v] = binary.LittleEndian.Uint64(b[o+8*v:])
+		}
+		o += countsLen
+	}
 	for ; o < hl-4; o += 4 {
 		h.ChunkCRCs = append(h.ChunkCRCs, binary.LittleEndian.Uint32(b[o:]))
 	}
@@ -420,19 +521,60 @@ func DecodeHeader(b []byte) (Header, error) {
 	if h.Bits != want.Bits || h.ChunkLog != want.ChunkLog || h.Entries != want.Entries || h.TableLen != want.TableLen || h.TableOff != want.TableOff {
 		return Header{}, fmt.Errorf("%w: sizes do not match the board, cells and levels", ErrFormat)
 	}
-	var sum uint64
 	for v := range h.Counts {
 		h.Counts[v] = binary.LittleEndian.Uint64(b[64+8*v:])
-		if v > h.Levels && h.Counts[v] != 0 {
-			return Header{}, fmt.Errorf("%w: a count of level %d, above the %d levels", ErrFormat, v, h.Levels)
-		}
-		sum += h.Counts[v]
-		if sum < h.Counts[v] || sum > h.Entries {
-			return Header{}, fmt.Errorf("%w: counts exceed the %d entries", ErrFormat, h.Entries)
-		}
 	}
-	if sum != h.Entries {
-		return Header{}, fmt.Errorf("%w: counts of %d entries, not %d", ErrFormat, sum, h.Entries)
+	if err := checkCounts(&h.Counts, h.Levels, h.Entries); err != nil {
+		return Header{}, err
+	}
+	if both {
+		if err := checkCounts(&h.ResCounts, h.ResLevels, h.Entries); err != nil {
+			return Header{}, fmt.Errorf("%w (the residual levels)", err)
+		}
+		if err := checkBothSources(&h); err != nil {
+			return Header{}, err
+		}
 	}
 	return h, nil
+}
+
+// checkBothSources checks the level files a database of both levels names
+// (if any) against its levels: gaps 0, 2, ..., 2(L-1) of each kind once.
+func checkBothSources(h *Header) error {
+	if len(h.Sources) == 0 {
+		return nil
+	}
+	seen := map[[2]int]bool{}
+	for _, s := range h.Sources {
+		kind, levels := 0, h.Levels
+		if s.Res {
+			kind, levels = 1, h.ResLevels
+		}
+		if s.Gap%2 != 0 || s.Gap/2 >= levels || seen[[2]int{kind, s.Gap}] {
+			return fmt.Errorf("%w: the level files named (%s, residual %v) are not one of each level of %d gap and %d residual levels", ErrFormat, s.Name, s.Res, h.Levels, h.ResLevels)
+		}
+		seen[[2]int{kind, s.Gap}] = true
+	}
+	if len(seen) != h.Levels+h.ResLevels {
+		return fmt.Errorf("%w: %d level files named, for %d gap and %d residual levels", ErrFormat, len(seen), h.Levels, h.ResLevels)
+	}
+	return nil
+}
+
+// checkCounts checks counts of the values 0..levels against the entries.
+func checkCounts(counts *[16]uint64, levels int, entries uint64) error {
+	var sum uint64
+	for v, c := range counts {
+		if v > levels && c != 0 {
+			return fmt.Errorf("%w: a count of level %d, above the %d levels", ErrFormat, v, levels)
+		}
+		sum += c
+		if sum < c || sum > entries {
+			return fmt.Errorf("%w: counts exceed the %d entries", ErrFormat, entries)
+		}
+	}
+	if sum != entries {
+		return fmt.Errorf("%w: counts of %d entries, not %d", ErrFormat, sum, entries)
+	}
+	return nil
 }

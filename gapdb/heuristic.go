@@ -116,6 +116,9 @@ func (h Heuristic) Check() error {
 // NewEvaluator implements ida.Heuristic.
 func (h Heuristic) NewEvaluator(rows, cols int) (ida.Evaluator, error) {
 	for _, d := range h.DBs {
+		if d.Both() {
+			return nil, fmt.Errorf("%s: %s holds both levels in one entry: the combined heuristic (gapdb.Both) reads it", d.Path, d.Name())
+		}
 		if !d.Base.IsZero() {
 			return nil, fmt.Errorf("%s: %s holds residual levels of the base %s, not gap levels: Manhattan distance plus them is not the bound they prove (the residual heuristic adds them to the base)", d.Path, d.Name(), d.Base)
 		}

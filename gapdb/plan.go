@@ -60,8 +60,12 @@ func (p *Plan) Fits(avail uint64, free int64, dir string) error {
 // Built is the line gapset gapdb prints for the database written at path
 // in took.
 func (h Header) Built(path string, took time.Duration) string {
-	return fmt.Sprintf("%s levels=%d bits=%d entries=%d filter_cells=%d bytes=%d digest=%08x build=%.1fs -> %s",
-		h.Name(), h.Levels, h.Bits, h.Entries, h.FilterCells, h.TableOff+h.TableLen+h.FilterLen, h.Digest(), took.Seconds(), path)
+	levels := fmt.Sprint(h.Levels)
+	if h.Both() {
+		levels = fmt.Sprintf("%d res_levels=%d", h.Levels, h.ResLevels)
+	}
+	return fmt.Sprintf("%s levels=%s bits=%d entries=%d filter_cells=%d bytes=%d digest=%08x build=%.1fs -> %s",
+		h.Name(), levels, h.Bits, h.Entries, h.FilterCells, h.TableOff+h.TableLen+h.FilterLen, h.Digest(), took.Seconds(), path)
 }
 
 // ErrInput marks the level files a build refuses: ErrLevels, ErrFilter, a

@@ -272,6 +272,11 @@ func FuzzDecodeHeader(f *testing.F) {
 	f.Add(h.encode(), false)
 	f.Add(h.encode(), true)
 	f.Add([]byte(magic), true)
+	both := Header{Rows: 3, Cols: 3, Cells: []int{3, 4, 5, 6, 7, 8}, Levels: 3, ResLevels: 2, FilterCells: 2, Base: testBase,
+		Sources: []Source{{Gap: 0, Name: "Gap0_6.keys"}, {Gap: 0, Res: true, Name: "Res0_6.keys"}, {Gap: 2, Res: true}, {Gap: 2}, {Gap: 4}}}
+	require.NoError(f, both.layout())
+	both.Counts[0], both.ResCounts[1] = both.Entries, both.Entries
+	f.Add(both.encode(), true)
 	f.Fuzz(func(t *testing.T, b []byte, fixCRC bool) {
 		// fixCRC: past the CRC, to the checks of the fields
 		if hl, err := HeaderLen(b); fixCRC && err == nil && hl <= len(b) {

@@ -53,6 +53,9 @@ func (h Residual) NewEvaluator(rows, cols int) (ida.Evaluator, error) {
 		return nil, errors.New("residual heuristic of Manhattan distance: the gap databases' heuristic is that one")
 	}
 	for _, d := range h.DBs {
+		if d.Both() {
+			return nil, fmt.Errorf("%s: %s holds both levels in one entry: the combined heuristic (gapdb.Both) reads it", d.Path, d.Name())
+		}
 		if d.Base != h.BaseID {
 			return nil, fmt.Errorf("%s: %s holds the levels of %s, not of the base %s", d.Path, d.Name(), d.Base, h.BaseID)
 		}

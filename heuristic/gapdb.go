@@ -79,9 +79,13 @@ func (r *Resolver) gapDBHeuristic(maxGap, cells, filter int, transpose bool) (ga
 	}
 	var names []string
 	top := -1
-	residual := 0
+	residual, both := 0, 0
 	for _, d := range dbs {
 		if cells != 0 && len(d.Cells) != cells {
+			continue
+		}
+		if d.Both() { // both levels in one entry are both's
+			both++
 			continue
 		}
 		if !d.Base.IsZero() { // residual levels are the residual heuristic's
@@ -93,8 +97,15 @@ func (r *Resolver) gapDBHeuristic(maxGap, cells, filter int, transpose bool) (ga
 		names = append(names, d.Name())
 	}
 	if len(h.DBs) == 0 {
+		var other []string
 		if residual > 0 {
-			return gapdb.Heuristic{}, fmt.Errorf("no gap database on %d cells given (--gapdb: %d of residual levels, which resG reads)", cells, residual)
+			other = append(other, fmt.Sprintf("%d of residual levels, which resG reads", residual))
+		}
+		if both > 0 {
+			other = append(other, fmt.Sprintf("%d of both levels, which both reads", both))
+		}
+		if other != nil {
+			return gapdb.Heuristic{}, fmt.Errorf("no gap database on %d cells given (--gapdb: %s)", cells, strings.Join(other, "; "))
 		}
 		return gapdb.Heuristic{}, fmt.Errorf("no gap database on %d cells given (--gapdb)", cells)
 	}
@@ -157,7 +168,7 @@ func (r *Resolver) residualHeuristic(maxGap, cells int, transpose bool) (gapdb.R
 	var names []string
 	top := -1
 	for _, d := range dbs {
-		if cells != 0 && len(d.Cells) != cells || d.Base.IsZero() {
+		if cells != 0 && len(d.Cells) != cells || d.Base.IsZero() || d.Both() {
 			continue
 		}
 		if len(h.DBs) > 0 && d.Base != h.BaseID {

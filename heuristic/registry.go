@@ -56,6 +56,7 @@ func Entries() []Entry {
 	es = append(es, gapEntries()...)
 	es = append(es, combinedEntries()...)
 	es = append(es, residualEntries()...)
+	es = append(es, bothEntries()...)
 	return es
 }
 

@@ -18,7 +18,7 @@ func gapdbCommand(e *env) *cli.Command {
 		Usage:       "write a gap database (the smallest gap level of every pattern) from the level files of one projection",
 		Description: help("gapdb"),
 		Flags: []cli.Flag{
-			&cli.StringSliceFlag{Name: "keys", Usage: "key-set `FILE` of one level (Gap0_K, Gap2_K, Gap4_Ka, ...); repeat, one a level, any order", Action: cmdline.InputsFlag("--keys")},
+			&cli.StringSliceFlag{Name: "keys", Usage: "key-set `FILE` of one level (Gap0_K, Gap2_K, Gap4_Ka, ...; Res0_K ...: residual levels); repeat, one a level, any order", Action: cmdline.InputsFlag("--keys")},
 			&cli.StringFlag{Name: "out", Usage: "output gap database `FILE` (required)"},
 			&cli.IntFlag{Name: "filter-cells", Value: -1, DefaultText: "6 where the table is over 64 MiB, else none", Usage: "`F`: a filter of the projection's last F cells (0: none, at most 6, fewer than K)"},
 			quietFlag(),

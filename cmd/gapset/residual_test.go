@@ -3,6 +3,7 @@ package main
 import (
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gapset/gapset/encode"
@@ -53,6 +54,58 @@ func TestResidualChain(t *testing.T) {
 		assert.Equal(t, 2, code, "%v: %s", args, errs)
 		assert.Contains(t, errs, "a residual set", "%v", args)
 	}
+}
+
+// Residual and gap level files of the same cells given to gapset gapdb
+// together make a database of both levels: report and verify know it,
+// solve with both and bothr finds the BFS length; a build of two key sets
+// of other cells and a search with another base's tables (none in --pdb)
+// are refused with one line and exit status 2.
+func TestBothChain(t *testing.T) {
+	dir, pdbDir := t.TempDir(), t.TempDir()
+	code, _, errs := runCmd(t, "", "pdb", "build", "-q", "--blank", "--partition", "4-4", "--rows", "3", "--cols", "3", "--out", pdbDir)
+	require.Equal(t, 0, code, errs)
+	var files []string
+	for _, g := range []string{"0", "2", "4"} {
+		code, _, errs := runCmd(t, "", "enumerate", "-q", "--rows", "3", "--cols", "3", "--gap", g, "--cells", "6", "--out-dir", dir)
+		require.Equal(t, 0, code, errs)
+		files = append(files, filepath.Join(dir, "Gap"+g+"_6.keys"))
+	}
+	for _, g := range []string{"0", "2"} {
+		code, _, errs := runCmd(t, "", "enumerate", "-q", "--rows", "3", "--cols", "3", "--gap", g, "--cells", "6", "--base", "pdbbr:4-4", "--pdb", pdbDir, "--out-dir", dir)
+		require.Equal(t, 0, code, errs)
+		files = append(files, filepath.Join(dir, "Res"+g+"_6.keys"))
+	}
+	db := filepath.Join(dir, "both.gapdb")
+	code, out, errs := runCmd(t, "", append([]string{"gapdb", "-q", "--out", db}, prefixEach("--keys", files)...)...)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "BothDB4+2_6 levels=3 res_levels=2 ")
+	code, out, errs = runCmd(t, "", "report", db)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "gap <= 4 and r <= 2 (base pdbbr:4-4)")
+	code, out, errs = runCmd(t, "", "verify", db)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "equal to the table its level files build")
+
+	truth := encode.Distances(3, 3)
+	bd, err := encode.Parse("8 7 6 5 4 3 2 1 0", 3, 3)
+	require.NoError(t, err)
+	for _, spec := range []string{"both:6", "bothr:6"} {
+		code, out, errs = runCmd(t, "", "solve", "--rows", "3", "--cols", "3", "-H", spec, "--gapdb", db, "--pdb", pdbDir, "--format", "csv", bd.String())
+		require.Equal(t, 0, code, errs)
+		assert.Contains(t, out, ","+strconv.Itoa(truth[bd.Key()])+",", spec)
+	}
+
+	code, _, errs = runCmd(t, "", "solve", "--rows", "3", "--cols", "3", "-H", "both:6", "--gapdb", db, "--pdb", t.TempDir(), bd.String())
+	assert.Equal(t, 2, code, errs)
+	assert.Equal(t, 1, strings.Count(errs, "\n"), errs)
+	code, _, errs = runCmd(t, "", "enumerate", "-q", "--rows", "3", "--cols", "3", "--gap", "0", "--cells", "5", "--base", "pdbbr:4-4", "--pdb", pdbDir, "--out-dir", dir)
+	require.Equal(t, 0, code, errs)
+	other := append(files[:3:3], filepath.Join(dir, "Res0_5.keys"))
+	code, _, errs = runCmd(t, "", append([]string{"gapdb", "-q", "--out", filepath.Join(dir, "x.gapdb")}, prefixEach("--keys", other)...)...)
+	assert.Equal(t, 2, code, errs)
+	assert.Contains(t, errs, "one database holds the levels of one projection")
+	assert.Equal(t, 1, strings.Count(errs, "\n"), errs)
 }
 
 // Bad bases are bad input: unknown, minimised over the blank, transposed
