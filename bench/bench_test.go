@@ -17,8 +17,8 @@ import (
 	"github.com/gapset/gapset/encode"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/ida"
-	"github.com/gapset/gapset/memset"
 	"github.com/gapset/gapset/internal/atomicfile"
+	"github.com/gapset/gapset/memset"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
