@@ -135,14 +135,22 @@ func TestBothDatabaseHoldsBothLevels(t *testing.T) {
 }
 
 // A build of both levels is refused (ErrLevels) when the two key sets are
-// of other cells, when residual files are of two bases, and when a level
-// of either kind is missing or repeated.
+// of other cells, when residual files are of two bases, when a level of
+// either kind is missing or repeated, and when either kind has more levels
+// than an entry's field holds.
 func TestBothBuildRefusals(t *testing.T) {
 	dir := t.TempDir()
 	gaps, res := bothFiles(t, dir, encode.LastCells(9, 6))
 	other := t.TempDir()
 	_, resOther := bothFiles(t, other, encode.CellSetOf([]int{0, 1, 2, 3, 4, 5}))
 	twoBases := levelFile(t, t.TempDir(), encode.LastCells(9, 6), keyset.Base{Spec: "pdbb:3-5", Digest: [32]byte{8}}, 2, truth3x3().levels[2])
+	// 16 levels of a kind (r <= 0..30, gap <= 0..30): one more than an
+	// entry's field holds (before: exit 1, an internal error)
+	var res16, gaps16 []string
+	for g := 0; g <= 30; g += 2 {
+		res16 = append(res16, levelFile(t, t.TempDir(), encode.LastCells(9, 6), testBase, g, truth3x3().levels[0]))
+		gaps16 = append(gaps16, levelFile(t, t.TempDir(), encode.LastCells(9, 6), keyset.Base{}, g, truth3x3().levels[0]))
+	}
 	for _, c := range []struct {
 		paths []string
 		msg   string
@@ -152,6 +160,9 @@ func TestBothBuildRefusals(t *testing.T) {
 		{append(slices.Clone(gaps), res[1]), "no level file of r 0"},
 		{append(gaps[1:], res...), "no level file of gap 0"},
 		{append(slices.Clone(gaps), res[0], res[0]), "both of r 0"},
+		{append(slices.Clone(gaps), res16...), "16 residual levels"},
+		{res16, "16 levels"},
+		{append(slices.Clone(res), gaps16...), "16 levels"},
 	} {
 		_, err := PlanKeyFiles(c.paths, -1)
 		assert.ErrorIs(t, err, ErrLevels, c.msg)

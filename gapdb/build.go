@@ -290,8 +290,8 @@ func PlanKeyFiles(paths []string, filter int) (*Plan, error) {
 		return nil, fmt.Errorf("%w: a filter of %d cells for a projection of %d: want fewer cells than the projection's", ErrFilter, filter, len(cells))
 	}
 	pl.Header.FilterCells = filter
-	if err := pl.Header.layout(); err != nil {
-		return nil, err
+	if err := pl.Header.layout(); err != nil { // more levels of a kind than an entry's field holds
+		return nil, fmt.Errorf("%w: %v", ErrLevels, err)
 	}
 	pl.Header.Sources = nil
 	if pl.Header.TableLen > MaxTableBytes {

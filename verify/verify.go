@@ -39,7 +39,8 @@ var ErrFailed = errors.New("verification failed")
 //   - gap databases: the load's checks (header, length, chunk CRCs), every
 //     entry counted against the header's counts, and the table built again
 //     from the level files it names when they are found beside it (same
-//     names and CRCs) and compared byte for byte;
+//     names and CRCs) and compared byte for byte, its header's board,
+//     cells, levels and base with theirs;
 //   - pattern databases (blank-aware ones too): the group and kind its
 //     file name says (as a load requires), checksum, the load-time checks,
 //     and the whole table built again and compared byte for byte.
@@ -328,6 +329,11 @@ func verifyGapDB(ctx context.Context, path string) (string, error) {
 	b, err := gapdb.FromKeyFiles(ctx, files, d.FilterCells, nil)
 	if err != nil {
 		return "", err
+	}
+	// The same table bytes under another base, cells or levels are another
+	// bound: a load cannot check the base record, so it is checked here.
+	if w := b.Header(); w.Rows != d.Rows || w.Cols != d.Cols || !slices.Equal(w.Cells, d.Cells) || w.Levels != d.Levels || w.ResLevels != d.ResLevels || w.Base != d.Base {
+		return "", fmt.Errorf("%w: %s: its header records %s (%s), its level files build %s (%s)", ErrFailed, path, d.Name(), d.Base, w.Name(), w.Base)
 	}
 	if !bytes.Equal(b.Table(), d.Table()) {
 		return "", fmt.Errorf("%w: %s: the table differs from the one its level files build", ErrFailed, path)

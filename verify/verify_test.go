@@ -3,7 +3,9 @@ package verify
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/gapset/gapset/bdd"
 	"github.com/gapset/gapset/encode"
+	"github.com/gapset/gapset/gapdb"
 	"github.com/gapset/gapset/gapset"
 	"github.com/gapset/gapset/keyset"
 	"github.com/gapset/gapset/pdb"
@@ -336,4 +339,52 @@ func TestMappedAgainstKeys(t *testing.T) {
 	assert.ErrorIs(t, err, bdd.ErrMapped)
 	_, err = BDDKeys(ctx, bad, keysPath, nil)
 	assert.ErrorIs(t, err, ErrFailed)
+}
+
+// A database whose header records what its level files do not build is
+// refused though its table is theirs byte for byte: a database of both
+// levels whose base record names another base's tables (its CRC made
+// again) passed verify, and solve with that base's tables then printed
+// lengths two moves too long (the residual levels of one base added to
+// another). The header as built passes.
+func TestFileGapDBHeaderAgainstLevelFiles(t *testing.T) {
+	sets, err := gapset.LevelSets(context.Background(), 3, 3, 2, []int{6}, nil)
+	require.NoError(t, err)
+	base := keyset.Base{Spec: "pdbbr:4-4", Digest: [32]byte{4, 4}}
+	dir := t.TempDir()
+	var files []string
+	for _, b := range []keyset.Base{{}, base} {
+		for i, keys := range sets[6] {
+			h := keyset.Header{Rows: 3, Cols: 3, Cells: 6, Gap: 2 * i, Base: b}
+			p := filepath.Join(dir, h.Name()+".keys")
+			require.NoError(t, keyset.WriteFile(p, h, keys))
+			files = append(files, p)
+		}
+	}
+	bld, err := gapdb.FromKeyFiles(context.Background(), files, 2, nil)
+	require.NoError(t, err)
+	path := filepath.Join(dir, "both.gapdb")
+	require.NoError(t, bld.Write(context.Background(), path))
+	msg, err := File(context.Background(), path, 1)
+	require.NoError(t, err)
+	assert.Contains(t, msg, "equal to the table its level files build")
+
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	hl, err := gapdb.HeaderLen(raw)
+	require.NoError(t, err)
+	at := bytes.Index(raw[:hl], []byte(base.Spec))
+	require.Positive(t, at)
+	forged := slices.Clone(raw)
+	copy(forged[at-32:], []byte{3, 5})
+	copy(forged[at:], "pdbbr:3-5")
+	binary.LittleEndian.PutUint32(forged[hl-4:], crc32.Checksum(forged[:hl-4], crc32.MakeTable(crc32.Castagnoli)))
+	require.NoError(t, os.WriteFile(path, forged, 0o644))
+	d, err := gapdb.Open(path) // a load cannot tell
+	require.NoError(t, err)
+	assert.Equal(t, "pdbbr:3-5", d.Base.Spec)
+	d.Close()
+	_, err = File(context.Background(), path, 1)
+	assert.ErrorIs(t, err, ErrFailed)
+	assert.ErrorContains(t, err, "pdbbr:4-4")
 }
