@@ -111,6 +111,7 @@ func (h Both) NewEvaluator(rows, cols int) (ida.Evaluator, error) {
 		return nil, err
 	}
 	e := &bothEval{g: g, tr: tr, resLevels: uint16(h.ResLevels), topG: 2 * h.Levels, topR: 2 * h.ResLevels, prefetch: !h.NoPrefetch && !h.NoSkip}
+	e.pf, _ = tr.(ida.TrackerPrefetcher)
 	for _, d := range h.DBs {
 		f := bothTable{rshift: uint(d.GapBits()), rmask: d.rmask, mostG: uint16(d.Levels), mostR: uint16(d.ResLevels)}
 		if !h.NoFilter && d.filter != nil {
@@ -139,6 +140,9 @@ type bothEval struct {
 	topG      int // 2 N_G + 2: a gap question is asked when need - M < topG
 	topR      int
 	prefetch  bool
+	// pf is the base's prefetch (a pattern database's tracker): the
+	// children's entries of its tables, asked for with the levels'.
+	pf ida.TrackerPrefetcher
 
 	cutMD, cutBase int64
 }
@@ -252,13 +256,17 @@ func (e *bothEval) Push(p *ida.Position, tile uint8, from, to int, need int) int
 	return max(m, b)
 }
 
-// Prefetch implements ida.Prefetcher: the cache lines of the entries of
-// every child that Manhattan distance does not cut (whether its base cuts
-// it is not known before its push), so that their misses are in flight
-// at once. The ranks stay in g's memo, where Push finds them.
+// Prefetch implements ida.Prefetcher: the base's entries of every child
+// (when the base prefetches) and the cache lines of the entries of every
+// child that Manhattan distance does not cut (whether its base cuts it is
+// not known before its push), so that their misses are in flight at once. The ranks stay in g's memo, where Push finds them.
 func (e *bothEval) Prefetch(p *ida.Position, cells []uint8, need int) {
 	if !e.prefetch {
 		return
+	}
+	if e.pf != nil {
+		// every child: Move reads the rank changes it keeps for each cell
+		e.pf.Prefetch(p, cells)
 	}
 	g := e.g
 	key, rkey, blank := g.key, g.rkey, p.Blank

@@ -68,7 +68,25 @@ func (h Residual) NewEvaluator(rows, cols int) (ida.Evaluator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &residualEval{g: g, tr: tr}, nil
+	e := &residualEval{g: g, tr: tr}
+	if pf, ok := tr.(ida.TrackerPrefetcher); ok && !h.NoSkip {
+		return &residualPrefetch{e, pf}, nil
+	}
+	return e, nil
+}
+
+// residualPrefetch is residualEval over a base that prefetches (a pattern
+// database's tracker): before a node's children are pushed, the base's
+// entries of all of them are asked for at once (ida.Prefetcher).
+type residualPrefetch struct {
+	*residualEval
+	pf ida.TrackerPrefetcher
+}
+
+// Prefetch implements ida.Prefetcher, for every child: Move reads the rank
+// changes the tracker keeps for each cell.
+func (e *residualPrefetch) Prefetch(p *ida.Position, cells []uint8, _ int) {
+	e.pf.Prefetch(p, cells)
 }
 
 // residualEval keeps the board's key in g (a gap-database evaluator whose

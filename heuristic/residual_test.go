@@ -269,3 +269,54 @@ type unmeasured struct{}
 func (unmeasured) H(uint64) int    { return 0 }
 func (unmeasured) ID() keyset.Base { return keyset.Base{Spec: "unmeasured", Digest: [32]byte{1}} }
 func (unmeasured) Symmetric() bool { return true }
+
+// hidePrefetch offers its base's tracker without the tracker's prefetch.
+type hidePrefetch struct{ ida.TrackerMaker }
+
+type plainTracker struct{ ida.Tracker }
+
+func (h hidePrefetch) NewTracker(rows, cols int) (ida.Tracker, error) {
+	tr, err := h.TrackerMaker.NewTracker(rows, cols)
+	return plainTracker{tr}, err
+}
+
+// The residual and both-levels heuristics ask a prefetching base (a
+// pattern database's tracker) for their children's entries before the
+// children are pushed; that changes where the misses fall, not one node:
+// the same nodes expanded and generated as without it, on every 2x4 board.
+func TestResidualBasePrefetchKeepsNodes(t *testing.T) {
+	const rows, cols, maxGap = 2, 4, 4
+	dir := blankDir(t, "1-4/5-7", rows, cols)
+	b, err := New(Options{Rows: rows, Cols: cols, PDBDir: dir}).Base("pdbb:1-4/5-7")
+	require.NoError(t, err)
+	res, gaps := residualDBs(t, b, rows, cols, maxGap, []int{5})
+	r := New(Options{Rows: rows, Cols: cols, GapDBs: append(res, gaps...), PDBDir: dir})
+	h, err := r.Resolve(fmt.Sprintf("res%d:5", maxGap))
+	require.NoError(t, err)
+	withPF, ok := h.(gapdb.Residual)
+	require.True(t, ok, "%T", h)
+	withoutPF := withPF
+	withoutPF.Base = hidePrefetch{withPF.Base}
+	ev, err := withPF.NewEvaluator(rows, cols)
+	require.NoError(t, err)
+	_, prefetches := ev.(ida.Prefetcher)
+	require.True(t, prefetches, "the residual heuristic over a pattern database prefetches its entries")
+	ev, err = withoutPF.NewEvaluator(rows, cols)
+	require.NoError(t, err)
+	_, prefetches = ev.(ida.Prefetcher)
+	require.False(t, prefetches)
+	n := 0
+	for k := range encode.Distances(rows, cols) {
+		bd, err := encode.FromKey(k, rows, cols)
+		require.NoError(t, err)
+		a, err := ida.Solve(bd, withPF, ida.Options{})
+		require.NoError(t, err)
+		c, err := ida.Solve(bd, withoutPF, ida.Options{})
+		require.NoError(t, err)
+		require.Equal(t, c.Length, a.Length, "%s", bd)
+		require.Equal(t, c.Expanded, a.Expanded, "%s", bd)
+		require.Equal(t, c.Generated, a.Generated, "%s", bd)
+		n++
+	}
+	assert.Equal(t, 20160, n, "every 2x4 board")
+}
