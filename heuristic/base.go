@@ -48,7 +48,7 @@ func (r *Resolver) Base(spec string) (Base, error) {
 	}
 	h, err := r.Resolve(spec)
 	if err != nil {
-		return Base{}, fmt.Errorf("%w: %s: %w (a base is md, or blank-aware databases: pdbb:PARTITION, pdbbr:PARTITION, pdb78b)", ErrBase, quote(spec), err)
+		return Base{}, fmt.Errorf("%w: %s: %w (a base is md, wd, or blank-aware databases: pdbb:PARTITION, pdbbr:PARTITION, pdb78b)", ErrBase, quote(spec), err)
 	}
 	if err := pdb.UnitStep(h); err != nil {
 		return Base{}, fmt.Errorf("%w: %s: %w", ErrBase, quote(spec), err)
@@ -56,6 +56,12 @@ func (r *Resolver) Base(spec string) (Base, error) {
 	switch x := h.(type) {
 	case ida.Manhattan:
 		return r.Base("md")
+	case ida.WalkingDistance:
+		if _, err := x.NewTracker(rows, cols); err != nil {
+			return Base{}, fmt.Errorf("%w: %s: %w", ErrBase, quote(spec), err)
+		}
+		id := keyset.Base{Spec: "wd", Digest: sha256.Sum256(fmt.Appendf(nil, "walking distance %dx%d", rows, cols))}
+		return Base{Base: wdBase{rows: rows, cols: cols, id: id}, Heuristic: x}, nil
 	case *pdb.Heuristic:
 		look, err := x.DBs.NewLookup(x.Transpose)
 		if err != nil {
@@ -64,7 +70,7 @@ func (r *Resolver) Base(spec string) (Base, error) {
 		id := keyset.Base{Spec: spec, Digest: blankDigest(x.DBs, x.Transpose)}
 		return Base{Base: lookupBase{look: look, id: id, symmetric: x.Transpose}, Heuristic: x}, nil
 	}
-	return Base{}, fmt.Errorf("%w: %s changes by one a move, but is not a base the enumerator computes: use md or blank-aware databases (pdbb:PARTITION, pdbbr:PARTITION, pdb78b)", ErrBase, quote(spec))
+	return Base{}, fmt.Errorf("%w: %s changes by one a move, but is not a base the enumerator computes: use md, wd or blank-aware databases (pdbb:PARTITION, pdbbr:PARTITION, pdb78b)", ErrBase, quote(spec))
 }
 
 // blankDigest identifies blank-aware databases and the transpose mode:
@@ -96,6 +102,39 @@ type lookupBase struct {
 func (b lookupBase) H(key uint64) int { return b.look.Key(key) }
 func (b lookupBase) ID() keyset.Base  { return b.id }
 func (b lookupBase) Symmetric() bool  { return b.symmetric }
+
+// wdBase is walking distance as a gapset.Base. Its tables are built from
+// the board's size alone (no files), so its digest names the size. It is
+// the same on a square board and its transpose: the vertical table of one
+// is the horizontal table of the other, and the goal's blank (the last
+// cell) stays in place.
+type wdBase struct {
+	rows, cols int
+	id         keyset.Base
+}
+
+// H computes the bound from scratch (a tracker a call: safe for
+// concurrent use; a residual enumeration of the 4x4 board would want a
+// faster path, the small boards do not).
+func (b wdBase) H(key uint64) int {
+	p := ida.Position{Rows: b.rows, Cols: b.cols}
+	n := b.rows * b.cols
+	for c := n - 1; c >= 0; c-- {
+		p.Tiles[c] = uint8(key & 15)
+		if p.Tiles[c] == 0 {
+			p.Blank = c
+		}
+		key >>= 4
+	}
+	tr, err := ida.WalkingDistance{}.NewTracker(b.rows, b.cols)
+	if err != nil { // the size was checked when the base was made
+		panic(err)
+	}
+	tr.Reset(&p)
+	return tr.Bound(&p, 1<<30)
+}
+func (b wdBase) ID() keyset.Base { return b.id }
+func (b wdBase) Symmetric() bool { return b.rows == b.cols }
 
 // Sample is SampleLevels' result: the estimated members of each exact
 // residual level r = 0, 2, ..., and how many sampled boards fell in each

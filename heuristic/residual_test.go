@@ -68,9 +68,15 @@ func TestResidualHeuristicEveryBoard(t *testing.T) {
 		{3, 3, "4-4", "pdbb:4-4", false, 7},
 		{3, 3, "4-4", "pdbbr:4-4", true, 7},
 		{2, 4, "1-4/5-7", "pdbb:1-4/5-7", false, 1},
+		{3, 3, "", "wd", false, 7},
+		{3, 3, "", "wd", true, 7},
+		{2, 4, "", "wd", false, 1},
 	} {
 		n := tc.rows * tc.cols
-		dir := blankDir(t, tc.partition, tc.rows, tc.cols)
+		dir := t.TempDir() // walking distance needs no tables
+		if tc.partition != "" {
+			dir = blankDir(t, tc.partition, tc.rows, tc.cols)
+		}
 		r := New(Options{Rows: tc.rows, Cols: tc.cols, PDBDir: dir})
 		b, err := r.Base(tc.spec)
 		require.NoError(t, err)
@@ -146,7 +152,7 @@ func TestBaseRefusals(t *testing.T) {
 	require.ErrorIs(t, err, ErrBase)
 	require.ErrorIs(t, err, pdb.ErrNotUnitStep)
 	assert.ErrorContains(t, err, "minimum over the blank")
-	_, err = r.Base("wd")
+	_, err = r.Base("id") // inversion distance: a horizontal move leaves it
 	require.ErrorIs(t, err, pdb.ErrNotUnitStep)
 	_, err = r.Base("nosuch")
 	assert.ErrorIs(t, err, ErrBase)
@@ -319,4 +325,41 @@ func TestResidualBasePrefetchKeepsNodes(t *testing.T) {
 		n++
 	}
 	assert.Equal(t, 20160, n, "every 2x4 board")
+}
+
+// Walking distance changes by exactly one on every move of every 3x3 and
+// 2x4 board (the reason pdb.UnitStep accepts it as a base:
+// docs/proofs.md#residual-sets), is 0 at the goal only, and as a base
+// gives the same value as the search's heuristic.
+func TestWalkingDistanceUnitStep(t *testing.T) {
+	for _, sz := range [][2]int{{3, 3}, {2, 4}} {
+		rows, cols := sz[0], sz[1]
+		b, err := New(Options{Rows: rows, Cols: cols}).Base("wd")
+		require.NoError(t, err)
+		assert.Equal(t, rows == cols, b.Symmetric())
+		ev, err := ida.WalkingDistance{}.NewEvaluator(rows, cols)
+		require.NoError(t, err)
+		moves, boards := 0, 0
+		for k := range encode.Distances(rows, cols) {
+			boards++
+			bd, err := encode.FromKey(k, rows, cols)
+			require.NoError(t, err)
+			h := b.H(k)
+			if bd.IsGoal() {
+				require.Zero(t, h)
+			} else {
+				require.Positive(t, h, "%s", bd)
+			}
+			p := position(bd)
+			require.Equal(t, ev.Root(&p), h, "%s", bd)
+			kids, _ := bd.Successors()
+			for _, c := range kids {
+				d := b.H(c.Key()) - h
+				require.True(t, d == 1 || d == -1, "%s to %s: wd changes by %d", bd, c, d)
+				moves++
+			}
+		}
+		assert.Greater(t, moves, 2*boards, "every board's moves")
+		assert.Equal(t, map[[2]int]int{{3, 3}: 181440, {2, 4}: 20160}[sz], boards, "every board")
+	}
 }

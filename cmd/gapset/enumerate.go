@@ -33,7 +33,7 @@ func enumerateCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "tables", Usage: "keep projections as bit tables in memory (10 of 16 cells: 3.6 GiB) instead of runs on disk; taken by itself when the disk is short"},
 			&cli.IntFlag{Name: "max-step", Usage: "stop after `N` reverse moves and write no key-set file (calibration: the layers found are counted)"},
 			&cli.DurationFlag{Name: "checkpoint-every", Value: 30 * time.Second, Usage: "write a checkpoint after a step only when `DURATION` has passed since the last one (0: after every step)"},
-			&cli.StringFlag{Name: "base", Usage: "the residual sets of the base heuristic `SPEC` (optimum - h <= --gap): pdbb:PARTITION, pdbbr:PARTITION, pdb78b, md"},
+			&cli.StringFlag{Name: "base", Usage: "the residual sets of the base heuristic `SPEC` (optimum - h <= --gap): pdbb:PARTITION, pdbbr:PARTITION, pdb78b, wd, md"},
 			&cli.StringFlag{Name: heuristic.OptPDB, Value: heuristic.DefaultPDBDir, Usage: "the blank-aware pattern databases of --base are in `DIR` (gapset pdb build --blank)", Action: cmdline.InputDirFlag("--" + heuristic.OptPDB)},
 			&cli.IntFlag{Name: "samples", Value: 200, Usage: "with --base and no measured levels of it, estimate them from `N` random boards solved optimally (0: no estimate)",
 				Action: func(_ *cli.Context, v int) error { return cmdline.InRange("--samples", v, 0, 1<<20) }},
