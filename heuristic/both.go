@@ -70,19 +70,9 @@ func (r *Resolver) bothHeuristic(cells int, transpose bool) (gapdb.Both, error) 
 	if transpose && r.opt.Rows != r.opt.Cols {
 		return gapdb.Both{}, fmt.Errorf("bothr asks about the transpose: a square board, not %dx%d", r.opt.Rows, r.opt.Cols)
 	}
-	base, err := r.Base(h.BaseID.Spec)
+	tm, err := r.recordedBase(h.BaseID, names, transpose, "bothr")
 	if err != nil {
 		return gapdb.Both{}, err
-	}
-	if base.ID() != h.BaseID {
-		return gapdb.Both{}, fmt.Errorf("%s: the databases are relative to %s, but the base built from --pdb %s is %s: other tables", strings.Join(names, ", "), h.BaseID, r.PDBDir(), base.ID())
-	}
-	if transpose && !base.Symmetric() {
-		return gapdb.Both{}, fmt.Errorf("bothr asks the databases about the transpose: their base %s is not symmetric (pdbbr and pdb78b are)", h.BaseID.Spec)
-	}
-	tm, ok := base.Heuristic.(ida.TrackerMaker)
-	if !ok {
-		return gapdb.Both{}, fmt.Errorf("the base %s offers no tracker", h.BaseID.Spec)
 	}
 	h.Base = tm
 	r2 := ""

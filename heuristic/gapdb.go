@@ -8,6 +8,7 @@ import (
 
 	"github.com/gapset/gapset/gapdb"
 	"github.com/gapset/gapset/ida"
+	"github.com/gapset/gapset/keyset"
 )
 
 // gapDBs opens the gap databases of the options once (each checked whole
@@ -185,19 +186,9 @@ func (r *Resolver) residualHeuristic(maxGap, cells int, transpose bool) (gapdb.R
 	if top < maxGap {
 		return gapdb.Residual{}, fmt.Errorf("res%d needs a residual database of r <= %d; the largest given holds r <= %d (%s)", maxGap, maxGap, top, strings.Join(names, ", "))
 	}
-	base, err := r.Base(h.BaseID.Spec)
+	tm, err := r.recordedBase(h.BaseID, names, transpose, fmt.Sprintf("res%dr", maxGap))
 	if err != nil {
 		return gapdb.Residual{}, err
-	}
-	if base.ID() != h.BaseID {
-		return gapdb.Residual{}, fmt.Errorf("%s: the databases are relative to %s, but the base built from --pdb %s is %s: other tables", strings.Join(names, ", "), h.BaseID, r.PDBDir(), base.ID())
-	}
-	if transpose && !base.Symmetric() {
-		return gapdb.Residual{}, fmt.Errorf("res%dr asks the databases about the transpose: their base %s is not symmetric (pdbbr and pdb78b are)", maxGap, h.BaseID.Spec)
-	}
-	tm, ok := base.Heuristic.(ida.TrackerMaker)
-	if !ok {
-		return gapdb.Residual{}, fmt.Errorf("the base %s offers no tracker", h.BaseID.Spec)
 	}
 	h.Base = tm
 	r2 := ""
@@ -209,4 +200,26 @@ func (r *Resolver) residualHeuristic(maxGap, cells int, transpose bool) (gapdb.R
 		h.Label += "-noskip"
 	}
 	return h, nil
+}
+
+// recordedBase builds the base that databases of residual levels record
+// (id) from --pdb, refusing tables of another digest and, when name (the
+// heuristic asking about the transpose) is to read the transpose's
+// levels, a base that is not symmetric; names are the databases'.
+func (r *Resolver) recordedBase(id keyset.Base, names []string, transpose bool, name string) (ida.TrackerMaker, error) {
+	base, err := r.Base(id.Spec)
+	if err != nil {
+		return nil, err
+	}
+	if base.ID() != id {
+		return nil, fmt.Errorf("%s: the databases are relative to %s, but the base built from --pdb %s is %s: other tables", strings.Join(names, ", "), id, r.PDBDir(), base.ID())
+	}
+	if transpose && !base.Symmetric() {
+		return nil, fmt.Errorf("%s asks the databases about the transpose: their base %s is not symmetric (pdbbr and pdb78b are)", name, id.Spec)
+	}
+	tm, ok := base.Heuristic.(ida.TrackerMaker)
+	if !ok {
+		return nil, fmt.Errorf("the base %s offers no tracker", id.Spec)
+	}
+	return tm, nil
 }
