@@ -87,3 +87,30 @@ func TestWalkingDistanceResidualRuns(t *testing.T) {
 		assert.LessOrEqual(t, o.Count, counts[name], "%s within %s", o.Name, name)
 	}
 }
+
+// The R<=0 of the blank-aware 6-6-3 databases with the transpose's max
+// (docs/residual/4x4-663b): its layers add up to its members, and it holds
+// Gap0, since each group's entry counts its tiles' moves, at least their
+// Manhattan distances, so Manhattan <= h <= optimum. (Walking distance's
+// R<=0 is not compared: neither base bounds the other.)
+func TestBlankAware663ResidualRun(t *testing.T) {
+	r := readRun(t, "residual/4x4-663b/b663r0.json")
+	require.Equal(t, "pdbbr:6-6-3", r.Base)
+	require.Equal(t, 0, r.Gap)
+	var total, gap0 int64
+	for _, l := range r.Layers {
+		require.Equal(t, 0, l.Gap)
+		total += l.Count
+	}
+	for k, n := range readLayers(t, layersPath(4)) {
+		if k[0] == 0 {
+			gap0 += n
+		}
+	}
+	assert.Equal(t, r.Members, total, "the layers add up to the members")
+	assert.GreaterOrEqual(t, r.Members, gap0, "R<=0 holds Gap0")
+	require.Len(t, r.Outputs, 2)
+	for _, o := range r.Outputs {
+		assert.LessOrEqual(t, o.Count, r.Members, o.Name)
+	}
+}
