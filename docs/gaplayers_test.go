@@ -2,7 +2,6 @@ package docs
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
@@ -58,18 +57,7 @@ func TestLayersAreTheRunsOwn(t *testing.T) {
 		if !committed(t, g) {
 			continue
 		}
-		f, err := os.Open(fmt.Sprintf("gap-bound/gap%d-enumeration.json", g))
-		require.NoError(t, err)
-		var sum struct {
-			Gap     int   `json:"gap"`
-			Members int64 `json:"members"`
-			Layers  []struct {
-				Gap, Manhattan int
-				Count          int64
-			} `json:"layers"`
-		}
-		require.NoError(t, json.NewDecoder(f).Decode(&sum))
-		f.Close()
+		sum := readRun(t, fmt.Sprintf("gap-bound/gap%d-enumeration.json", g))
 		require.Equal(t, g, sum.Gap)
 		csvLayers := readLayers(t, layersPath(g))
 		require.Len(t, csvLayers, len(sum.Layers), "gap <= %d", g)
